@@ -1,0 +1,86 @@
+/**
+ * @module Configuration, read from the environment once at start-up. Nothing else reads `process.env`.
+ * A bad value stops the service with a message naming the variable, rather than surfacing later.
+ */
+
+/** Where the catalogue keeps its data. */
+export type DatabaseTarget =
+  /** A PostgreSQL server reached through postgres.js. */
+  | { kind: 'postgres'; url: string }
+  /** Embedded PostgreSQL (PGlite) in a directory, or `memory://` for a throw-away database. */
+  | { kind: 'pglite'; dataDir: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  /** Load the sample catalogue into an empty database on first start. */
+  seedSample: boolean;
+  /**
+   * Public base URL behind a reverse proxy (e.g. `https://example.org/catalogue`). When set, every href is
+   * absolute under it; when unset, hrefs are path-absolute and resolve against the request URL.
+   */
+  publicUrl: string | undefined;
+  /** One log line per request on stdout. */
+  logRequests: boolean;
+}
+
+/** A configuration value that cannot be used; the message names the variable and what it accepts. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  return {
+    port: readPort(env.PORT),
+    host: env.HOST?.trim() || '0.0.0.0',
+    database: readDatabase(env),
+    seedSample: readChoice('CATALOGUE_SEED', env.CATALOGUE_SEED, ['sample', 'none'], 'sample') === 'sample',
+    publicUrl: readPublicUrl(env.CATALOGUE_PUBLIC_URL),
+    logRequests: readChoice('CATALOGUE_LOG', env.CATALOGUE_LOG, ['requests', 'none'], 'requests') === 'requests',
+  };
+}
+
+function readPort(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 3000;
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || port > 65535) {
+    throw new ConfigError(`PORT must be a whole number from 0 to 65535, got "${value}"`);
+  }
+  return port;
+}
+
+function readDatabase(env: Env): DatabaseTarget {
+  const url = env.DATABASE_URL?.trim();
+  if (url) {
+    if (!/^postgres(ql)?:\/\//.test(url)) {
+      throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+    }
+    return { kind: 'postgres', url };
+  }
+  return { kind: 'pglite', dataDir: env.CATALOGUE_DATA_DIR?.trim() || './data' };
+}
+
+function readChoice<T extends string>(name: string, value: string | undefined, choices: T[], fallback: T): T {
+  if (value === undefined || value.trim() === '') return fallback;
+  const choice = choices.find((c) => c === value.trim());
+  if (!choice) throw new ConfigError(`${name} must be one of ${choices.join(', ')}, got "${value}"`);
+  return choice;
+}
+
+function readPublicUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ConfigError(`CATALOGUE_PUBLIC_URL must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`CATALOGUE_PUBLIC_URL must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (url.search || url.hash) throw new ConfigError('CATALOGUE_PUBLIC_URL must not carry a query or fragment');
+  return url.href.replace(/\/+$/, '');
+}

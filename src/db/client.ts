@@ -1,0 +1,85 @@
+/**
+ * @module Opens the catalogue's database: PGlite (embedded PostgreSQL) or a PostgreSQL server through
+ * postgres.js, chosen once from configuration. Both are exposed as one drizzle `Db` type plus the two
+ * things drizzle does not offer: reading a large result in batches, and closing.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import type { DatabaseTarget } from '../config.js';
+import * as schema from './schema/index.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** A parameterised SQL text, as drizzle's `toSQL()` gives it. */
+export interface SqlText {
+  sql: string;
+  params: unknown[];
+}
+
+export interface Database {
+  db: Db;
+  target: DatabaseTarget;
+  /**
+   * Runs a query through a server-side cursor and yields its rows in batches, so a result of any size is
+   * never held in memory at once. Stopping the iteration early closes the cursor.
+   */
+  batches(query: SqlText, batchSize: number): AsyncGenerator<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  return target.kind === 'postgres' ? openPostgres(target) : openPglite(target);
+}
+
+function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Database {
+  const client = postgres(target.url, { max: 10, onnotice: () => {} });
+  return {
+    db: drizzlePostgres(client, { schema }),
+    target,
+    async *batches(query, batchSize) {
+      for await (const rows of client.unsafe(query.sql, query.params as never[]).cursor(batchSize)) {
+        yield rows;
+      }
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+/** Opens PGlite; `loadDataDir` starts from a dump (tests use a migrated snapshot to skip initdb). */
+export async function openPglite(
+  target: Extract<DatabaseTarget, { kind: 'pglite' }>,
+  loadDataDir?: Blob,
+): Promise<Database> {
+  const client = await PGlite.create({
+    ...(target.dataDir === 'memory://' ? {} : { dataDir: target.dataDir }),
+    ...(loadDataDir ? { loadDataDir } : {}),
+    extensions: { pg_trgm },
+  });
+  let cursorCount = 0;
+  return {
+    db: drizzlePglite(client, { schema }),
+    target,
+    async *batches(query, batchSize) {
+      // PGlite has one connection shared by every request, so a cursor inside an open transaction would
+      // block all of them while a slow client reads. A WITH HOLD cursor lives outside any transaction:
+      // PostgreSQL materialises the result on its side (spilling to disk) and other queries go on.
+      const cursor = `catalogue_cursor_${++cursorCount}`;
+      await client.query(`DECLARE ${cursor} NO SCROLL CURSOR WITH HOLD FOR ${query.sql}`, query.params);
+      try {
+        while (true) {
+          const { rows } = await client.query<Record<string, unknown>>(`FETCH ${batchSize} FROM ${cursor}`);
+          if (rows.length === 0) return;
+          yield rows;
+          if (rows.length < batchSize) return;
+        }
+      } finally {
+        await client.query(`CLOSE ${cursor}`);
+      }
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * @module Brings the schema up to date at start-up with the committed migrations under `drizzle/`, then
+ * loads the sample catalogue into an empty database. On a server, an advisory lock makes concurrent
+ * starts of several processes take turns.
+ */
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import type { Database, Db } from './client.js';
+import { loadSampleCatalogue } from './seed.js';
+
+const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+/** Arbitrary constant naming the catalogue's start-up lock among other advisory locks on the server. */
+const STARTUP_LOCK = 7_305_411;
+
+export interface PrepareOptions {
+  /** Load the sample catalogue when the database holds no authors and no books. */
+  seedSample: boolean;
+}
+
+export async function prepareDatabase(database: Database, options: PrepareOptions): Promise<void> {
+  if (database.target.kind === 'pglite') {
+    await migratePglite(database.db as unknown as ReturnType<typeof drizzlePglite>, { migrationsFolder });
+    if (options.seedSample) await loadSampleCatalogue(database.db);
+    return;
+  }
+  // One dedicated connection: an advisory lock belongs to the session that took it.
+  const client = postgres(database.target.url, { max: 1, onnotice: () => {} });
+  try {
+    await client`select pg_advisory_lock(${STARTUP_LOCK})`;
+    const db = drizzlePostgres(client);
+    await migratePostgres(db, { migrationsFolder });
+    if (options.seedSample) await loadSampleCatalogue(db as unknown as Db);
+    await client`select pg_advisory_unlock(${STARTUP_LOCK})`;
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+/** Answers whether the database responds; used by `GET /health`. */
+export async function databaseAnswers(db: Db): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}

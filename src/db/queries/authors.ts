@@ -1,0 +1,140 @@
+/** @module Reads and writes of authors. Functions answer `undefined` for a missing row. */
+import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { AuthorInput, StoredAuthor } from '../../domain/author.js';
+import type { Listing } from '../../domain/listing.js';
+import { Conflict, InvalidInput } from '../../domain/errors.js';
+import type { Database, Db } from '../client.js';
+import { CHECK_VIOLATION, constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
+import { prepared } from '../prepared.js';
+import { authors, books } from '../schema/index.js';
+import { type ListingTable, listingOrder, listingWhere, pageOf, selectAll } from './listing.js';
+
+const authorColumns = { id: authors.id, name: authors.name, version: authors.version };
+/** Whether the author has books decides whether `delete` is offered; an index answers it. */
+const hasBooks = sql<boolean>`exists (select 1 from ${books} where ${books.authorId} = ${authors.id})`.as(
+  'has_books',
+);
+const authorDocumentColumns = { ...authorColumns, hasBooks };
+
+/** An author with the facts their full document needs. */
+export type AuthorRecord = StoredAuthor & { hasBooks: boolean };
+
+export const authorListing: ListingTable = {
+  columns: { id: authors.id, name: authors.name },
+  id: authors.id,
+  search: { column: authors.search, config: 'simple' },
+};
+
+export async function findAuthor(db: Db, params: { id: number }): Promise<AuthorRecord | undefined> {
+  const statement = prepared(db, 'find_author', (db) =>
+    db
+      .select(authorDocumentColumns)
+      .from(authors)
+      .where(eq(authors.id, sql.placeholder('id')))
+      .prepare('find_author'),
+  );
+  const [author] = await statement.execute(params);
+  return author;
+}
+
+/** The author of a book, in one round trip; `undefined` when the book does not exist. */
+export async function findAuthorOfBook(db: Db, params: { bookId: number }): Promise<AuthorRecord | undefined> {
+  const statement = prepared(db, 'find_author_of_book', (db) =>
+    db
+      .select(authorDocumentColumns)
+      .from(books)
+      .innerJoin(authors, eq(authors.id, books.authorId))
+      .where(eq(books.id, sql.placeholder('bookId')))
+      .prepare('find_author_of_book'),
+  );
+  const [author] = await statement.execute(params);
+  return author;
+}
+
+export async function insertAuthor(db: Db, input: AuthorInput): Promise<AuthorRecord> {
+  const [author] = await db
+    .insert(authors)
+    .values({ name: input.name })
+    .returning(authorColumns)
+    .catch(rejectedWrite);
+  return { ...(author as StoredAuthor), hasBooks: false };
+}
+
+/** Changes the given fields and bumps the version; with `versions`, only at one of them (`If-Match`). */
+export async function updateAuthor(
+  db: Db,
+  params: { id: number; changes: Partial<AuthorInput>; versions?: number[] },
+): Promise<AuthorRecord | undefined> {
+  const [author] = await db
+    .update(authors)
+    .set({
+      ...(params.changes.name !== undefined && { name: params.changes.name }),
+      version: sql`${authors.version} + 1`,
+    })
+    .where(matching(params))
+    .returning(authorDocumentColumns)
+    .catch(rejectedWrite);
+  return author;
+}
+
+/**
+ * Deletes the author (only at one of `versions`, when given); answers whether a row went. The foreign key
+ * from books refuses while the author has books, so a book added concurrently is never orphaned.
+ */
+export async function deleteAuthor(db: Db, params: { id: number; versions?: number[] }): Promise<boolean> {
+  const deleted = await db
+    .delete(authors)
+    .where(matching(params))
+    .returning({ id: authors.id })
+    .catch((error: unknown) => {
+      if (constraintViolation(error)?.code === FOREIGN_KEY_VIOLATION) {
+        throw new Conflict(`author ${params.id} still has books; delete or reassign them first`);
+      }
+      throw error;
+    });
+  return deleted.length > 0;
+}
+
+export async function listAuthorsPage(
+  db: Db,
+  listing: Listing & { paging: NonNullable<Listing['paging']> },
+): Promise<{ rows: StoredAuthor[]; totalItems: number }> {
+  const where = listingWhere(authorListing, listing);
+  const [rows, [total]] = await Promise.all([
+    pageOf(
+      db
+        .select(authorColumns)
+        .from(authors)
+        .where(where)
+        .orderBy(...listingOrder(authorListing, listing))
+        .$dynamic(),
+      listing.paging,
+    ),
+    db.select({ n: count() }).from(authors).where(where),
+  ]);
+  return { rows, totalItems: total?.n ?? 0 };
+}
+
+export function streamAuthors(database: Database, listing: Listing): AsyncGenerator<StoredAuthor> {
+  const query = database.db
+    .select(authorColumns)
+    .from(authors)
+    .where(listingWhere(authorListing, listing))
+    .orderBy(...listingOrder(authorListing, listing))
+    .$dynamic();
+  return selectAll<StoredAuthor>(database, query);
+}
+
+function matching(params: { id: number; versions?: number[] }): SQL | undefined {
+  return params.versions
+    ? and(eq(authors.id, params.id), inArray(authors.version, params.versions))
+    : eq(authors.id, params.id);
+}
+
+function rejectedWrite(error: unknown): never {
+  const violation = constraintViolation(error);
+  if (violation?.code === CHECK_VIOLATION) {
+    throw new InvalidInput(`the author breaks the catalogue rule ${violation.constraint ?? ''}`.trim());
+  }
+  throw error;
+}

@@ -1,0 +1,146 @@
+/** @module Reads and writes of books. Functions answer `undefined` for a missing row. */
+import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { BookInput, StoredBook } from '../../domain/book.js';
+import type { Listing } from '../../domain/listing.js';
+import { InvalidInput, UnprocessableEntity } from '../../domain/errors.js';
+import type { Database, Db } from '../client.js';
+import { CHECK_VIOLATION, constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
+import { prepared } from '../prepared.js';
+import { authors, books } from '../schema/index.js';
+import { type ListingTable, listingOrder, listingWhere, pageOf, selectAll } from './listing.js';
+
+/** Columns named as the API names them, so rows read through a raw cursor have the same keys. */
+const bookColumns = {
+  id: books.id,
+  title: books.title,
+  publication_year: books.publicationYear,
+  author_id: books.authorId,
+  version: books.version,
+};
+
+export const bookListing: ListingTable = {
+  columns: {
+    id: books.id,
+    title: books.title,
+    publication_year: books.publicationYear,
+    author_id: books.authorId,
+  },
+  id: books.id,
+  search: { column: books.search, config: 'english' },
+  authorNameLike: (pattern) =>
+    inArray(books.authorId, sql`(select ${authors.id} from ${authors} where ${authors.name} ilike ${pattern})`),
+};
+
+/** Which books a listing ranges over: all, or one author's. */
+export interface BookScope {
+  authorId?: number;
+}
+
+export async function findBook(db: Db, params: { id: number }): Promise<StoredBook | undefined> {
+  const statement = prepared(db, 'find_book', (db) =>
+    db
+      .select(bookColumns)
+      .from(books)
+      .where(eq(books.id, sql.placeholder('id')))
+      .prepare('find_book'),
+  );
+  const [book] = await statement.execute(params);
+  return book;
+}
+
+export async function insertBook(db: Db, input: BookInput): Promise<StoredBook> {
+  const [book] = await db
+    .insert(books)
+    .values({ title: input.title, publicationYear: input.publication_year, authorId: input.author_id })
+    .returning(bookColumns)
+    .catch(rejectedWrite(input));
+  return book as StoredBook;
+}
+
+/**
+ * Changes the given fields and bumps the version, in one statement. With `versions`, the row changes only
+ * if its version is one of them: the `If-Match` check cannot race another writer.
+ */
+export async function updateBook(
+  db: Db,
+  params: { id: number; changes: Partial<BookInput>; versions?: number[] },
+): Promise<StoredBook | undefined> {
+  const { changes } = params;
+  const [book] = await db
+    .update(books)
+    .set({
+      ...(changes.title !== undefined && { title: changes.title }),
+      ...(changes.publication_year !== undefined && { publicationYear: changes.publication_year }),
+      ...(changes.author_id !== undefined && { authorId: changes.author_id }),
+      version: sql`${books.version} + 1`,
+    })
+    .where(matching(params))
+    .returning(bookColumns)
+    .catch(rejectedWrite(changes));
+  return book;
+}
+
+/** Deletes the book (only at one of `versions`, when given); answers whether a row went. */
+export async function deleteBook(db: Db, params: { id: number; versions?: number[] }): Promise<boolean> {
+  const deleted = await db.delete(books).where(matching(params)).returning({ id: books.id });
+  return deleted.length > 0;
+}
+
+/** One page of books and the listing's total. */
+export async function listBooksPage(
+  db: Db,
+  listing: Listing & { paging: NonNullable<Listing['paging']> },
+  scope: BookScope = {},
+): Promise<{ rows: StoredBook[]; totalItems: number }> {
+  const where = listingWhere(bookListing, listing, scopeOf(scope));
+  const [rows, [total]] = await Promise.all([
+    pageOf(
+      db
+        .select(bookColumns)
+        .from(books)
+        .where(where)
+        .orderBy(...listingOrder(bookListing, listing))
+        .$dynamic(),
+      listing.paging,
+    ),
+    db.select({ n: count() }).from(books).where(where),
+  ]);
+  return { rows, totalItems: total?.n ?? 0 };
+}
+
+/** Every book of the listing, streamed from a cursor. */
+export function streamBooks(database: Database, listing: Listing, scope: BookScope = {}): AsyncGenerator<StoredBook> {
+  const query = database.db
+    .select(bookColumns)
+    .from(books)
+    .where(listingWhere(bookListing, listing, scopeOf(scope)))
+    .orderBy(...listingOrder(bookListing, listing))
+    .$dynamic();
+  return selectAll<StoredBook>(database, query);
+}
+
+function scopeOf(scope: BookScope): SQL[] {
+  return scope.authorId === undefined ? [] : [eq(books.authorId, scope.authorId)];
+}
+
+function matching(params: { id: number; versions?: number[] }): SQL | undefined {
+  return params.versions
+    ? and(eq(books.id, params.id), inArray(books.version, params.versions))
+    : eq(books.id, params.id);
+}
+
+/** The database has the last word on references and checks; its refusals become typed errors. */
+function rejectedWrite(input: Partial<BookInput>) {
+  return (error: unknown): never => {
+    const violation = constraintViolation(error);
+    if (violation?.code === FOREIGN_KEY_VIOLATION) {
+      throw new UnprocessableEntity(`author_id ${input.author_id} names no author`, {
+        author_id: 'names no author',
+      });
+    }
+    if (violation?.code === CHECK_VIOLATION) {
+      throw new InvalidInput(`the book breaks the catalogue rule ${violation.constraint ?? ''}`.trim());
+    }
+    throw error;
+  };
+}

@@ -1,0 +1,26 @@
+/** @module The `authors` table. */
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { NAME_MAX_LENGTH } from '../../domain/limits.js';
+import { tsvector } from './tsvector.js';
+
+export const authors = pgTable(
+  'authors',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    /** Bumped by every update; the ETag carries it so that `If-Match` is checked by the UPDATE itself. */
+    version: integer('version').notNull().default(1),
+    /** Full-text vector of the name; `simple` because names are not English words to be stemmed. */
+    search: tsvector('search')
+      .notNull()
+      .generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, name)`),
+  },
+  (t) => [
+    check('authors_name_not_blank', sql`btrim(${t.name}) <> ''`),
+    check('authors_name_length', sql`char_length(${t.name}) <= ${sql.raw(String(NAME_MAX_LENGTH))}`),
+    index('authors_name_id_idx').on(t.name, t.id),
+    index('authors_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    index('authors_search_idx').using('gin', t.search),
+  ],
+);

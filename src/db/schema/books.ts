@@ -1,0 +1,39 @@
+/** @module The `books` table. */
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { TITLE_MAX_LENGTH, YEAR_MAX, YEAR_MIN } from '../../domain/limits.js';
+import { authors } from './authors.js';
+import { tsvector } from './tsvector.js';
+
+export const books = pgTable(
+  'books',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    title: text('title').notNull(),
+    publicationYear: integer('publication_year').notNull(),
+    // RESTRICT: an author with books cannot disappear under them (DELETE /authors/{id} answers 409).
+    authorId: integer('author_id')
+      .notNull()
+      .references(() => authors.id, { onDelete: 'restrict' }),
+    /** Bumped by every update; the ETag carries it so that `If-Match` is checked by the UPDATE itself. */
+    version: integer('version').notNull().default(1),
+    /**
+     * Title (weight A) and author name (weight B), kept by triggers (see the `books_search` migration):
+     * a generated column cannot read another table, and one indexed vector lets "tolkien hobbit" match
+     * across both.
+     */
+    search: tsvector('search').notNull().default(sql`''::tsvector`),
+  },
+  (t) => [
+    check('books_title_not_blank', sql`btrim(${t.title}) <> ''`),
+    check('books_title_length', sql`char_length(${t.title}) <= ${sql.raw(String(TITLE_MAX_LENGTH))}`),
+    check(
+      'books_publication_year_range',
+      sql`${t.publicationYear} between ${sql.raw(String(YEAR_MIN))} and ${sql.raw(String(YEAR_MAX))}`,
+    ),
+    index('books_title_id_idx').on(t.title, t.id),
+    index('books_publication_year_id_idx').on(t.publicationYear, t.id),
+    index('books_author_id_id_idx').on(t.authorId, t.id),
+    index('books_search_idx').using('gin', t.search),
+  ],
+);

@@ -1,0 +1,85 @@
+/**
+ * @module Typed errors of the catalogue. Each carries the HTTP status it means; the app maps them to the
+ * error shape `{"error":{"code","message","details?"}}` in one place.
+ */
+
+/** Per-field messages, keyed by the same names the controls' fields use. */
+export type ErrorDetails = Record<string, string>;
+
+export class CatalogueError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details?: ErrorDetails,
+    /** Extra response headers the status calls for (`Allow` on 405). */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: the request is malformed or a value is unacceptable. */
+export class InvalidInput extends CatalogueError {
+  constructor(message: string, details?: ErrorDetails) {
+    super(400, message, details);
+  }
+}
+
+/** 404: nothing lives at this URI. */
+export class NotFound extends CatalogueError {
+  constructor(message: string) {
+    super(404, message);
+  }
+}
+
+/** 405: the resource exists but does not take this method. */
+export class MethodNotAllowed extends CatalogueError {
+  constructor(method: string, allowed: readonly string[]) {
+    super(405, `${method} is not allowed here; allowed: ${allowed.join(', ')}`, undefined, {
+      Allow: allowed.join(', '),
+    });
+  }
+}
+
+/** 406: none of the media types the client accepts can be produced. */
+export class NotAcceptable extends CatalogueError {
+  constructor(available: readonly string[]) {
+    super(406, `none of the accepted media types can be produced; available: ${available.join(', ')}`);
+  }
+}
+
+/** 409: the request conflicts with the current state (e.g. deleting an author who still has books). */
+export class Conflict extends CatalogueError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+
+/** 412: an `If-Match` precondition names a version that is no longer current. */
+export class PreconditionFailed extends CatalogueError {
+  constructor() {
+    super(412, 'the resource has changed since the given ETag; fetch it again and retry');
+  }
+}
+
+/** 413: the body is larger than the service accepts. */
+export class PayloadTooLarge extends CatalogueError {
+  constructor(limit: number) {
+    super(413, `request body is larger than the limit of ${limit} bytes`);
+  }
+}
+
+/** 415: the body is not JSON. */
+export class UnsupportedMediaType extends CatalogueError {
+  constructor(accepted: string) {
+    super(415, `request body must be sent as ${accepted}`);
+  }
+}
+
+/** 422: the body is well-formed but refers to something that does not exist. */
+export class UnprocessableEntity extends CatalogueError {
+  constructor(message: string, details?: ErrorDetails) {
+    super(422, message, details);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * @module Input fields of writable resources and the validation of request bodies against them. The
+ * same field definitions become the typed fields of the controls, so what a control advertises is
+ * exactly what a submission is checked against.
+ */
+import type { Field, FieldType } from '../hypermedia/model.js';
+import { InvalidInput } from './errors.js';
+
+/** A writable property: its type, bounds, and whether creation requires it. */
+export type InputField = Omit<Field, 'value' | 'options'>;
+
+/**
+ * Checks a parsed JSON body against the fields. `create` requires the required fields; `change` (PUT and
+ * PATCH) takes any non-empty subset. Unknown properties are rejected so that a typo never goes unnoticed.
+ * Throws `InvalidInput` with one message per offending field.
+ */
+export function validateInput<T>(fields: readonly InputField[], body: unknown, mode: 'create' | 'change'): T {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new InvalidInput('request body must be a JSON object');
+  }
+  const input = body as Record<string, unknown>;
+  const details: Record<string, string> = {};
+  const known = new Set(fields.map((f) => f.name));
+  for (const name of Object.keys(input)) {
+    if (!known.has(name)) details[name] = `unknown field; accepted fields: ${[...known].join(', ')}`;
+  }
+  for (const field of fields) {
+    if (!(field.name in input)) {
+      if (mode === 'create' && field.required) details[field.name] = 'is required';
+      continue;
+    }
+    const problem = checkValue(field, input[field.name]);
+    if (problem) details[field.name] = problem;
+  }
+  const problems = Object.entries(details);
+  if (problems.length > 0) {
+    const summary = problems.map(([name, message]) => `${name} ${message}`).join('; ');
+    throw new InvalidInput(`invalid request body: ${summary}`, details);
+  }
+  if (mode === 'change' && Object.keys(input).length === 0) {
+    throw new InvalidInput(`request body must carry at least one of: ${[...known].join(', ')}`);
+  }
+  return input as T;
+}
+
+/** Returns what is wrong with one value, or undefined when it is acceptable. */
+export function checkValue(field: InputField, value: unknown): string | undefined {
+  if (value === null || value === undefined) return `must be ${describeType(field.type)}, not null`;
+  switch (field.type) {
+    case 'string': {
+      if (typeof value !== 'string') return 'must be a string';
+      if (value.trim() === '') return 'must not be blank';
+      if (field.maxLength !== undefined && [...value].length > field.maxLength) {
+        return `must be at most ${field.maxLength} characters`;
+      }
+      return undefined;
+    }
+    case 'integer': {
+      if (typeof value !== 'number' || !Number.isInteger(value)) return 'must be an integer';
+      return checkRange(field, value);
+    }
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : 'must be true or false';
+    case 'date':
+      return typeof value === 'string' && isIsoDate(value) ? undefined : 'must be a date (YYYY-MM-DD)';
+  }
+}
+
+function checkRange(field: InputField, value: number): string | undefined {
+  if (field.min !== undefined && value < field.min) return `must be at least ${field.min}`;
+  if (field.max !== undefined && value > field.max) return `must be at most ${field.max}`;
+  return undefined;
+}
+
+function describeType(type: FieldType): string {
+  return { string: 'a string', integer: 'an integer', boolean: 'true or false', date: 'a date' }[type];
+}
+
+function isIsoDate(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+}

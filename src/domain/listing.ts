@@ -1,0 +1,176 @@
+/**
+ * @module The listing conventions shared by every collection: parsing and validating `page`, `per_page`,
+ * `sort`, `filter`, `author`, `query` and `fields` into a `Listing`, and turning one back into query
+ * parameters for paging links. Invalid input is rejected naming the parameter.
+ */
+import { InvalidInput } from './errors.js';
+import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE, MAX_QUERY_PARAM_LENGTH } from './limits.js';
+
+/** What a collection offers to listing parameters. */
+export interface ListingSpec {
+  /** Item fields by type; every one can be sorted on, filtered on and selected with `fields`. */
+  fields: Readonly<Record<string, 'string' | 'integer'>>;
+  /** Whether the `author` parameter (substring of the author's name) applies. */
+  author: boolean;
+}
+
+export interface SortKey {
+  field: string;
+  descending: boolean;
+}
+
+export interface Filter {
+  field: string;
+  /** Any of these values matches (a field filtered twice means "either"). */
+  values: (string | number)[];
+}
+
+/** A validated listing request. */
+export interface Listing {
+  /** Present when `page` or `per_page` was given: the answer is a page envelope, not the bare array. */
+  paging?: { page: number; perPage: number };
+  sort: SortKey[];
+  filters: Filter[];
+  author?: string;
+  query?: string;
+  /** Item fields to return; absent means all. */
+  fields?: string[];
+}
+
+/** Query parameters of a listing, one or more values each. */
+export type QueryParams = Record<string, string[]>;
+
+const SINGLE = ['page', 'per_page', 'sort', 'author', 'query', 'fields'] as const;
+
+export function parseListing(spec: ListingSpec, params: QueryParams): Listing {
+  const accepted = new Set<string>(['page', 'per_page', 'sort', 'filter', 'query', 'fields']);
+  if (spec.author) accepted.add('author');
+  for (const name of Object.keys(params)) {
+    if (!accepted.has(name)) {
+      throw new InvalidInput(`unknown query parameter "${name}"; accepted: ${[...accepted].join(', ')}`, {
+        [name]: 'unknown parameter',
+      });
+    }
+  }
+  for (const name of SINGLE) {
+    if ((params[name]?.length ?? 0) > 1) throw invalid(name, `"${name}" may be given only once`);
+  }
+  const one = (name: string) => params[name]?.[0];
+  const listing: Listing = {
+    sort: parseSort(spec, one('sort')),
+    filters: parseFilters(spec, params.filter ?? []),
+  };
+  const page = one('page');
+  const perPage = one('per_page');
+  if (page !== undefined || perPage !== undefined) {
+    listing.paging = {
+      page: page === undefined ? 1 : parseWhole('page', page, 1, MAX_PAGE),
+      perPage: perPage === undefined ? DEFAULT_PER_PAGE : parseWhole('per_page', perPage, 1, MAX_PER_PAGE),
+    };
+  }
+  const author = one('author');
+  if (author !== undefined) listing.author = parseText('author', author);
+  const query = one('query');
+  if (query !== undefined) listing.query = parseText('query', query);
+  const fields = one('fields');
+  if (fields !== undefined) listing.fields = parseFields(spec, fields);
+  return listing;
+}
+
+/** The query parameters that reproduce a listing, for a given page (used for paging links). */
+export function listingQuery(listing: Listing, page?: number) {
+  return {
+    ...(listing.query !== undefined && { query: listing.query }),
+    ...(listing.author !== undefined && { author: listing.author }),
+    ...(listing.filters.length > 0 && {
+      filter: listing.filters.flatMap((f) => f.values.map((v) => `${f.field}:${v}`)),
+    }),
+    ...(listing.sort.length > 0 && {
+      sort: listing.sort.map((k) => (k.descending ? `-${k.field}` : k.field)).join(','),
+    }),
+    ...(listing.paging && { page: page ?? listing.paging.page, per_page: listing.paging.perPage }),
+    ...(listing.fields && { fields: listing.fields.join(',') }),
+  };
+}
+
+/** Page count for the envelope's meta: ceil(total / per_page). */
+export function totalPages(totalItems: number, perPage: number): number {
+  return Math.ceil(totalItems / perPage);
+}
+
+function parseSort(spec: ListingSpec, value: string | undefined): SortKey[] {
+  if (value === undefined) return [];
+  const keys = value.split(',').map((raw) => {
+    const descending = raw.startsWith('-');
+    const field = descending ? raw.slice(1) : raw;
+    if (field === '') throw invalid('sort', 'has an empty sort key; use field or -field, separated by commas');
+    if (!(field in spec.fields)) throw invalid('sort', `cannot sort by "${field}"; sortable: ${names(spec)}`);
+    return { field, descending };
+  });
+  const seen = new Set<string>();
+  for (const key of keys) {
+    if (seen.has(key.field)) throw invalid('sort', `names "${key.field}" more than once`);
+    seen.add(key.field);
+  }
+  return keys;
+}
+
+function parseFilters(spec: ListingSpec, values: string[]): Filter[] {
+  const byField = new Map<string, Filter>();
+  for (const raw of values) {
+    const colon = raw.indexOf(':');
+    if (colon <= 0) throw invalid('filter', `"${raw}" is not of the form field:value`);
+    const field = raw.slice(0, colon);
+    const text = raw.slice(colon + 1);
+    const type = spec.fields[field];
+    if (type === undefined) throw invalid('filter', `cannot filter by "${field}"; filterable: ${names(spec)}`);
+    if (text === '') throw invalid('filter', `"${raw}" has an empty value`);
+    if (text.length > MAX_QUERY_PARAM_LENGTH) {
+      throw invalid('filter', `value is longer than ${MAX_QUERY_PARAM_LENGTH} characters`);
+    }
+    const value = type === 'integer' ? parseInteger('filter', text, `${field} must be an integer`) : text;
+    const filter = byField.get(field) ?? { field, values: [] };
+    filter.values.push(value);
+    byField.set(field, filter);
+  }
+  return [...byField.values()];
+}
+
+function parseFields(spec: ListingSpec, value: string): string[] {
+  const fields = value.split(',');
+  for (const field of fields) {
+    if (field === '') throw invalid('fields', 'has an empty field name');
+    if (!(field in spec.fields)) throw invalid('fields', `unknown field "${field}"; available: ${names(spec)}`);
+  }
+  return [...new Set(fields)];
+}
+
+function parseText(name: string, value: string): string {
+  if (value.trim() === '') throw invalid(name, 'must not be empty');
+  if (value.length > MAX_QUERY_PARAM_LENGTH) {
+    throw invalid(name, `must be at most ${MAX_QUERY_PARAM_LENGTH} characters`);
+  }
+  return value;
+}
+
+function parseWhole(name: string, value: string, min: number, max: number): number {
+  const number = parseInteger(name, value, `must be a whole number from ${min} to ${max}`);
+  if (number < min || number > max) throw invalid(name, `must be a whole number from ${min} to ${max}`);
+  return number;
+}
+
+/** Integers within PostgreSQL's `integer` range, so a value never overflows a query. */
+function parseInteger(name: string, value: string, message: string): number {
+  if (!/^-?\d{1,10}$/.test(value)) throw invalid(name, message);
+  const number = Number(value);
+  if (number < -2_147_483_648 || number > 2_147_483_647) throw invalid(name, message);
+  return number;
+}
+
+function names(spec: ListingSpec): string {
+  return Object.keys(spec.fields).join(', ');
+}
+
+function invalid(parameter: string, problem: string): InvalidInput {
+  return new InvalidInput(`query parameter "${parameter}" ${problem}`, { [parameter]: problem });
+}

@@ -1,0 +1,66 @@
+/**
+ * @module The formats the catalogue speaks, and content negotiation over them (RFC 9110 §12.5.1).
+ * Registering a format here is all it takes for every route to offer it.
+ */
+import type { Format } from './format.js';
+import { jsonFormat } from './json.js';
+
+/** In order of preference when the client likes several equally; the first is the default. */
+export const formats: readonly Format[] = [jsonFormat];
+
+interface MediaRange {
+  type: string;
+  subtype: string;
+  q: number;
+}
+
+/** The format to answer with, or `undefined` when none is acceptable (406). */
+export function negotiate(accept: string | undefined, available: readonly Format[] = formats): Format | undefined {
+  if (accept === undefined || accept.trim() === '') return available[0];
+  const ranges = parseAccept(accept);
+  let best: { format: Format; q: number; specificity: number } | undefined;
+  for (const format of available) {
+    for (const mediaType of format.mediaTypes) {
+      const [type, subtype] = mediaType.split('/') as [string, string];
+      const match = matchRange(ranges, type, subtype);
+      if (match && match.q > 0 && (!best || match.q > best.q)) best = { format, ...match };
+    }
+  }
+  return best?.format;
+}
+
+/** The most specific range matching the media type decides its quality. */
+function matchRange(ranges: MediaRange[], type: string, subtype: string) {
+  let found: { q: number; specificity: number } | undefined;
+  for (const range of ranges) {
+    const specificity =
+      range.type === type && range.subtype === subtype
+        ? 2
+        : range.type === type && range.subtype === '*'
+          ? 1
+          : range.type === '*' && range.subtype === '*'
+            ? 0
+            : -1;
+    if (specificity >= 0 && (!found || specificity > found.specificity)) found = { q: range.q, specificity };
+  }
+  return found;
+}
+
+function parseAccept(accept: string): MediaRange[] {
+  const ranges: MediaRange[] = [];
+  for (const part of accept.split(',')) {
+    const [mediaRange = '', ...params] = part.split(';').map((s) => s.trim());
+    const [type, subtype] = mediaRange.toLowerCase().split('/');
+    if (!type || !subtype) continue;
+    let q = 1;
+    for (const param of params) {
+      const [name, value] = param.split('=').map((s) => s.trim());
+      if (name?.toLowerCase() === 'q') {
+        const parsed = Number(value);
+        q = Number.isFinite(parsed) ? Math.min(Math.max(parsed, 0), 1) : 0;
+      }
+    }
+    ranges.push({ type, subtype, q });
+  }
+  return ranges;
+}

@@ -1,0 +1,14 @@
+/** @module What the middleware hands every route handler. */
+import type { Database } from '../db/client.js';
+import type { Format } from '../formats/format.js';
+import type { RenderContext } from '../renderers/context.js';
+
+export interface AppEnv {
+  Variables: {
+    database: Database;
+    /** The negotiated response format. */
+    format: Format;
+    /** The caller and URI builder, for renderers. */
+    ctx: RenderContext;
+  };
+}

@@ -1,0 +1,24 @@
+/** @module The one place where errors become responses, always in the seed's error shape. */
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { CatalogueError } from '../domain/errors.js';
+import type { Logger } from '../log.js';
+
+/** `{"error":{"code","message","details?"}}` with the status and any headers the error calls for. */
+export function errorResponse(error: CatalogueError): Response {
+  const body = {
+    error: { code: error.status, message: error.message, ...(error.details && { details: error.details }) },
+  };
+  return new Response(JSON.stringify(body), {
+    status: error.status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...error.headers },
+  });
+}
+
+/** Typed errors keep their status; anything unexpected is logged in full and answered as a plain 500. */
+export function toCatalogueError(error: unknown, c: Context, log: Logger): CatalogueError {
+  if (error instanceof CatalogueError) return error;
+  if (error instanceof HTTPException && error.status < 500) return new CatalogueError(error.status, error.message);
+  log.error('unhandled error', { method: c.req.method, path: c.req.path, error });
+  return new CatalogueError(500, 'internal error; the service logged the details');
+}

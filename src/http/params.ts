@@ -1,0 +1,20 @@
+/** @module Path and query parameters. */
+import type { Context } from 'hono';
+import { NotFound } from '../domain/errors.js';
+import type { QueryParams } from '../domain/listing.js';
+
+/**
+ * A path identifier. Anything but a positive whole number in PostgreSQL's `integer` range names no
+ * resource: 404, the same as an id that was never assigned.
+ */
+export function idParam(c: Context, name: string, what: string): number {
+  const raw = c.req.param(name) ?? '';
+  const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(id <= 2_147_483_647)) throw new NotFound(`${what} ${raw} not found`);
+  return id;
+}
+
+/** Every query parameter with all its values. */
+export function queryParams(c: Context): QueryParams {
+  return c.req.queries() ?? {};
+}

@@ -1,0 +1,23 @@
+/** @module Conditional request headers (RFC 9110 §13): `If-None-Match` and `If-Match`. */
+
+/** Weak comparison, as `If-None-Match` uses: `W/` is ignored; `*` matches any current representation. */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}
+
+/**
+ * The stored versions an `If-Match` header accepts: `undefined` when it is absent or `*` (no condition
+ * beyond existence). Weak or foreign tags never match strongly, so they contribute nothing and a
+ * header of only such tags accepts no version: the write answers 412.
+ */
+export function ifMatchVersions(header: string | undefined): number[] | undefined {
+  if (header === undefined) return undefined;
+  const tags = header.split(',').map((t) => t.trim());
+  if (tags.includes('*')) return undefined;
+  return tags.flatMap((tag) => {
+    const match = /^"(\d{1,10})-[A-Za-z0-9_-]*"$/.exec(tag);
+    return match ? [Number(match[1])] : [];
+  }).filter((v) => v <= 2_147_483_647);
+}

@@ -1,0 +1,78 @@
+/**
+ * @module Sends resources in the negotiated format: status, `Content-Type`, `Vary`, the links again as an
+ * RFC 8288 `Link` header, and for versioned resources an `ETag` with `If-None-Match` → 304.
+ */
+import { createHash } from 'node:crypto';
+import type { Context } from 'hono';
+import type { Link, Resource, ResourceStream } from '../hypermedia/model.js';
+import type { AppEnv } from './env.js';
+import { etagMatches } from './preconditions.js';
+
+export interface SendOptions {
+  status?: 200 | 201;
+  headers?: Record<string, string>;
+}
+
+export function send(c: Context<AppEnv>, resource: Resource, options: SendOptions = {}): Response {
+  const format = c.get('format');
+  const body = format.resource(resource);
+  const headers = new Headers(options.headers);
+  headers.set('Content-Type', format.contentType);
+  headers.set('Vary', 'Accept');
+  setLinkHeader(headers, resource.links);
+  if (resource.version !== undefined) {
+    const etag = etagOf(resource.version, body);
+    headers.set('ETag', etag);
+    const method = c.req.method;
+    if ((method === 'GET' || method === 'HEAD') && etagMatches(c.req.header('if-none-match'), etag)) {
+      headers.delete('Content-Type');
+      return new Response(null, { status: 304, headers });
+    }
+  }
+  return new Response(body, { status: options.status ?? 200, headers });
+}
+
+/** Flushes to the socket in chunks of about this many characters rather than item by item. */
+const CHUNK = 16 * 1024;
+
+/**
+ * Sends a collection as it is read. The first chunk is produced before the response starts, so a query
+ * that fails still gets a proper error response; HEAD never opens the cursor at all.
+ */
+export async function sendStream(c: Context<AppEnv>, stream: ResourceStream): Promise<Response> {
+  const format = c.get('format');
+  const headers = new Headers({ 'Content-Type': format.contentType, Vary: 'Accept' });
+  setLinkHeader(headers, stream.links);
+  if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers });
+  const chunks = format.stream(stream)[Symbol.asyncIterator]();
+  let pending = await chunks.next();
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let text = '';
+      while (!pending.done && text.length < CHUNK) {
+        text += pending.value;
+        pending = await chunks.next();
+      }
+      if (text) controller.enqueue(encoder.encode(text));
+      if (pending.done) controller.close();
+    },
+    async cancel() {
+      await chunks.return?.();
+    },
+  });
+  return new Response(body, { status: 200, headers });
+}
+
+/** Strong ETag: the stored version (what `If-Match` compares) plus a digest of these exact bytes. */
+export function etagOf(version: number, body: string): string {
+  return `"${version}-${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`;
+}
+
+function setLinkHeader(headers: Headers, links: Link[]): void {
+  const value = links
+    .filter((link) => !link.templated)
+    .map((link) => `<${link.href}>; rel="${link.rel}"`)
+    .join(', ');
+  if (value) headers.set('Link', value);
+}

@@ -1,0 +1,110 @@
+/** @module Authors: the collection, one author, and an author's books. */
+import type { Context, Hono } from 'hono';
+import {
+  deleteAuthor,
+  findAuthor,
+  insertAuthor,
+  listAuthorsPage,
+  streamAuthors,
+  updateAuthor,
+} from '../../db/queries/authors.js';
+import { listBooksPage, streamBooks } from '../../db/queries/books.js';
+import { type AuthorInput, authorInputFields } from '../../domain/author.js';
+import type { Book } from '../../domain/book.js';
+import { NotFound, PreconditionFailed } from '../../domain/errors.js';
+import { validateInput } from '../../domain/input.js';
+import { parseListing } from '../../domain/listing.js';
+import { authorListingSpec, bookListingSpec } from '../../domain/listings.js';
+import { authorize, policy } from '../../domain/policy.js';
+import { renderAuthor } from '../../renderers/author.js';
+import { renderBook } from '../../renderers/book.js';
+import { renderPage, renderStream } from '../../renderers/collection.js';
+import { authorBooksCollection, authorsCollection } from '../../renderers/collections.js';
+import { readJson } from '../body.js';
+import type { AppEnv } from '../env.js';
+import { idParam, queryParams } from '../params.js';
+import { ifMatchVersions } from '../preconditions.js';
+import { send, sendStream } from '../respond.js';
+import { route } from '../route.js';
+import { mapAsync } from './books.js';
+
+const authorNotFound = (id: number) => new NotFound(`author ${id} not found`);
+
+export function authorRoutes(app: Hono<AppEnv>): void {
+  route(app, '/authors', {
+    async GET(c) {
+      const ctx = c.get('ctx');
+      const listing = parseListing(authorListingSpec, queryParams(c));
+      const collection = authorsCollection(ctx);
+      const item = (author: AuthorInput & { id: number }) =>
+        renderAuthor(author, ctx, { fields: listing.fields, asItem: true });
+      if (listing.paging) {
+        const paged = { ...listing, paging: listing.paging };
+        const { rows, totalItems } = await listAuthorsPage(c.get('database').db, paged);
+        return send(c, renderPage(collection, paged, rows.map(item), totalItems));
+      }
+      return sendStream(c, renderStream(collection, listing, mapAsync(streamAuthors(c.get('database'), listing), item)));
+    },
+    async POST(c) {
+      const ctx = c.get('ctx');
+      const input = validateInput<AuthorInput>(authorInputFields, await readJson(c), 'create');
+      authorize(policy.createAuthor(ctx.caller));
+      const author = await insertAuthor(c.get('database').db, input);
+      return send(c, renderAuthor(author, ctx), { status: 201, headers: { Location: ctx.uris.author(author.id) } });
+    },
+  });
+
+  route(app, '/authors/:id', {
+    async GET(c) {
+      const id = idParam(c, 'id', 'author');
+      const author = await findAuthor(c.get('database').db, { id });
+      if (!author) throw authorNotFound(id);
+      return send(c, renderAuthor(author, c.get('ctx')));
+    },
+    PUT: changeAuthor,
+    PATCH: changeAuthor,
+    async DELETE(c) {
+      const id = idParam(c, 'id', 'author');
+      const { db } = c.get('database');
+      const author = await findAuthor(db, { id });
+      if (!author) throw authorNotFound(id);
+      authorize(policy.deleteAuthor(c.get('ctx').caller, author));
+      // The foreign key refuses too, should a book arrive between the check and the delete.
+      if (await deleteAuthor(db, { id, versions: ifMatchVersions(c.req.header('if-match')) })) {
+        return c.body(null, 204);
+      }
+      throw (await findAuthor(db, { id })) ? new PreconditionFailed() : authorNotFound(id);
+    },
+  });
+
+  route(app, '/authors/:id/books', {
+    async GET(c) {
+      const id = idParam(c, 'id', 'author');
+      const ctx = c.get('ctx');
+      const listing = parseListing(bookListingSpec, queryParams(c));
+      const author = await findAuthor(c.get('database').db, { id });
+      if (!author) throw authorNotFound(id);
+      const collection = authorBooksCollection(ctx, author);
+      const item = (book: Book) => renderBook(book, ctx, { fields: listing.fields, asItem: true });
+      const scope = { authorId: id };
+      if (listing.paging) {
+        const paged = { ...listing, paging: listing.paging };
+        const { rows, totalItems } = await listBooksPage(c.get('database').db, paged, scope);
+        return send(c, renderPage(collection, paged, rows.map(item), totalItems));
+      }
+      const books = streamBooks(c.get('database'), listing, scope);
+      return sendStream(c, renderStream(collection, listing, mapAsync(books, item)));
+    },
+  });
+}
+
+async function changeAuthor(c: Context<AppEnv>) {
+  const id = idParam(c, 'id', 'author');
+  const ctx = c.get('ctx');
+  const { db } = c.get('database');
+  const changes = validateInput<Partial<AuthorInput>>(authorInputFields, await readJson(c), 'change');
+  authorize(policy.changeAuthor(ctx.caller));
+  const author = await updateAuthor(db, { id, changes, versions: ifMatchVersions(c.req.header('if-match')) });
+  if (!author) throw (await findAuthor(db, { id })) ? new PreconditionFailed() : authorNotFound(id);
+  return send(c, renderAuthor(author, ctx));
+}

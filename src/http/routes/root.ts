@@ -1,0 +1,24 @@
+/** @module The root document and the health check. */
+import type { Hono } from 'hono';
+import { databaseAnswers } from '../../db/migrate.js';
+import { CatalogueError } from '../../domain/errors.js';
+import { renderRoot } from '../../renderers/root.js';
+import type { AppEnv } from '../env.js';
+import { send } from '../respond.js';
+import { route } from '../route.js';
+
+export function rootRoutes(app: Hono<AppEnv>): void {
+  route(app, '/', {
+    GET: (c) => send(c, renderRoot(c.get('ctx'))),
+  });
+
+  /** For load balancers and orchestrators: 200 while the database answers, 503 otherwise. */
+  route(app, '/health', {
+    async GET(c) {
+      if (!(await databaseAnswers(c.get('database').db))) {
+        throw new CatalogueError(503, 'the database does not answer');
+      }
+      return c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' });
+    },
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * @module The media-type-neutral resource model. Renderers build it; formats translate it. Nothing here
+ * knows about JSON, HAL or HTML.
+ */
+import type { ControlName, Rel } from './vocabulary.js';
+
+/** A typed link (RFC 8288 web linking). */
+export interface Link {
+  /** Relation name, from the shared vocabulary. */
+  rel: Rel;
+  /** Target URI, or an RFC 6570 template when `templated` is true. */
+  href: string;
+  /** Human-readable label for the target. */
+  title?: string;
+  /** True when `href` is a URI template to expand before following. */
+  templated?: boolean;
+}
+
+/** Kinds of input value, modelled on HTML input types. */
+export type FieldType = 'string' | 'integer' | 'boolean' | 'date';
+
+/** Where the permitted values of a field can be looked up (e.g. the author ids for `author_id`). */
+export interface FieldOptions {
+  /** A collection whose items are the choices. */
+  href: string;
+  /** True when `href` is a URI template. */
+  templated?: boolean;
+  /** The item property sent as the field's value. */
+  valueField: string;
+  /** The item property shown to a person choosing. */
+  promptField: string;
+}
+
+/** One input of a control. */
+export interface Field {
+  /** Name of the property in the request (the query parameter for GET controls). */
+  name: string;
+  /** Kind of value expected. */
+  type: FieldType;
+  /** Whether a submission must carry the field. */
+  required: boolean;
+  /** Current or suggested value; a client that submits the control unchanged sends it. */
+  value?: string | number | boolean;
+  /** Smallest accepted number. */
+  min?: number;
+  /** Largest accepted number. */
+  max?: number;
+  /** Longest accepted string, in characters. */
+  maxLength?: number;
+  /** Human-readable label. */
+  title?: string;
+  /** Where the choices for this field come from. */
+  options?: FieldOptions;
+}
+
+/** HTTP methods a control can use. */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** An action a client may take (an affordance): submitting the fields to `href` with `method`. */
+export interface Control {
+  /** Name of the action, from the shared vocabulary. */
+  name: ControlName;
+  /** Target URI. */
+  href: string;
+  /** HTTP method of the request. */
+  method: Method;
+  /** Human-readable label. */
+  title?: string;
+  /** Media type of the request body; absent for GET and DELETE. */
+  contentType?: string;
+  /** Inputs; for GET they become query parameters. */
+  fields: Field[];
+}
+
+/** A representation: state plus the links and controls that apply to it. */
+export interface Resource {
+  /** What kind of thing this is (a format may present kinds differently). */
+  kind: ResourceKind;
+  /** Properties of the resource, already restricted to the requested fields. */
+  state: Record<string, unknown>;
+  links: Link[];
+  controls: Control[];
+  /** Member resources of a collection page, in order, under the rel `item`. */
+  items?: Resource[];
+  /** Version of the stored state, for conditional requests (ETag, If-Match); absent if not versioned. */
+  version?: number;
+}
+
+export type ResourceKind = 'root' | 'book' | 'author' | 'book-page' | 'author-page';
+
+/**
+ * A collection sent whole, item by item as they are read from the database. Only the collection's own
+ * links and controls are known in advance.
+ */
+export interface ResourceStream {
+  kind: 'book-list' | 'author-list';
+  links: Link[];
+  controls: Control[];
+  items: AsyncIterable<Resource>;
+}

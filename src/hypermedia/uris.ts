@@ -1,0 +1,53 @@
+/**
+ * @module Builds every URI the catalogue hands out, from RFC 6570 templates. Hrefs are path-absolute
+ * (resolving against the request URL) unless a public base URL is configured, as behind a reverse proxy
+ * that serves the catalogue under another origin or path prefix.
+ */
+import { parse } from 'uri-template';
+
+const template = (text: string) => {
+  const parsed = parse(text);
+  return { text, expand: (values: Record<string, unknown>) => parsed.expand(values) };
+};
+
+/** The templates, path-absolute. */
+export const paths = {
+  root: template('/'),
+  books: template('/books{?query,author,filter*,sort,page,per_page,fields}'),
+  book: template('/books/{id}'),
+  bookAuthor: template('/books/{id}/author'),
+  authors: template('/authors{?query,filter*,sort,page,per_page,fields}'),
+  author: template('/authors/{id}'),
+  authorBooks: template('/authors/{id}/books{?query,author,filter*,sort,page,per_page,fields}'),
+} as const;
+
+/** The query parameters of a listing URI, in the order they appear. */
+export interface ListingParams {
+  query?: string;
+  author?: string;
+  filter?: string[];
+  sort?: string;
+  page?: number;
+  per_page?: number;
+  fields?: string;
+}
+
+/** Builds absolute or path-absolute hrefs for one base. */
+export class Uris {
+  constructor(private readonly base = '') {}
+
+  root = () => this.at(paths.root.expand({}));
+  books = (params: ListingParams = {}) => this.at(paths.books.expand({ ...params }));
+  book = (id: number) => this.at(paths.book.expand({ id }));
+  bookAuthor = (id: number) => this.at(paths.bookAuthor.expand({ id }));
+  authors = (params: ListingParams = {}) => this.at(paths.authors.expand({ ...params }));
+  author = (id: number) => this.at(paths.author.expand({ id }));
+  authorBooks = (id: number, params: ListingParams = {}) => this.at(paths.authorBooks.expand({ id, ...params }));
+
+  /** The search template as advertised by the root (`templated: true`). */
+  booksSearchTemplate = () => `${this.base}/books{?query,author,filter,sort,page,per_page,fields}`;
+
+  private at(path: string): string {
+    return this.base + path;
+  }
+}

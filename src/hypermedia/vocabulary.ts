@@ -1,0 +1,31 @@
+/**
+ * @module The link relations and control names the catalogue uses: one list that renderers, docs and
+ * tests share. Relations are nouns (IANA-registered where one fits, RFC 8288); controls are verbs.
+ */
+
+/** Every link relation, with what following it gives. */
+export const rels = {
+  self: 'This resource.',
+  collection: 'The collection this item belongs to (its first page).',
+  item: 'A member of this collection.',
+  author: 'The author of this book.',
+  books: 'The books collection (first page); from an author, the books by that author.',
+  authors: 'The authors collection (first page).',
+  search: 'A URI template for searching and listing books.',
+  first: 'The first page of this listing.',
+  last: 'The last page of this listing.',
+  prev: 'The previous page of this listing.',
+  next: 'The next page of this listing.',
+  up: 'The resource one level up (from a page of an author\u2019s books, the author).',
+} as const;
+export type Rel = keyof typeof rels;
+
+/** Every control, with what submitting it does. */
+export const controls = {
+  search: 'List books matching the given parameters (GET with query parameters).',
+  create: 'Add a new member to this collection (POST).',
+  update: 'Change the fields sent, answering the full resource (PUT).',
+  edit: 'Change the fields sent, answering the full resource (PATCH).',
+  delete: 'Remove this resource (DELETE).',
+} as const;
+export type ControlName = keyof typeof controls;

@@ -1,0 +1,21 @@
+/** @module Structured logs: one JSON object per line on stdout (errors on stderr). */
+
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export function createLogger(options: { enabled: boolean } = { enabled: true }): Logger {
+  const write = (stream: NodeJS.WriteStream, level: string, message: string, fields: Record<string, unknown>) => {
+    const entry = { time: new Date().toISOString(), level, message, ...fields };
+    stream.write(`${JSON.stringify(entry, errorReplacer)}\n`);
+  };
+  return {
+    info: (message, fields = {}) => options.enabled && write(process.stdout, 'info', message, fields),
+    error: (message, fields = {}) => write(process.stderr, 'error', message, fields),
+  };
+}
+
+function errorReplacer(_key: string, value: unknown) {
+  return value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
+}

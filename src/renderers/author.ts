@@ -1,0 +1,65 @@
+/** @module Renders an author: their fields, their books, and what the caller may do to them. */
+import { type Author, authorInputFields } from '../domain/author.js';
+import { policy } from '../domain/policy.js';
+import type { Control, Resource } from '../hypermedia/model.js';
+import { pick } from './book.js';
+import type { RenderContext } from './context.js';
+import { inputFields } from './fields.js';
+import { firstPage } from './first-page.js';
+
+export interface AuthorRenderOptions {
+  fields?: string[];
+  /** Rendered as a member of a collection: links only. */
+  asItem?: boolean;
+}
+
+/** `hasBooks` decides whether `delete` is offered; it is needed for a full document, not for an item. */
+export function renderAuthor(
+  author: Author & { version?: number; hasBooks?: boolean },
+  ctx: RenderContext,
+  options: AuthorRenderOptions = {},
+): Resource {
+  const { uris } = ctx;
+  const resource: Resource = {
+    kind: 'author',
+    state: pick({ id: author.id, name: author.name }, options.fields),
+    links: [
+      { rel: 'self', href: uris.author(author.id) },
+      { rel: 'books', href: uris.authorBooks(author.id, firstPage), title: `Books by ${author.name}` },
+      { rel: 'collection', href: uris.authors(firstPage) },
+    ],
+    controls: options.asItem ? [] : authorControls(author, ctx),
+  };
+  if (author.version !== undefined) resource.version = author.version;
+  return resource;
+}
+
+function authorControls(author: Author & { hasBooks?: boolean }, ctx: RenderContext): Control[] {
+  const { uris, caller } = ctx;
+  const href = uris.author(author.id);
+  const controls: Control[] = [];
+  if (policy.changeAuthor(caller).allowed) {
+    controls.push(
+      {
+        name: 'update',
+        href,
+        method: 'PUT',
+        title: 'Update author',
+        contentType: 'application/json',
+        fields: inputFields(authorInputFields, { values: author }),
+      },
+      {
+        name: 'edit',
+        href,
+        method: 'PATCH',
+        title: 'Edit author',
+        contentType: 'application/json',
+        fields: inputFields(authorInputFields, { values: author, required: false }),
+      },
+    );
+  }
+  if (policy.deleteAuthor(caller, { id: author.id, hasBooks: author.hasBooks ?? true }).allowed) {
+    controls.push({ name: 'delete', href, method: 'DELETE', title: 'Delete author', fields: [] });
+  }
+  return controls;
+}

@@ -1,0 +1,86 @@
+/** @module The catalogue's collections and the controls each offers the caller. */
+import { authorInputFields, type Author } from '../domain/author.js';
+import { bookInputFields } from '../domain/book.js';
+import { authorListingSpec, bookListingSpec } from '../domain/listings.js';
+import { policy } from '../domain/policy.js';
+import type { Control } from '../hypermedia/model.js';
+import { authorOptions } from './book.js';
+import type { Collection } from './collection.js';
+import type { RenderContext } from './context.js';
+import { inputFields, listingFields } from './fields.js';
+
+export function booksCollection(ctx: RenderContext): Collection {
+  const { uris, caller } = ctx;
+  const controls: Control[] = [];
+  if (policy.createBook(caller).allowed) {
+    controls.push({
+      name: 'create',
+      href: uris.books(),
+      method: 'POST',
+      title: 'Add a book',
+      contentType: 'application/json',
+      fields: inputFields(bookInputFields, { choices: { author_id: authorOptions(ctx) } }),
+    });
+  }
+  controls.push(bookSearch(uris.books(), 'Search books'));
+  return { itemKind: 'book', uri: uris.books, controls, links: [] };
+}
+
+/** An author's books: `create` adds a book by this author (the `author_id` value is theirs). */
+export function authorBooksCollection(ctx: RenderContext, author: Author): Collection {
+  const { uris, caller } = ctx;
+  const controls: Control[] = [];
+  if (policy.createBook(caller).allowed) {
+    controls.push({
+      name: 'create',
+      href: uris.books(),
+      method: 'POST',
+      title: `Add a book by ${author.name}`,
+      contentType: 'application/json',
+      fields: inputFields(bookInputFields, {
+        values: { author_id: author.id },
+        choices: { author_id: authorOptions(ctx) },
+      }),
+    });
+  }
+  controls.push(bookSearch(uris.authorBooks(author.id), `Search books by ${author.name}`));
+  return {
+    itemKind: 'book',
+    uri: (params) => uris.authorBooks(author.id, params),
+    controls,
+    links: [{ rel: 'up', href: uris.author(author.id), title: author.name }],
+  };
+}
+
+export function authorsCollection(ctx: RenderContext): Collection {
+  const { uris, caller } = ctx;
+  const controls: Control[] = [];
+  if (policy.createAuthor(caller).allowed) {
+    controls.push({
+      name: 'create',
+      href: uris.authors(),
+      method: 'POST',
+      title: 'Add an author',
+      contentType: 'application/json',
+      fields: inputFields(authorInputFields),
+    });
+  }
+  controls.push({
+    name: 'search',
+    href: uris.authors(),
+    method: 'GET',
+    title: 'Search authors',
+    fields: listingFields({ fieldNames: Object.keys(authorListingSpec.fields), author: false }),
+  });
+  return { itemKind: 'author', uri: uris.authors, controls, links: [] };
+}
+
+function bookSearch(href: string, title: string): Control {
+  return {
+    name: 'search',
+    href,
+    method: 'GET',
+    title,
+    fields: listingFields({ fieldNames: Object.keys(bookListingSpec.fields), author: true }),
+  };
+}

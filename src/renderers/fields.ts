@@ -1,0 +1,49 @@
+/** @module Control fields built from the domain's input definitions. */
+import type { InputField } from '../domain/input.js';
+import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from '../domain/limits.js';
+import type { Field, FieldOptions } from '../hypermedia/model.js';
+
+/**
+ * The fields of a write control. `values` prefills the current state; `required: false` turns every
+ * field optional (PATCH); `fixed` pins values (an author's books are created for that author).
+ */
+export function inputFields(
+  definitions: readonly InputField[],
+  options: {
+    values?: object;
+    required?: boolean;
+    choices?: Record<string, FieldOptions>;
+  } = {},
+): Field[] {
+  return definitions.map((definition) => {
+    const field: Field = { ...definition };
+    if (options.required === false) field.required = false;
+    const value = (options.values as Record<string, unknown> | undefined)?.[definition.name];
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') field.value = value;
+    const choices = options.choices?.[definition.name];
+    if (choices) field.options = choices;
+    return field;
+  });
+}
+
+/** The fields of a listing's search control: its query parameters, typed. */
+export function listingFields(options: { fieldNames: string[]; author: boolean }): Field[] {
+  const fields: Field[] = [{ name: 'query', type: 'string', required: false, title: 'Search words' }];
+  if (options.author) fields.push({ name: 'author', type: 'string', required: false, title: 'Author name contains' });
+  fields.push(
+    { name: 'filter', type: 'string', required: false, title: `Exact match, field:value (${options.fieldNames.join(', ')})` },
+    { name: 'sort', type: 'string', required: false, title: 'Sort by field,-field' },
+    { name: 'page', type: 'integer', required: false, min: 1, max: MAX_PAGE, title: 'Page' },
+    {
+      name: 'per_page',
+      type: 'integer',
+      required: false,
+      min: 1,
+      max: MAX_PER_PAGE,
+      value: DEFAULT_PER_PAGE,
+      title: 'Per page',
+    },
+    { name: 'fields', type: 'string', required: false, title: 'Fields to return, comma-separated' },
+  );
+  return fields;
+}

@@ -1,0 +1,32 @@
+/** @module Renders the root document, where every client starts. */
+import { bookListingSpec } from '../domain/listings.js';
+import type { Resource } from '../hypermedia/model.js';
+import type { RenderContext } from './context.js';
+import { listingFields } from './fields.js';
+import { firstPage } from './first-page.js';
+
+export function renderRoot(ctx: RenderContext): Resource {
+  const { uris } = ctx;
+  return {
+    kind: 'root',
+    state: {
+      name: 'catalogue',
+      description: 'A library catalogue of books and authors. Follow the links; submit the controls.',
+    },
+    links: [
+      { rel: 'self', href: uris.root() },
+      { rel: 'books', href: uris.books(firstPage), title: 'Books' },
+      { rel: 'authors', href: uris.authors(firstPage), title: 'Authors' },
+      { rel: 'search', href: uris.booksSearchTemplate(), templated: true, title: 'Search books' },
+    ],
+    controls: [
+      {
+        name: 'search',
+        href: uris.books(),
+        method: 'GET',
+        title: 'Search books',
+        fields: listingFields({ fieldNames: Object.keys(bookListingSpec.fields), author: true }),
+      },
+    ],
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * @module The service's entry point: reads configuration, opens and prepares the database, serves HTTP,
+ * and shuts down gracefully on SIGTERM/SIGINT (stop accepting, finish requests, close the database).
+ */
+import { serve } from '@hono/node-server';
+import { createApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { prepareDatabase } from './db/migrate.js';
+import { createLogger } from './log.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger({ enabled: config.logRequests });
+  const database = await openDatabase(config.database);
+  await prepareDatabase(database, { seedSample: config.seedSample });
+  const app = createApp({ database, publicUrl: config.publicUrl, log });
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    const where = config.database.kind === 'postgres' ? 'PostgreSQL' : `PGlite at ${config.database.dataDir}`;
+    log.info('listening', { url: `http://localhost:${info.port}/`, database: where });
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('stopping', { signal });
+    // Unstarted keep-alive connections would hold close() open; in-flight requests still finish.
+    const closing = new Promise<void>((resolve) => server.close(() => resolve()));
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+    const deadline = setTimeout(() => {
+      log.error('requests still open after 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    deadline.unref();
+    closing
+      .then(() => database.close())
+      .then(() => {
+        log.info('stopped');
+        process.exit(0);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error);
+  process.stderr.write(`catalogue could not start: ${message}\n`);
+  process.exit(1);
+});
