@@ -29,6 +29,8 @@ export interface Database {
    */
   batches(query: SqlText, batchSize: number): AsyncGenerator<Record<string, unknown>[]>;
   close(): Promise<void>;
+  /** PGlite only: the whole database as a tarball, which `openPglite` can start from. */
+  dump?: () => Promise<Blob>;
 }
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
@@ -81,5 +83,6 @@ export async function openPglite(
       }
     },
     close: () => client.close(),
+    dump: () => client.dumpDataDir('gzip'),
   };
 }

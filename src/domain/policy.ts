@@ -3,7 +3,7 @@
  * whether to offer a control, and routes call the same function to allow the request, so a control is
  * offered exactly when submitting it would be allowed.
  */
-import { Conflict, type CatalogueError } from './errors.js';
+import { type CatalogueError, Conflict } from './errors.js';
 
 /**
  * Who is making the request. The catalogue has no sign-in yet, so every caller is the public; the

@@ -16,8 +16,10 @@ export function ifMatchVersions(header: string | undefined): number[] | undefine
   if (header === undefined) return undefined;
   const tags = header.split(',').map((t) => t.trim());
   if (tags.includes('*')) return undefined;
-  return tags.flatMap((tag) => {
-    const match = /^"(\d{1,10})-[A-Za-z0-9_-]*"$/.exec(tag);
-    return match ? [Number(match[1])] : [];
-  }).filter((v) => v <= 2_147_483_647);
+  return tags
+    .flatMap((tag) => {
+      const match = /^"(\d{1,10})-[A-Za-z0-9_-]*"$/.exec(tag);
+      return match ? [Number(match[1])] : [];
+    })
+    .filter((v) => v <= 2_147_483_647);
 }

@@ -17,7 +17,10 @@ export function renderBook(book: Book & { version?: number }, ctx: RenderContext
   const { uris } = ctx;
   const resource: Resource = {
     kind: 'book',
-    state: pick({ id: book.id, title: book.title, publication_year: book.publication_year, author_id: book.author_id }, options.fields),
+    state: pick(
+      { id: book.id, title: book.title, publication_year: book.publication_year, author_id: book.author_id },
+      options.fields,
+    ),
     links: [
       { rel: 'self', href: uris.book(book.id) },
       { rel: 'author', href: uris.author(book.author_id) },

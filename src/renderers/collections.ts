@@ -1,5 +1,5 @@
 /** @module The catalogue's collections and the controls each offers the caller. */
-import { authorInputFields, type Author } from '../domain/author.js';
+import { type Author, authorInputFields } from '../domain/author.js';
 import { bookInputFields } from '../domain/book.js';
 import { authorListingSpec, bookListingSpec } from '../domain/listings.js';
 import { policy } from '../domain/policy.js';

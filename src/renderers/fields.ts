@@ -31,7 +31,12 @@ export function listingFields(options: { fieldNames: string[]; author: boolean }
   const fields: Field[] = [{ name: 'query', type: 'string', required: false, title: 'Search words' }];
   if (options.author) fields.push({ name: 'author', type: 'string', required: false, title: 'Author name contains' });
   fields.push(
-    { name: 'filter', type: 'string', required: false, title: `Exact match, field:value (${options.fieldNames.join(', ')})` },
+    {
+      name: 'filter',
+      type: 'string',
+      required: false,
+      title: `Exact match, field:value (${options.fieldNames.join(', ')})`,
+    },
     { name: 'sort', type: 'string', required: false, title: 'Sort by field,-field' },
     { name: 'page', type: 'integer', required: false, min: 1, max: MAX_PAGE, title: 'Page' },
     {

@@ -1,8 +1,8 @@
 /** @module Reads and writes of authors. Functions answer `undefined` for a missing row. */
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AuthorInput, StoredAuthor } from '../../domain/author.js';
-import type { Listing } from '../../domain/listing.js';
 import { Conflict, InvalidInput } from '../../domain/errors.js';
+import type { Listing } from '../../domain/listing.js';
 import type { Database, Db } from '../client.js';
 import { CHECK_VIOLATION, constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { prepared } from '../prepared.js';
@@ -11,9 +11,7 @@ import { type ListingTable, listingOrder, listingWhere, pageOf, selectAll } from
 
 const authorColumns = { id: authors.id, name: authors.name, version: authors.version };
 /** Whether the author has books decides whether `delete` is offered; an index answers it. */
-const hasBooks = sql<boolean>`exists (select 1 from ${books} where ${books.authorId} = ${authors.id})`.as(
-  'has_books',
-);
+const hasBooks = sql<boolean>`exists (select 1 from ${books} where ${books.authorId} = ${authors.id})`.as('has_books');
 const authorDocumentColumns = { ...authorColumns, hasBooks };
 
 /** An author with the facts their full document needs. */
@@ -52,11 +50,7 @@ export async function findAuthorOfBook(db: Db, params: { bookId: number }): Prom
 }
 
 export async function insertAuthor(db: Db, input: AuthorInput): Promise<AuthorRecord> {
-  const [author] = await db
-    .insert(authors)
-    .values({ name: input.name })
-    .returning(authorColumns)
-    .catch(rejectedWrite);
+  const [author] = await db.insert(authors).values({ name: input.name }).returning(authorColumns).catch(rejectedWrite);
   return { ...(author as StoredAuthor), hasBooks: false };
 }
 

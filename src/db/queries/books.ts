@@ -1,8 +1,8 @@
 /** @module Reads and writes of books. Functions answer `undefined` for a missing row. */
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { BookInput, StoredBook } from '../../domain/book.js';
-import type { Listing } from '../../domain/listing.js';
 import { InvalidInput, UnprocessableEntity } from '../../domain/errors.js';
+import type { Listing } from '../../domain/listing.js';
 import type { Database, Db } from '../client.js';
 import { CHECK_VIOLATION, constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { prepared } from '../prepared.js';

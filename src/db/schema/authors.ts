@@ -12,9 +12,7 @@ export const authors = pgTable(
     /** Bumped by every update; the ETag carries it so that `If-Match` is checked by the UPDATE itself. */
     version: integer('version').notNull().default(1),
     /** Full-text vector of the name; `simple` because names are not English words to be stemmed. */
-    search: tsvector('search')
-      .notNull()
-      .generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, name)`),
+    search: tsvector('search').notNull().generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, name)`),
   },
   (t) => [
     check('authors_name_not_blank', sql`btrim(${t.name}) <> ''`),

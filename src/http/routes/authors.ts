@@ -43,7 +43,10 @@ export function authorRoutes(app: Hono<AppEnv>): void {
         const { rows, totalItems } = await listAuthorsPage(c.get('database').db, paged);
         return send(c, renderPage(collection, paged, rows.map(item), totalItems));
       }
-      return sendStream(c, renderStream(collection, listing, mapAsync(streamAuthors(c.get('database'), listing), item)));
+      return sendStream(
+        c,
+        renderStream(collection, listing, mapAsync(streamAuthors(c.get('database'), listing), item)),
+      );
     },
     async POST(c) {
       const ctx = c.get('ctx');

@@ -28,7 +28,8 @@ export function bookRoutes(app: Hono<AppEnv>): void {
       const ctx = c.get('ctx');
       const listing = parseListing(bookListingSpec, queryParams(c));
       const collection = booksCollection(ctx);
-      const item = (book: BookInput & { id: number }) => renderBook(book, ctx, { fields: listing.fields, asItem: true });
+      const item = (book: BookInput & { id: number }) =>
+        renderBook(book, ctx, { fields: listing.fields, asItem: true });
       if (listing.paging) {
         const { rows, totalItems } = await listBooksPage(db, { ...listing, paging: listing.paging });
         return send(c, renderPage(collection, { ...listing, paging: listing.paging }, rows.map(item), totalItems));

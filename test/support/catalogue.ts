@@ -1,0 +1,97 @@
+/**
+ * A fresh catalogue for one test file: the real app over its own database, PGlite (from the migrated
+ * snapshot) or, with DATABASE_URL, a PostgreSQL database created here and dropped on close.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import postgres from 'postgres';
+import { inject } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { type Database, openDatabase, openPglite } from '../../src/db/client.js';
+import { prepareDatabase } from '../../src/db/migrate.js';
+
+export interface TestCatalogue {
+  database: Database;
+  /** Which database the suite runs on, for messages. */
+  kind: 'pglite' | 'postgres';
+  /** Sends a request to the app in-process, as `fetch` would. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  /** Sends a JSON body. */
+  send(method: string, path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface TestCatalogueOptions {
+  seedSample?: boolean;
+  publicUrl?: string;
+}
+
+export async function openTestCatalogue(options: TestCatalogueOptions = {}): Promise<TestCatalogue> {
+  const { database, drop } = await openFreshDatabase();
+  await prepareDatabase(database, { seedSample: options.seedSample ?? false });
+  const app = createApp({ database, publicUrl: options.publicUrl });
+  const request = async (path: string, init?: RequestInit) => app.request(path, init);
+  return {
+    database,
+    kind: database.target.kind,
+    request,
+    send: (method, path, body, headers = {}) =>
+      request(path, {
+        method,
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    async close() {
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+async function openFreshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const snapshot = inject('pgliteSnapshot');
+    const dump = snapshot ? new Blob([await readFile(snapshot)]) : undefined;
+    const database = await openPglite({ kind: 'pglite', dataDir: 'memory://' }, dump);
+    return { database, drop: async () => {} };
+  }
+  const name = `catalogue_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'postgres', url: url.href });
+  return {
+    database,
+    async drop() {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Reads a JSON body. */
+// biome-ignore lint/suspicious/noExplicitAny: test bodies are inspected loosely by design
+export async function json<T = any>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
+
+/** The href of the link with this rel in a seed-JSON representation. */
+export function linkHref(body: { links?: { rel: string; href: string }[] }, rel: string): string | undefined {
+  return body.links?.find((l) => l.rel === rel)?.href;
+}
+
+/** Creates an author over HTTP and answers their id. */
+export async function addAuthor(t: TestCatalogue, name: string): Promise<number> {
+  const response = await t.send('POST', '/authors', { name });
+  if (response.status !== 201) throw new Error(`creating author ${name}: ${response.status} ${await response.text()}`);
+  return (await json(response)).id;
+}
+
+/** Creates a book over HTTP and answers its id. */
+export async function addBook(t: TestCatalogue, title: string, publication_year: number, author_id: number) {
+  const response = await t.send('POST', '/books', { title, publication_year, author_id });
+  if (response.status !== 201) throw new Error(`creating book ${title}: ${response.status} ${await response.text()}`);
+  return (await json(response)).id as number;
+}
