@@ -34,10 +34,13 @@ export const policy = {
   changeAuthor: (_caller: Caller): Decision => allowed,
   /** An author with books cannot be deleted: their books would point at nobody. */
   deleteAuthor: (_caller: Caller, author: AuthorFacts): Decision =>
-    author.hasBooks
-      ? { allowed: false, refusal: new Conflict(`author ${author.id} still has books; delete or reassign them first`) }
-      : allowed,
+    author.hasBooks ? { allowed: false, refusal: authorStillHasBooks(author.id) } : allowed,
 };
+
+/** The refusal to delete an author who has books; the database gives the same answer in a race. */
+export function authorStillHasBooks(id: number): Conflict {
+  return new Conflict(`author ${id} still has books; delete or reassign them first`);
+}
 
 /** Throws the refusal of a decision that does not allow the action. */
 export function authorize(decision: Decision): void {

@@ -1,8 +1,9 @@
 /** @module Reads and writes of authors. Functions answer `undefined` for a missing row. */
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AuthorInput, StoredAuthor } from '../../domain/author.js';
-import { Conflict, InvalidInput } from '../../domain/errors.js';
+import { InvalidInput } from '../../domain/errors.js';
 import type { Listing } from '../../domain/listing.js';
+import { authorStillHasBooks } from '../../domain/policy.js';
 import type { Database, Db } from '../client.js';
 import { CHECK_VIOLATION, constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { prepared } from '../prepared.js';
@@ -82,7 +83,7 @@ export async function deleteAuthor(db: Db, params: { id: number; versions?: numb
     .returning({ id: authors.id })
     .catch((error: unknown) => {
       if (constraintViolation(error)?.code === FOREIGN_KEY_VIOLATION) {
-        throw new Conflict(`author ${params.id} still has books; delete or reassign them first`);
+        throw authorStillHasBooks(params.id);
       }
       throw error;
     });
