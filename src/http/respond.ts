@@ -1,6 +1,6 @@
 /**
  * @module Sends resources in the negotiated format: status, `Content-Type`, `Vary`, the links again as an
- * RFC 8288 `Link` header, and for versioned resources an `ETag` with `If-None-Match` → 304.
+ * RFC 8288 `Link` header, and an `ETag` with `If-None-Match` → 304.
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
@@ -20,14 +20,12 @@ export function send(c: Context<AppEnv>, resource: Resource, options: SendOption
   headers.set('Content-Type', format.contentType);
   headers.set('Vary', 'Accept');
   setLinkHeader(headers, resource.links);
-  if (resource.version !== undefined) {
-    const etag = etagOf(resource.version, body);
-    headers.set('ETag', etag);
-    const method = c.req.method;
-    if ((method === 'GET' || method === 'HEAD') && etagMatches(c.req.header('if-none-match'), etag)) {
-      headers.delete('Content-Type');
-      return new Response(null, { status: 304, headers });
-    }
+  const etag = etagOf(resource.version, body);
+  headers.set('ETag', etag);
+  const method = c.req.method;
+  if ((method === 'GET' || method === 'HEAD') && etagMatches(c.req.header('if-none-match'), etag)) {
+    headers.delete('Content-Type');
+    return new Response(null, { status: 304, headers });
   }
   return new Response(body, { status: options.status ?? 200, headers });
 }
@@ -64,9 +62,13 @@ export async function sendStream(c: Context<AppEnv>, stream: ResourceStream): Pr
   return new Response(body, { status: 200, headers });
 }
 
-/** Strong ETag: the stored version (what `If-Match` compares) plus a digest of these exact bytes. */
-export function etagOf(version: number, body: string): string {
-  return `"${version}-${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`;
+/**
+ * Strong ETag: a digest of these exact bytes, preceded for stored resources by their version, which is
+ * what `If-Match` compares.
+ */
+export function etagOf(version: number | undefined, body: string): string {
+  const digest = createHash('sha256').update(body).digest('base64url').slice(0, 16);
+  return version === undefined ? `"${digest}"` : `"${version}-${digest}"`;
 }
 
 function setLinkHeader(headers: Headers, links: Link[]): void {
