@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json } from './support/catalogue.js';
 
 interface RunningServer {
   process: ChildProcess;
@@ -77,15 +78,15 @@ describe('the server process', () => {
   it('serves the root with links and controls, over a real socket', async () => {
     const response = await fetch(server.url);
     expect(response.status).toBe(200);
-    const root = await response.json();
+    const root = await json(response);
     expect(root.links.map((l: { rel: string }) => l.rel)).toEqual(['self', 'books', 'authors', 'search']);
     expect(Object.keys(root.controls)).toEqual(['search']);
   });
 
   it('loads the sample catalogue on first start', async () => {
-    const page = await (await fetch(new URL('/books?per_page=1', server.url))).json();
+    const page = await json(await fetch(new URL('/books?per_page=1', server.url)));
     expect(page.meta.total_items).toBeGreaterThanOrEqual(300);
-    const authors = await (await fetch(new URL('/authors?per_page=1', server.url))).json();
+    const authors = await json(await fetch(new URL('/authors?per_page=1', server.url)));
     expect(authors.meta.total_items).toBeGreaterThanOrEqual(30);
   });
 
