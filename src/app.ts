@@ -8,6 +8,8 @@ import type { Database } from './db/client.js';
 import { NotFound, PayloadTooLarge } from './domain/errors.js';
 import { MAX_BODY_BYTES } from './domain/limits.js';
 import { publicCaller } from './domain/policy.js';
+import type { Format } from './formats/format.js';
+import { formats } from './formats/registry.js';
 import type { AppEnv } from './http/env.js';
 import { errorResponse, toCatalogueError } from './http/errors.js';
 import { negotiateFormat } from './http/middleware/negotiate.js';
@@ -23,6 +25,8 @@ export interface AppOptions {
   /** Base of every href; see `Config.publicUrl`. */
   publicUrl?: string | undefined;
   log?: Logger;
+  /** The media types offered; the registry's by default. */
+  formats?: readonly Format[];
 }
 
 export function createApp(options: AppOptions): Hono<AppEnv> {
@@ -39,7 +43,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       },
     }),
   );
-  app.use(negotiateFormat());
+  app.use(negotiateFormat(options.formats ?? formats));
   app.use(async function provideContext(c, next) {
     c.set('database', options.database);
     c.set('ctx', { uris, caller: publicCaller });
