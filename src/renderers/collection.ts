@@ -2,6 +2,7 @@
  * @module Renders collections: a page envelope (`data` + `meta` + paging links) when paging was asked
  * for, or a stream of items for the bare array. Which collection it is comes from a `Collection`.
  */
+import { DEFAULT_PER_PAGE } from '../domain/limits.js';
 import { type Listing, listingQuery, totalPages } from '../domain/listing.js';
 import type { Control, Link, Resource, ResourceStream } from '../hypermedia/model.js';
 import type { ListingParams } from '../hypermedia/uris.js';
@@ -52,7 +53,7 @@ export function renderPage(
 }
 
 export function renderStream(collection: Collection, listing: Listing, items: AsyncIterable<Resource>): ResourceStream {
-  const firstPage = collection.uri(listingQuery({ ...listing, paging: { page: 1, perPage: 20 } }));
+  const firstPage = collection.uri(listingQuery({ ...listing, paging: { page: 1, perPage: DEFAULT_PER_PAGE } }));
   return {
     kind: collection.itemKind === 'book' ? 'book-list' : 'author-list',
     links: [
