@@ -19,7 +19,8 @@ export function validateInput<T>(fields: readonly InputField[], body: unknown, m
     throw new InvalidInput('request body must be a JSON object');
   }
   const input = body as Record<string, unknown>;
-  const details: Record<string, string> = {};
+  // Without a prototype, so that a field named `__proto__` is reported like any other unknown field.
+  const details: Record<string, string> = Object.create(null);
   const known = new Set(fields.map((f) => f.name));
   for (const name of Object.keys(input)) {
     if (!known.has(name)) details[name] = `unknown field; accepted fields: ${[...known].join(', ')}`;
@@ -50,6 +51,8 @@ export function checkValue(field: InputField, value: unknown): string | undefine
     case 'string': {
       if (typeof value !== 'string') return 'must be a string';
       if (value.trim() === '') return 'must not be blank';
+      // PostgreSQL text cannot hold U+0000; refused here rather than failing in the database.
+      if (value.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
       if (field.maxLength !== undefined && [...value].length > field.maxLength) {
         return `must be at most ${field.maxLength} characters`;
       }

@@ -55,6 +55,10 @@ export function parseListing(spec: ListingSpec, params: QueryParams): Listing {
   for (const name of SINGLE) {
     if ((params[name]?.length ?? 0) > 1) throw invalid(name, `"${name}" may be given only once`);
   }
+  // PostgreSQL text cannot hold U+0000, so such a value could only fail in the database.
+  for (const [name, values] of Object.entries(params)) {
+    if (values.some((v) => v.includes('\u0000'))) throw invalid(name, 'must not contain the NUL character (%00)');
+  }
   const one = (name: string) => params[name]?.[0];
   const listing: Listing = {
     sort: parseSort(spec, one('sort')),
@@ -104,7 +108,7 @@ function parseSort(spec: ListingSpec, value: string | undefined): SortKey[] {
     const descending = raw.startsWith('-');
     const field = descending ? raw.slice(1) : raw;
     if (field === '') throw invalid('sort', 'has an empty sort key; use field or -field, separated by commas');
-    if (!(field in spec.fields)) throw invalid('sort', `cannot sort by "${field}"; sortable: ${names(spec)}`);
+    if (!isField(spec, field)) throw invalid('sort', `cannot sort by "${field}"; sortable: ${names(spec)}`);
     return { field, descending };
   });
   const seen = new Set<string>();
@@ -122,7 +126,7 @@ function parseFilters(spec: ListingSpec, values: string[]): Filter[] {
     if (colon <= 0) throw invalid('filter', `"${raw}" is not of the form field:value`);
     const field = raw.slice(0, colon);
     const text = raw.slice(colon + 1);
-    const type = spec.fields[field];
+    const type = isField(spec, field) ? spec.fields[field] : undefined;
     if (type === undefined) throw invalid('filter', `cannot filter by "${field}"; filterable: ${names(spec)}`);
     if (text === '') throw invalid('filter', `"${raw}" has an empty value`);
     if (text.length > MAX_QUERY_PARAM_LENGTH) {
@@ -140,7 +144,7 @@ function parseFields(spec: ListingSpec, value: string): string[] {
   const fields = value.split(',');
   for (const field of fields) {
     if (field === '') throw invalid('fields', 'has an empty field name');
-    if (!(field in spec.fields)) throw invalid('fields', `unknown field "${field}"; available: ${names(spec)}`);
+    if (!isField(spec, field)) throw invalid('fields', `unknown field "${field}"; available: ${names(spec)}`);
   }
   return [...new Set(fields)];
 }
@@ -165,6 +169,11 @@ function parseInteger(name: string, value: string, message: string): number {
   const number = Number(value);
   if (number < -2_147_483_648 || number > 2_147_483_647) throw invalid(name, message);
   return number;
+}
+
+/** Own keys only: `constructor` or `__proto__` are not fields. */
+function isField(spec: ListingSpec, field: string): boolean {
+  return Object.hasOwn(spec.fields, field);
 }
 
 function names(spec: ListingSpec): string {

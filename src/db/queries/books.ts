@@ -49,6 +49,7 @@ export async function findBook(db: Db, params: { id: number }): Promise<StoredBo
 }
 
 export async function insertBook(db: Db, input: BookInput): Promise<StoredBook> {
+  refuseUnassignableAuthorId(input);
   const [book] = await db
     .insert(books)
     .values({ title: input.title, publicationYear: input.publication_year, authorId: input.author_id })
@@ -66,6 +67,7 @@ export async function updateBook(
   params: { id: number; changes: Partial<BookInput>; versions?: number[] },
 ): Promise<StoredBook | undefined> {
   const { changes } = params;
+  refuseUnassignableAuthorId(changes);
   const [book] = await db
     .update(books)
     .set({
@@ -129,15 +131,23 @@ function matching(params: { id: number; versions?: number[] }): SQL | undefined 
     : eq(books.id, params.id);
 }
 
+/**
+ * An author_id beyond the `integer` column's range names no author, like any unassigned id; the database
+ * would refuse to even bind it, so it is answered here the way the foreign key answers.
+ */
+function refuseUnassignableAuthorId(input: Partial<BookInput>): void {
+  if (input.author_id !== undefined && input.author_id > 2_147_483_647) throw noSuchAuthor(input);
+}
+
+function noSuchAuthor(input: Partial<BookInput>): UnprocessableEntity {
+  return new UnprocessableEntity(`author_id ${input.author_id} names no author`, { author_id: 'names no author' });
+}
+
 /** The database has the last word on references and checks; its refusals become typed errors. */
 function rejectedWrite(input: Partial<BookInput>) {
   return (error: unknown): never => {
     const violation = constraintViolation(error);
-    if (violation?.code === FOREIGN_KEY_VIOLATION) {
-      throw new UnprocessableEntity(`author_id ${input.author_id} names no author`, {
-        author_id: 'names no author',
-      });
-    }
+    if (violation?.code === FOREIGN_KEY_VIOLATION) throw noSuchAuthor(input);
     if (violation?.code === CHECK_VIOLATION) {
       throw new InvalidInput(`the book breaks the catalogue rule ${violation.constraint ?? ''}`.trim());
     }
