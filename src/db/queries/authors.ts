@@ -12,7 +12,11 @@ import { type ListingTable, listingOrder, listingWhere, pageOf, selectAll } from
 
 const authorColumns = { id: authors.id, name: authors.name, version: authors.version };
 /** Whether the author has books decides whether `delete` is offered; an index answers it. */
-const hasBooks = sql<boolean>`exists (select 1 from ${books} where ${books.authorId} = ${authors.id})`.as('has_books');
+// Qualified by hand: in a single-table select drizzle renders columns unqualified, and an unqualified
+// "id" inside the subquery would name books.id, not the author's id.
+const hasBooks = sql<boolean>`exists (select 1 from ${books} as "b" where "b"."author_id" = ${authors}."id")`.as(
+  'has_books',
+);
 const authorDocumentColumns = { ...authorColumns, hasBooks };
 
 /** An author with the facts their full document needs. */
