@@ -1,6 +1,6 @@
 /** @module The catalogue's collections and the controls each offers the caller. */
 import { type Author, authorInputFields } from '../domain/author.js';
-import { bookInputFields } from '../domain/book.js';
+import { type Book, bookInputFields } from '../domain/book.js';
 import { authorListingSpec, bookListingSpec } from '../domain/listings.js';
 import { policy } from '../domain/policy.js';
 import type { Control } from '../hypermedia/model.js';
@@ -12,16 +12,7 @@ import { inputFields, listingFields } from './fields.js';
 export function booksCollection(ctx: RenderContext): Collection {
   const { uris, caller } = ctx;
   const controls: Control[] = [];
-  if (policy.createBook(caller).allowed) {
-    controls.push({
-      name: 'create',
-      href: uris.books(),
-      method: 'POST',
-      title: 'Add a book',
-      contentType: 'application/json',
-      fields: inputFields(bookInputFields, { choices: { author_id: authorOptions(ctx) } }),
-    });
-  }
+  if (policy.createBook(caller).allowed) controls.push(createBook(ctx, 'Add a book'));
   controls.push(bookSearch(uris.books(), 'Search books'));
   return { itemKind: 'book', uri: uris.books, controls, links: [] };
 }
@@ -31,17 +22,7 @@ export function authorBooksCollection(ctx: RenderContext, author: Author): Colle
   const { uris, caller } = ctx;
   const controls: Control[] = [];
   if (policy.createBook(caller).allowed) {
-    controls.push({
-      name: 'create',
-      href: uris.books(),
-      method: 'POST',
-      title: `Add a book by ${author.name}`,
-      contentType: 'application/json',
-      fields: inputFields(bookInputFields, {
-        values: { author_id: author.id },
-        choices: { author_id: authorOptions(ctx) },
-      }),
-    });
+    controls.push(createBook(ctx, `Add a book by ${author.name}`, { author_id: author.id }));
   }
   controls.push(bookSearch(uris.authorBooks(author.id), `Search books by ${author.name}`));
   return {
@@ -73,6 +54,18 @@ export function authorsCollection(ctx: RenderContext): Collection {
     fields: listingFields({ fieldNames: Object.keys(authorListingSpec.fields), author: false }),
   });
   return { itemKind: 'author', uri: uris.authors, controls, links: [] };
+}
+
+/** POST a new book; `values` prefills fields fixed by context (an author's books are theirs). */
+function createBook(ctx: RenderContext, title: string, values?: Partial<Book>): Control {
+  return {
+    name: 'create',
+    href: ctx.uris.books(),
+    method: 'POST',
+    title,
+    contentType: 'application/json',
+    fields: inputFields(bookInputFields, { values, choices: { author_id: authorOptions(ctx) } }),
+  };
 }
 
 function bookSearch(href: string, title: string): Control {

@@ -9,7 +9,7 @@ import {
   updateAuthor,
 } from '../../db/queries/authors.js';
 import { listBooksPage, streamBooks } from '../../db/queries/books.js';
-import { type AuthorInput, authorInputFields } from '../../domain/author.js';
+import { type Author, type AuthorInput, authorInputFields } from '../../domain/author.js';
 import type { Book } from '../../domain/book.js';
 import { NotFound, PreconditionFailed } from '../../domain/errors.js';
 import { validateInput } from '../../domain/input.js';
@@ -18,15 +18,14 @@ import { authorListingSpec, bookListingSpec } from '../../domain/listings.js';
 import { authorize, policy } from '../../domain/policy.js';
 import { renderAuthor } from '../../renderers/author.js';
 import { renderBook } from '../../renderers/book.js';
-import { renderPage, renderStream } from '../../renderers/collection.js';
 import { authorBooksCollection, authorsCollection } from '../../renderers/collections.js';
 import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
+import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
 import { ifMatchVersions } from '../preconditions.js';
-import { send, sendStream } from '../respond.js';
+import { send } from '../respond.js';
 import { route } from '../route.js';
-import { mapAsync } from './books.js';
 
 const authorNotFound = (id: number) => new NotFound(`author ${id} not found`);
 
@@ -34,18 +33,14 @@ export function authorRoutes(app: Hono<AppEnv>): void {
   route(app, '/authors', {
     async GET(c) {
       const ctx = c.get('ctx');
+      const database = c.get('database');
       const listing = parseListing(authorListingSpec, queryParams(c));
-      const collection = authorsCollection(ctx);
-      const item = (author: AuthorInput & { id: number }) =>
-        renderAuthor(author, ctx, { fields: listing.fields, asItem: true });
-      if (listing.paging) {
-        const paged = { ...listing, paging: listing.paging };
-        const { rows, totalItems } = await listAuthorsPage(c.get('database').db, paged);
-        return send(c, renderPage(collection, paged, rows.map(item), totalItems));
-      }
-      return sendStream(
+      return sendListing(
         c,
-        renderStream(collection, listing, mapAsync(streamAuthors(c.get('database'), listing), item)),
+        listing,
+        authorsCollection(ctx),
+        { page: (paged) => listAuthorsPage(database.db, paged), stream: (all) => streamAuthors(database, all) },
+        (author: Author) => renderAuthor(author, ctx, { fields: listing.fields, asItem: true }),
       );
     },
     async POST(c) {
@@ -87,16 +82,18 @@ export function authorRoutes(app: Hono<AppEnv>): void {
       const listing = parseListing(bookListingSpec, queryParams(c));
       const author = await findAuthor(c.get('database').db, { id });
       if (!author) throw authorNotFound(id);
-      const collection = authorBooksCollection(ctx, author);
-      const item = (book: Book) => renderBook(book, ctx, { fields: listing.fields, asItem: true });
+      const database = c.get('database');
       const scope = { authorId: id };
-      if (listing.paging) {
-        const paged = { ...listing, paging: listing.paging };
-        const { rows, totalItems } = await listBooksPage(c.get('database').db, paged, scope);
-        return send(c, renderPage(collection, paged, rows.map(item), totalItems));
-      }
-      const books = streamBooks(c.get('database'), listing, scope);
-      return sendStream(c, renderStream(collection, listing, mapAsync(books, item)));
+      return sendListing(
+        c,
+        listing,
+        authorBooksCollection(ctx, author),
+        {
+          page: (paged) => listBooksPage(database.db, paged, scope),
+          stream: (all) => streamBooks(database, all, scope),
+        },
+        (book: Book) => renderBook(book, ctx, { fields: listing.fields, asItem: true }),
+      );
     },
   });
 }

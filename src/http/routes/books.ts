@@ -2,7 +2,7 @@
 import type { Hono } from 'hono';
 import { findAuthorOfBook } from '../../db/queries/authors.js';
 import { deleteBook, findBook, insertBook, listBooksPage, streamBooks, updateBook } from '../../db/queries/books.js';
-import { type BookInput, bookInputFields } from '../../domain/book.js';
+import { type Book, type BookInput, bookInputFields } from '../../domain/book.js';
 import { NotFound, PreconditionFailed } from '../../domain/errors.js';
 import { validateInput } from '../../domain/input.js';
 import { parseListing } from '../../domain/listing.js';
@@ -10,13 +10,13 @@ import { bookListingSpec } from '../../domain/listings.js';
 import { authorize, policy } from '../../domain/policy.js';
 import { renderAuthor } from '../../renderers/author.js';
 import { renderBook } from '../../renderers/book.js';
-import { renderPage, renderStream } from '../../renderers/collection.js';
 import { booksCollection } from '../../renderers/collections.js';
 import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
+import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
 import { ifMatchVersions } from '../preconditions.js';
-import { send, sendStream } from '../respond.js';
+import { send } from '../respond.js';
 import { route } from '../route.js';
 
 export const bookNotFound = (id: number) => new NotFound(`book ${id} not found`);
@@ -24,18 +24,16 @@ export const bookNotFound = (id: number) => new NotFound(`book ${id} not found`)
 export function bookRoutes(app: Hono<AppEnv>): void {
   route(app, '/books', {
     async GET(c) {
-      const { db } = c.get('database');
       const ctx = c.get('ctx');
+      const database = c.get('database');
       const listing = parseListing(bookListingSpec, queryParams(c));
-      const collection = booksCollection(ctx);
-      const item = (book: BookInput & { id: number }) =>
-        renderBook(book, ctx, { fields: listing.fields, asItem: true });
-      if (listing.paging) {
-        const { rows, totalItems } = await listBooksPage(db, { ...listing, paging: listing.paging });
-        return send(c, renderPage(collection, { ...listing, paging: listing.paging }, rows.map(item), totalItems));
-      }
-      const books = streamBooks(c.get('database'), listing);
-      return sendStream(c, renderStream(collection, listing, mapAsync(books, item)));
+      return sendListing(
+        c,
+        listing,
+        booksCollection(ctx),
+        { page: (paged) => listBooksPage(database.db, paged), stream: (all) => streamBooks(database, all) },
+        (book: Book) => renderBook(book, ctx, { fields: listing.fields, asItem: true }),
+      );
     },
     async POST(c) {
       const ctx = c.get('ctx');
@@ -88,8 +86,3 @@ const changeBook = async (c: import('hono').Context<AppEnv>) => {
   if (!book) throw (await findBook(db, { id })) ? new PreconditionFailed() : bookNotFound(id);
   return send(c, renderBook(book, ctx));
 };
-
-/** Maps each element of an async sequence as it arrives; stopping early stops the source. */
-export async function* mapAsync<T, U>(source: AsyncIterable<T>, map: (value: T) => U): AsyncGenerator<U> {
-  for await (const value of source) yield map(value);
-}

@@ -1,0 +1,38 @@
+/**
+ * @module Answers a listing request in the form it asked for: a page envelope when paging parameters
+ * were given, otherwise the whole collection streamed as it is read.
+ */
+import type { Context } from 'hono';
+import type { Listing } from '../domain/listing.js';
+import type { Resource } from '../hypermedia/model.js';
+import { type Collection, renderPage, renderStream } from '../renderers/collection.js';
+import type { AppEnv } from './env.js';
+import { send, sendStream } from './respond.js';
+
+export type PagedListing = Listing & { paging: NonNullable<Listing['paging']> };
+
+/** How to read one collection's rows, either way. */
+export interface ListingReader<Row> {
+  page(listing: PagedListing): Promise<{ rows: Row[]; totalItems: number }>;
+  stream(listing: Listing): AsyncIterable<Row>;
+}
+
+export async function sendListing<Row>(
+  c: Context<AppEnv>,
+  listing: Listing,
+  collection: Collection,
+  read: ListingReader<Row>,
+  renderItem: (row: Row) => Resource,
+): Promise<Response> {
+  if (listing.paging) {
+    const paged = { ...listing, paging: listing.paging };
+    const { rows, totalItems } = await read.page(paged);
+    return send(c, renderPage(collection, paged, rows.map(renderItem), totalItems));
+  }
+  return sendStream(c, renderStream(collection, listing, mapAsync(read.stream(listing), renderItem)));
+}
+
+/** Maps each element of an async sequence as it arrives; stopping early stops the source. */
+async function* mapAsync<T, U>(source: AsyncIterable<T>, map: (value: T) => U): AsyncGenerator<U> {
+  for await (const value of source) yield map(value);
+}
