@@ -3,6 +3,8 @@
  * A bad value stops the service with a message naming the variable, rather than surfacing later.
  */
 
+import { type AccessPolicy, defaultAccessPolicy } from './domain/policy.js';
+
 /** Where the catalogue keeps its data. */
 export type DatabaseTarget =
   /** A PostgreSQL server reached through postgres.js. */
@@ -23,6 +25,10 @@ export interface Config {
   publicUrl: string | undefined;
   /** One log line per request on stdout. */
   logRequests: boolean;
+  /** Who may do what, and the lending rules. */
+  access: AccessPolicy;
+  /** A token that authenticates a librarian, for automation and first use (created at start-up). */
+  adminToken: string | undefined;
 }
 
 /** A configuration value that cannot be used; the message names the variable and what it accepts. */
@@ -40,7 +46,32 @@ export function loadConfig(env: Env = process.env): Config {
     seedSample: readChoice('CATALOGUE_SEED', env.CATALOGUE_SEED, ['sample', 'none'], 'sample') === 'sample',
     publicUrl: readPublicUrl(env.CATALOGUE_PUBLIC_URL),
     logRequests: readChoice('CATALOGUE_LOG', env.CATALOGUE_LOG, ['requests', 'none'], 'requests') === 'requests',
+    access: {
+      publicReads:
+        readChoice('CATALOGUE_PUBLIC_READS', env.CATALOGUE_PUBLIC_READS, ['true', 'false'], 'true') === 'true',
+      loanDays: readWhole('CATALOGUE_LOAN_DAYS', env.CATALOGUE_LOAN_DAYS, 1, 365) ?? defaultAccessPolicy.loanDays,
+      maxActiveLoans: readWhole('CATALOGUE_MAX_ACTIVE_LOANS', env.CATALOGUE_MAX_ACTIVE_LOANS, 1, 10_000),
+    },
+    adminToken: readAdminToken(env.CATALOGUE_ADMIN_TOKEN),
   };
+}
+
+function readWhole(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const number = Number(value.trim());
+  if (!/^\d+$/.test(value.trim()) || number < min || number > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return number;
+}
+
+/** Long enough not to be guessed; printable so that it fits an Authorization header. */
+function readAdminToken(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.length < 24 || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new ConfigError('CATALOGUE_ADMIN_TOKEN must be at least 24 printable characters without spaces');
+  }
+  return value;
 }
 
 function readPort(value: string | undefined): number {

@@ -13,8 +13,15 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger({ enabled: config.logRequests });
   const database = await openDatabase(config.database);
-  await prepareDatabase(database, { seedSample: config.seedSample });
-  const app = createApp({ database, publicUrl: config.publicUrl, log });
+  const firstToken = await prepareDatabase(database, { seedSample: config.seedSample, adminToken: config.adminToken });
+  if (firstToken) {
+    // Shown once, on the terminal that started the service, and never logged again: only its hash is kept.
+    process.stdout.write(
+      `\nFirst start: a librarian was created. Their token (shown only now):\n\n  ${firstToken}\n\n` +
+        'Send it as "Authorization: Bearer <token>". Create more users and tokens through /users.\n\n',
+    );
+  }
+  const app = createApp({ database, publicUrl: config.publicUrl, log, access: config.access });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const where = config.database.kind === 'postgres' ? 'PostgreSQL' : `PGlite at ${config.database.dataDir}`;
     log.info('listening', { url: `http://localhost:${info.port}/`, database: where });

@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { type AccessOptions, ensureAccess } from './access.js';
 import type { Database, Db } from './client.js';
 import { loadSampleCatalogue } from './seed.js';
 
@@ -17,16 +18,17 @@ const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url)
 /** Arbitrary constant naming the catalogue's start-up lock among other advisory locks on the server. */
 const STARTUP_LOCK = 7_305_411;
 
-export interface PrepareOptions {
+export interface PrepareOptions extends AccessOptions {
   /** Load the sample catalogue when the database holds no authors and no books. */
   seedSample: boolean;
 }
 
-export async function prepareDatabase(database: Database, options: PrepareOptions): Promise<void> {
+/** Migrates, seeds and ensures a librarian can sign in; answers a token it created, to be shown once. */
+export async function prepareDatabase(database: Database, options: PrepareOptions): Promise<string | undefined> {
   if (database.target.kind === 'pglite') {
     await migratePglite(database.db as unknown as ReturnType<typeof drizzlePglite>, { migrationsFolder });
     if (options.seedSample) await loadSampleCatalogue(database.db);
-    return;
+    return ensureAccess(database.db, options);
   }
   // One dedicated connection: an advisory lock belongs to the session that took it.
   const client = postgres(database.target.url, { max: 1, onnotice: () => {} });
@@ -35,7 +37,9 @@ export async function prepareDatabase(database: Database, options: PrepareOption
     const db = drizzlePostgres(client);
     await migratePostgres(db, { migrationsFolder });
     if (options.seedSample) await loadSampleCatalogue(db as unknown as Db);
+    const token = await ensureAccess(db as unknown as Db, options);
     await client`select pg_advisory_unlock(${STARTUP_LOCK})`;
+    return token;
   } finally {
     await client.end({ timeout: 5 });
   }

@@ -10,8 +10,15 @@ export interface Book {
   author_id: number;
 }
 
-/** A book as stored: with the version that its ETag carries. */
-export interface StoredBook extends Book {
+/** Whether a book can be borrowed now, and if not, until when it is out. Never who has it. */
+export interface Availability {
+  available: boolean;
+  /** Due date of the active loan (ISO 8601, UTC), or null. */
+  due_at: string | null;
+}
+
+/** A book as stored: with the version that its ETag carries, and its availability. */
+export interface StoredBook extends Book, Availability {
   version: number;
 }
 

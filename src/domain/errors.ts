@@ -83,3 +83,17 @@ export class UnprocessableEntity extends CatalogueError {
     super(422, message, details);
   }
 }
+
+/** 401: no valid credentials; the client should authenticate with a bearer token. */
+export class Unauthorized extends CatalogueError {
+  constructor(message = 'sign in: send Authorization: Bearer <token>') {
+    super(401, message, undefined, { 'WWW-Authenticate': 'Bearer realm="catalogue"' });
+  }
+}
+
+/** 403: authenticated, but the role does not allow this. */
+export class Forbidden extends CatalogueError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}

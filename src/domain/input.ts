@@ -50,6 +50,7 @@ export function checkValue(field: InputField, value: unknown): string | undefine
   switch (field.type) {
     case 'string': {
       if (typeof value !== 'string') return 'must be a string';
+      if (field.enum && !field.enum.includes(value)) return `must be one of: ${field.enum.join(', ')}`;
       if (value.trim() === '') return 'must not be blank';
       // PostgreSQL text cannot hold U+0000; refused here rather than failing in the database.
       if (value.includes('\u0000')) return 'must not contain the NUL character (U+0000)';

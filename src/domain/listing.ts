@@ -10,8 +10,14 @@ import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE, MAX_QUERY_PARAM_LENGTH } from
 export interface ListingSpec {
   /** Item fields by type; every one can be sorted on, filtered on and selected with `fields`. */
   fields: Readonly<Record<string, 'string' | 'integer'>>;
+  /** Derived properties that can be filtered on (not sorted): booleans or a fixed set of values. */
+  filters?: Readonly<Record<string, 'boolean' | readonly string[]>>;
+  /** Further item fields that `fields` may select (derived or timestamps), neither sorted nor filtered. */
+  extraFields?: readonly string[];
   /** Whether the `author` parameter (substring of the author's name) applies. */
   author: boolean;
+  /** Whether the `query` parameter (full-text search) applies; it does unless this is false. */
+  search?: boolean;
 }
 
 export interface SortKey {
@@ -22,7 +28,7 @@ export interface SortKey {
 export interface Filter {
   field: string;
   /** Any of these values matches (a field filtered twice means "either"). */
-  values: (string | number)[];
+  values: (string | number | boolean)[];
 }
 
 /** A validated listing request. */
@@ -43,7 +49,8 @@ export type QueryParams = Record<string, string[]>;
 const SINGLE = ['page', 'per_page', 'sort', 'author', 'query', 'fields'] as const;
 
 export function parseListing(spec: ListingSpec, params: QueryParams): Listing {
-  const accepted = new Set<string>(['page', 'per_page', 'sort', 'filter', 'query', 'fields']);
+  const accepted = new Set<string>(['page', 'per_page', 'sort', 'filter', 'fields']);
+  if (spec.search !== false) accepted.add('query');
   if (spec.author) accepted.add('author');
   for (const name of Object.keys(params)) {
     if (!accepted.has(name)) {
@@ -126,13 +133,15 @@ function parseFilters(spec: ListingSpec, values: string[]): Filter[] {
     if (colon <= 0) throw invalid('filter', `"${raw}" is not of the form field:value`);
     const field = raw.slice(0, colon);
     const text = raw.slice(colon + 1);
-    const type = isField(spec, field) ? spec.fields[field] : undefined;
-    if (type === undefined) throw invalid('filter', `cannot filter by "${field}"; filterable: ${names(spec)}`);
+    const type = isField(spec, field) ? spec.fields[field] : filterOnly(spec, field);
+    if (type === undefined) {
+      throw invalid('filter', `cannot filter by "${field}"; filterable: ${filterableNames(spec)}`);
+    }
     if (text === '') throw invalid('filter', `"${raw}" has an empty value`);
     if (text.length > MAX_QUERY_PARAM_LENGTH) {
       throw invalid('filter', `value is longer than ${MAX_QUERY_PARAM_LENGTH} characters`);
     }
-    const value = type === 'integer' ? parseInteger('filter', text, `${field} must be an integer`) : text;
+    const value = filterValue(field, type, text);
     const filter = byField.get(field) ?? { field, values: [] };
     filter.values.push(value);
     byField.set(field, filter);
@@ -140,11 +149,25 @@ function parseFilters(spec: ListingSpec, values: string[]): Filter[] {
   return [...byField.values()];
 }
 
+function filterValue(field: string, type: 'string' | 'integer' | 'boolean' | readonly string[], text: string) {
+  if (type === 'integer') return parseInteger('filter', text, `${field} must be an integer`);
+  if (type === 'boolean') {
+    if (text !== 'true' && text !== 'false') throw invalid('filter', `${field} must be true or false`);
+    return text === 'true';
+  }
+  if (Array.isArray(type) && !type.includes(text))
+    throw invalid('filter', `${field} must be one of: ${type.join(', ')}`);
+  return text;
+}
+
 function parseFields(spec: ListingSpec, value: string): string[] {
   const fields = value.split(',');
+  const selectable = [...Object.keys(spec.fields), ...(spec.extraFields ?? [])];
   for (const field of fields) {
     if (field === '') throw invalid('fields', 'has an empty field name');
-    if (!isField(spec, field)) throw invalid('fields', `unknown field "${field}"; available: ${names(spec)}`);
+    if (!selectable.includes(field)) {
+      throw invalid('fields', `unknown field "${field}"; available: ${selectable.join(', ')}`);
+    }
   }
   return [...new Set(fields)];
 }
@@ -174,6 +197,15 @@ function parseInteger(name: string, value: string, message: string): number {
 /** Own keys only: `constructor` or `__proto__` are not fields. */
 function isField(spec: ListingSpec, field: string): boolean {
   return Object.hasOwn(spec.fields, field);
+}
+
+/** Own keys only, as for `isField`. */
+function filterOnly(spec: ListingSpec, field: string) {
+  return spec.filters && Object.hasOwn(spec.filters, field) ? spec.filters[field] : undefined;
+}
+
+function filterableNames(spec: ListingSpec): string {
+  return [...Object.keys(spec.fields), ...Object.keys(spec.filters ?? {})].join(', ');
 }
 
 function names(spec: ListingSpec): string {

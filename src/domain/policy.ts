@@ -1,48 +1,168 @@
 /**
  * @module Who may do what, in which state. Each rule is one predicate: renderers call it to decide
  * whether to offer a control, and routes call the same function to allow the request, so a control is
- * offered exactly when submitting it would be allowed.
+ * offered exactly when submitting it would be allowed. The database backs the state rules up (unique
+ * active loan, foreign keys), so a race between the check and the write cannot break them.
  */
-import { type CatalogueError, Conflict } from './errors.js';
+import { type CatalogueError, Conflict, Forbidden, NotFound, Unauthorized } from './errors.js';
+import type { Role } from './user.js';
 
-/**
- * Who is making the request. The catalogue has no sign-in yet, so every caller is the public; the
- * predicates below already take the caller so that roles slot in without touching their users.
- */
-export interface Caller {
-  readonly kind: 'public';
+/** The library's rules, as the operator set them. */
+export interface AccessPolicy {
+  /** Books and authors can be read without a token (as a library's public catalogue can). */
+  publicReads: boolean;
+  /** Days from borrowing to the due date. */
+  loanDays: number;
+  /** Most active loans one member may hold; `undefined` for no limit. */
+  maxActiveLoans: number | undefined;
 }
 
-export const publicCaller: Caller = { kind: 'public' };
+export const defaultAccessPolicy: AccessPolicy = { publicReads: true, loanDays: 14, maxActiveLoans: undefined };
+
+/** Who is making the request. */
+export type Caller =
+  | { readonly kind: 'anonymous' }
+  | {
+      readonly kind: 'user';
+      readonly id: number;
+      readonly name: string;
+      readonly role: Role;
+      /** Loans this user holds now; the per-member cap reads it. */
+      readonly activeLoans: number;
+    };
+
+export type SignedIn = Extract<Caller, { kind: 'user' }>;
+
+export const anonymous: Caller = { kind: 'anonymous' };
 
 /** An allowed action, or the error that refusing it answers with. */
 export type Decision = { allowed: true } | { allowed: false; refusal: CatalogueError };
 
 const allowed: Decision = { allowed: true };
+const refuse = (refusal: CatalogueError): Decision => ({ allowed: false, refusal });
 
-/** What a decision about an author needs to know beyond the author's fields. */
+/** What a decision about a book needs beyond its fields. */
+export interface BookFacts {
+  id: number;
+  /** No active loan. */
+  available: boolean;
+  /** Due date of the active loan, if any. */
+  due_at: string | null;
+  /** Any loan ever: history keeps the book. */
+  hasLoans: boolean;
+}
+
 export interface AuthorFacts {
   id: number;
   hasBooks: boolean;
 }
 
-export const policy = {
-  createBook: (_caller: Caller): Decision => allowed,
-  changeBook: (_caller: Caller): Decision => allowed,
-  deleteBook: (_caller: Caller): Decision => allowed,
-  createAuthor: (_caller: Caller): Decision => allowed,
-  changeAuthor: (_caller: Caller): Decision => allowed,
-  /** An author with books cannot be deleted: their books would point at nobody. */
-  deleteAuthor: (_caller: Caller, author: AuthorFacts): Decision =>
-    author.hasBooks ? { allowed: false, refusal: authorStillHasBooks(author.id) } : allowed,
-};
+export interface LoanFacts {
+  id: number;
+  borrower_id: number;
+  returned_at: string | null;
+}
+
+export function createPolicy(rules: AccessPolicy) {
+  const signedIn = (caller: Caller): caller is SignedIn => caller.kind === 'user';
+  const isLibrarian = (caller: Caller) => signedIn(caller) && caller.role === 'librarian';
+  /** Librarians only: 401 for the anonymous, 403 for members. */
+  const librarian = (caller: Caller, what: string): Decision =>
+    !signedIn(caller)
+      ? refuse(new Unauthorized())
+      : isLibrarian(caller)
+        ? allowed
+        : refuse(new Forbidden(`only librarians may ${what}`));
+  /** The user themselves or a librarian; to anyone else the thing does not exist. */
+  const selfOrLibrarian = (caller: Caller, userId: number, hidden: CatalogueError): Decision =>
+    !signedIn(caller)
+      ? refuse(new Unauthorized())
+      : isLibrarian(caller) || caller.id === userId
+        ? allowed
+        : refuse(hidden);
+
+  return {
+    rules,
+    /** Books, authors and the root: public unless the operator closed them. */
+    read: (caller: Caller): Decision => (rules.publicReads || signedIn(caller) ? allowed : refuse(new Unauthorized())),
+    /** Create or change books and authors. */
+    manageCatalogue: (caller: Caller): Decision => librarian(caller, 'change the catalogue'),
+    /** A book with loan history stays: the history refers to it. */
+    deleteBook: (caller: Caller, book: BookFacts): Decision => {
+      const decision = librarian(caller, 'change the catalogue');
+      if (!decision.allowed) return decision;
+      return book.hasLoans ? refuse(bookHasLoans(book.id)) : allowed;
+    },
+    /** An author with books cannot be deleted: their books would point at nobody. */
+    deleteAuthor: (caller: Caller, author: AuthorFacts): Decision => {
+      const decision = librarian(caller, 'change the catalogue');
+      if (!decision.allowed) return decision;
+      return author.hasBooks ? refuse(authorStillHasBooks(author.id)) : allowed;
+    },
+    /**
+     * Borrow a book, for oneself or (librarians) for `borrowerId`. Members are held to the cap on active
+     * loans; a librarian lending on someone's behalf has the cap checked in the lending transaction.
+     */
+    borrow: (caller: Caller, book: BookFacts, borrowerId?: number): Decision => {
+      if (!signedIn(caller)) return refuse(new Unauthorized());
+      const forSelf = borrowerId === undefined || borrowerId === caller.id;
+      if (!forSelf && !isLibrarian(caller)) return refuse(new Forbidden('members borrow for themselves only'));
+      if (!book.available) return refuse(bookOnLoan(book.id, book.due_at));
+      if (forSelf && caller.role === 'member' && reachedCap(caller.activeLoans)) {
+        return refuse(loanCapReached(rules.maxActiveLoans as number));
+      }
+      return allowed;
+    },
+    /** Lending on someone else's behalf is a librarian's (offered as the `borrower_id` field). */
+    lendForOthers: (caller: Caller): boolean => isLibrarian(caller),
+    listLoans: (caller: Caller): Decision => (signedIn(caller) ? allowed : refuse(new Unauthorized())),
+    /** Everyone sees all loans only if a librarian; members see their own. */
+    seesAllLoans: (caller: Caller): boolean => isLibrarian(caller),
+    seeLoan: (caller: Caller, loan: LoanFacts): Decision =>
+      selfOrLibrarian(caller, loan.borrower_id, new NotFound(`loan ${loan.id} not found`)),
+    returnLoan: (caller: Caller, loan: LoanFacts): Decision => {
+      const decision = selfOrLibrarian(caller, loan.borrower_id, new NotFound(`loan ${loan.id} not found`));
+      if (!decision.allowed) return decision;
+      return loan.returned_at === null ? allowed : refuse(loanAlreadyReturned(loan.id));
+    },
+    manageUsers: (caller: Caller): Decision => librarian(caller, 'manage users'),
+    seeUser: (caller: Caller, userId: number): Decision =>
+      selfOrLibrarian(caller, userId, new NotFound(`user ${userId} not found`)),
+    /** Tokens: one's own, or anyone's for a librarian. */
+    manageTokens: (caller: Caller, userId: number): Decision =>
+      selfOrLibrarian(caller, userId, new NotFound(`user ${userId} not found`)),
+  };
+
+  function reachedCap(activeLoans: number): boolean {
+    return rules.maxActiveLoans !== undefined && activeLoans >= rules.maxActiveLoans;
+  }
+}
+
+export type Policy = ReturnType<typeof createPolicy>;
+
+/** Throws the refusal of a decision that does not allow the action. */
+export function authorize(decision: Decision): void {
+  if (!decision.allowed) throw decision.refusal;
+}
 
 /** The refusal to delete an author who has books; the database gives the same answer in a race. */
 export function authorStillHasBooks(id: number): Conflict {
   return new Conflict(`author ${id} still has books; delete or reassign them first`);
 }
 
-/** Throws the refusal of a decision that does not allow the action. */
-export function authorize(decision: Decision): void {
-  if (!decision.allowed) throw decision.refusal;
+export function bookHasLoans(id: number): Conflict {
+  return new Conflict(`book ${id} has loan history, which the catalogue keeps; it cannot be deleted`);
+}
+
+export function bookOnLoan(id: number, dueAt: string | null): Conflict {
+  const until = dueAt ? ` until ${dueAt}` : '';
+  return new Conflict(`book ${id} is on loan${until}`);
+}
+
+export function loanCapReached(max: number): Conflict {
+  return new Conflict(`the borrower already has ${max} active loans, the most a member may hold`);
+}
+
+export function loanAlreadyReturned(id: number): Conflict {
+  return new Conflict(`loan ${id} has already been returned`);
 }

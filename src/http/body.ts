@@ -15,3 +15,9 @@ export async function readJson(c: Context): Promise<unknown> {
     throw new InvalidInput('request body is not valid JSON');
   }
 }
+
+/** Like `readJson`, but an empty body stands for `{}` (a control with no fields may be sent without one). */
+export async function readOptionalJson(c: Context): Promise<unknown> {
+  if ((await c.req.text()) === '') return {};
+  return readJson(c);
+}

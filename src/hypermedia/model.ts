@@ -47,6 +47,8 @@ export interface Field {
   max?: number;
   /** Longest accepted string, in characters. */
   maxLength?: number;
+  /** The only values accepted, for a field with a fixed set of choices. */
+  enum?: readonly string[];
   /** Human-readable label. */
   title?: string;
   /** Where the choices for this field come from. */
@@ -86,14 +88,17 @@ export interface Resource {
   version?: number;
 }
 
-export type ResourceKind = 'root' | 'book' | 'author' | 'book-page' | 'author-page';
+/** Kinds of member a collection can have. */
+export type ItemKind = 'book' | 'author' | 'user' | 'loan' | 'token';
+
+export type ResourceKind = 'root' | ItemKind | `${ItemKind}-page`;
 
 /**
  * A collection sent whole, item by item as they are read from the database. Only the collection's own
  * links and controls are known in advance.
  */
 export interface ResourceStream {
-  kind: 'book-list' | 'author-list';
+  kind: `${ItemKind}-list`;
   links: Link[];
   controls: Control[];
   items: AsyncIterable<Resource>;

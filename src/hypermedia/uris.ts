@@ -19,6 +19,14 @@ export const paths = {
   authors: template('/authors{?query,filter*,sort,page,per_page,fields}'),
   author: template('/authors/{id}'),
   authorBooks: template('/authors/{id}/books{?query,author,filter*,sort,page,per_page,fields}'),
+  borrow: template('/books/{id}/borrow'),
+  loans: template('/loans{?filter*,sort,page,per_page,fields}'),
+  loan: template('/loans/{id}'),
+  users: template('/users{?query,filter*,sort,page,per_page,fields}'),
+  user: template('/users/{id}'),
+  userLoans: template('/users/{id}/loans{?filter*,sort,page,per_page,fields}'),
+  userTokens: template('/users/{id}/tokens'),
+  userToken: template('/users/{id}/tokens/{token}'),
 } as const;
 
 /** The query parameters of a listing URI, in the order they appear. */
@@ -43,6 +51,15 @@ export class Uris {
   authors = (params: ListingParams = {}) => this.at(paths.authors.expand({ ...params }));
   author = (id: number) => this.at(paths.author.expand({ id }));
   authorBooks = (id: number, params: ListingParams = {}) => this.at(paths.authorBooks.expand({ id, ...params }));
+
+  borrow = (id: number) => this.at(paths.borrow.expand({ id }));
+  loans = (params: ListingParams = {}) => this.at(paths.loans.expand({ ...params }));
+  loan = (id: number) => this.at(paths.loan.expand({ id }));
+  users = (params: ListingParams = {}) => this.at(paths.users.expand({ ...params }));
+  user = (id: number) => this.at(paths.user.expand({ id }));
+  userLoans = (id: number, params: ListingParams = {}) => this.at(paths.userLoans.expand({ id, ...params }));
+  userTokens = (id: number) => this.at(paths.userTokens.expand({ id }));
+  userToken = (id: number, token: number) => this.at(paths.userToken.expand({ id, token }));
 
   /** The search template as advertised by the root (`templated: true`). */
   booksSearchTemplate = () => `${this.base}/books{?query,author,filter,sort,page,per_page,fields}`;

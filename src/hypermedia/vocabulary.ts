@@ -16,7 +16,13 @@ export const rels = {
   last: 'The last page of this listing.',
   prev: 'The previous page of this listing.',
   next: 'The next page of this listing.',
-  up: 'The resource one level up (from a page of an author\u2019s books, the author).',
+  up: 'The resource one level up (from a page of an author\u2019s or a borrower\u2019s items, that author or borrower).',
+  book: 'The book a loan is of.',
+  borrower: 'The user who borrowed (a loan\u2019s borrower).',
+  loans: 'Loans: all of them for a librarian, one\u2019s own for a member; from a user, that user\u2019s loans.',
+  users: 'The users collection (librarians).',
+  tokens: 'The bearer tokens of a user.',
+  me: 'The signed-in user.',
 } as const;
 export type Rel = keyof typeof rels;
 
@@ -26,6 +32,8 @@ export const controls = {
   create: 'Add a new member to this collection (POST).',
   update: 'Change the fields sent, answering the full resource (PUT).',
   edit: 'Change the fields sent, answering the full resource (PATCH).',
-  delete: 'Remove this resource (DELETE).',
+  delete: 'Remove this resource (DELETE); for a token, revoke it.',
+  borrow: 'Borrow this book (POST); the due date is set by the library.',
+  return: 'Return this loan (PATCH with status "returned").',
 } as const;
 export type ControlName = keyof typeof controls;

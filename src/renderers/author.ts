@@ -1,6 +1,5 @@
 /** @module Renders an author: their fields, their books, and what the caller may do to them. */
 import { type Author, authorInputFields } from '../domain/author.js';
-import { policy } from '../domain/policy.js';
 import type { Control, Resource } from '../hypermedia/model.js';
 import { pick } from './book.js';
 import type { RenderContext } from './context.js';
@@ -35,10 +34,10 @@ export function renderAuthor(
 }
 
 function authorControls(author: Author & { hasBooks?: boolean }, ctx: RenderContext): Control[] {
-  const { uris, caller } = ctx;
+  const { uris, caller, policy } = ctx;
   const href = uris.author(author.id);
   const controls: Control[] = [];
-  if (policy.changeAuthor(caller).allowed) {
+  if (policy.manageCatalogue(caller).allowed) {
     controls.push(
       {
         name: 'update',

@@ -4,12 +4,12 @@
  */
 import { DEFAULT_PER_PAGE } from '../domain/limits.js';
 import { type Listing, listingQuery, totalPages } from '../domain/listing.js';
-import type { Control, Link, Resource, ResourceStream } from '../hypermedia/model.js';
+import type { Control, ItemKind, Link, Resource, ResourceStream } from '../hypermedia/model.js';
 import type { ListingParams } from '../hypermedia/uris.js';
 
 /** One collection: how to address it with listing parameters, and what it offers. */
 export interface Collection {
-  itemKind: 'book' | 'author';
+  itemKind: ItemKind;
   /** The collection's URI with the given listing parameters. */
   uri: (params: ListingParams) => string;
   /** Controls of the collection (create, search), already decided for the caller. */
@@ -44,7 +44,7 @@ export function renderPage(
   if (page < pages) links.push({ rel: 'next', href: at(page + 1) });
   const meta: PageMeta = { page, per_page: perPage, total_pages: pages, total_items: totalItems };
   return {
-    kind: collection.itemKind === 'book' ? 'book-page' : 'author-page',
+    kind: `${collection.itemKind}-page`,
     state: { meta },
     links: [...links, ...collection.links],
     controls: collection.controls,
@@ -55,7 +55,7 @@ export function renderPage(
 export function renderStream(collection: Collection, listing: Listing, items: AsyncIterable<Resource>): ResourceStream {
   const firstPage = collection.uri(listingQuery({ ...listing, paging: { page: 1, perPage: DEFAULT_PER_PAGE } }));
   return {
-    kind: collection.itemKind === 'book' ? 'book-list' : 'author-list',
+    kind: `${collection.itemKind}-list`,
     links: [
       { rel: 'self', href: collection.uri(listingQuery(listing)) },
       { rel: 'first', href: firstPage },

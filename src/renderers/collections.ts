@@ -2,7 +2,7 @@
 import { type Author, authorInputFields } from '../domain/author.js';
 import { type Book, bookInputFields } from '../domain/book.js';
 import { authorListingSpec, bookListingSpec } from '../domain/listings.js';
-import { policy } from '../domain/policy.js';
+import { userInputFields } from '../domain/user.js';
 import type { Control } from '../hypermedia/model.js';
 import { authorOptions } from './book.js';
 import type { Collection } from './collection.js';
@@ -10,18 +10,18 @@ import type { RenderContext } from './context.js';
 import { inputFields, listingFields } from './fields.js';
 
 export function booksCollection(ctx: RenderContext): Collection {
-  const { uris, caller } = ctx;
+  const { uris, caller, policy } = ctx;
   const controls: Control[] = [];
-  if (policy.createBook(caller).allowed) controls.push(createBook(ctx, 'Add a book'));
+  if (policy.manageCatalogue(caller).allowed) controls.push(createBook(ctx, 'Add a book'));
   controls.push(bookSearch(uris.books(), 'Search books'));
   return { itemKind: 'book', uri: uris.books, controls, links: [] };
 }
 
 /** An author's books: `create` adds a book by this author (the `author_id` value is theirs). */
 export function authorBooksCollection(ctx: RenderContext, author: Author): Collection {
-  const { uris, caller } = ctx;
+  const { uris, caller, policy } = ctx;
   const controls: Control[] = [];
-  if (policy.createBook(caller).allowed) {
+  if (policy.manageCatalogue(caller).allowed) {
     controls.push(createBook(ctx, `Add a book by ${author.name}`, { author_id: author.id }));
   }
   controls.push(bookSearch(uris.authorBooks(author.id), `Search books by ${author.name}`));
@@ -34,9 +34,9 @@ export function authorBooksCollection(ctx: RenderContext, author: Author): Colle
 }
 
 export function authorsCollection(ctx: RenderContext): Collection {
-  const { uris, caller } = ctx;
+  const { uris, caller, policy } = ctx;
   const controls: Control[] = [];
-  if (policy.createAuthor(caller).allowed) {
+  if (policy.manageCatalogue(caller).allowed) {
     controls.push({
       name: 'create',
       href: uris.authors(),
@@ -75,5 +75,36 @@ function bookSearch(href: string, title: string): Control {
     method: 'GET',
     title,
     fields: listingFields({ fieldNames: Object.keys(bookListingSpec.fields), author: true }),
+  };
+}
+
+export function usersCollection(ctx: RenderContext): Collection {
+  const { uris, caller, policy } = ctx;
+  const controls: Control[] = [];
+  if (policy.manageUsers(caller).allowed) {
+    controls.push({
+      name: 'create',
+      href: uris.users(),
+      method: 'POST',
+      title: 'Add a user',
+      contentType: 'application/json',
+      fields: inputFields(userInputFields),
+    });
+  }
+  return { itemKind: 'user', uri: uris.users, controls, links: [] };
+}
+
+/** Loans: all of them for a librarian, the caller's own for a member (the route scopes the query). */
+export function loansCollection(ctx: RenderContext): Collection {
+  return { itemKind: 'loan', uri: ctx.uris.loans, controls: [], links: [] };
+}
+
+export function userLoansCollection(ctx: RenderContext, user: { id: number; name: string }): Collection {
+  const { uris } = ctx;
+  return {
+    itemKind: 'loan',
+    uri: (params) => uris.userLoans(user.id, params),
+    controls: [],
+    links: [{ rel: 'up', href: uris.user(user.id), title: user.name }],
   };
 }

@@ -1,24 +1,33 @@
 /** @module Renders the root document, where every client starts. */
 import { bookListingSpec } from '../domain/listings.js';
-import type { Resource } from '../hypermedia/model.js';
+import type { Link, Resource } from '../hypermedia/model.js';
 import type { RenderContext } from './context.js';
 import { listingFields } from './fields.js';
 import { firstPage } from './first-page.js';
 
 export function renderRoot(ctx: RenderContext): Resource {
-  const { uris } = ctx;
+  const { uris, caller, policy } = ctx;
+  const links: Link[] = [
+    { rel: 'self', href: uris.root() },
+    { rel: 'books', href: uris.books(firstPage), title: 'Books' },
+    { rel: 'authors', href: uris.authors(firstPage), title: 'Authors' },
+    { rel: 'search', href: uris.booksSearchTemplate(), templated: true, title: 'Search books' },
+  ];
+  if (caller.kind === 'user') {
+    links.push({ rel: 'me', href: uris.user(caller.id), title: caller.name });
+    if (policy.listLoans(caller).allowed) {
+      const title = policy.seesAllLoans(caller) ? 'Loans' : 'My loans';
+      links.push({ rel: 'loans', href: uris.loans(firstPage), title });
+    }
+    if (policy.manageUsers(caller).allowed) links.push({ rel: 'users', href: uris.users(firstPage), title: 'Users' });
+  }
   return {
     kind: 'root',
     state: {
       name: 'catalogue',
       description: 'A library catalogue of books and authors. Follow the links; submit the controls.',
     },
-    links: [
-      { rel: 'self', href: uris.root() },
-      { rel: 'books', href: uris.books(firstPage), title: 'Books' },
-      { rel: 'authors', href: uris.authors(firstPage), title: 'Authors' },
-      { rel: 'search', href: uris.booksSearchTemplate(), templated: true, title: 'Search books' },
-    ],
+    links,
     controls: [
       {
         name: 'search',

@@ -9,38 +9,65 @@ import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { type Database, openDatabase, openPglite } from '../../src/db/client.js';
 import { prepareDatabase } from '../../src/db/migrate.js';
+import { type AccessPolicy, defaultAccessPolicy } from '../../src/domain/policy.js';
 
-export interface TestCatalogue {
-  database: Database;
-  /** Which database the suite runs on, for messages. */
-  kind: 'pglite' | 'postgres';
+/** The librarian token every test catalogue is started with (as `CATALOGUE_ADMIN_TOKEN`). */
+export const LIBRARIAN_TOKEN = 'test-librarian-token-0123456789abcdef';
+
+/** Requests as one caller. */
+export interface TestClient {
   /** Sends a request to the app in-process, as `fetch` would. */
   request(path: string, init?: RequestInit): Promise<Response>;
   /** Sends a JSON body. */
   send(method: string, path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+}
+
+/** The default client is the librarian; `anonymous` and `as(token)` speak for others. */
+export interface TestCatalogue extends TestClient {
+  database: Database;
+  /** Which database the suite runs on, for messages. */
+  kind: 'pglite' | 'postgres';
+  anonymous: TestClient;
+  as(token: string): TestClient;
   close(): Promise<void>;
 }
 
 export interface TestCatalogueOptions {
   seedSample?: boolean;
   publicUrl?: string;
+  access?: Partial<AccessPolicy>;
 }
 
 export async function openTestCatalogue(options: TestCatalogueOptions = {}): Promise<TestCatalogue> {
   const { database, drop } = await openFreshDatabase();
-  await prepareDatabase(database, { seedSample: options.seedSample ?? false });
-  const app = createApp({ database, publicUrl: options.publicUrl });
-  const request = async (path: string, init?: RequestInit) => app.request(path, init);
+  await prepareDatabase(database, { seedSample: options.seedSample ?? false, adminToken: LIBRARIAN_TOKEN });
+  const app = createApp({
+    database,
+    publicUrl: options.publicUrl,
+    access: { ...defaultAccessPolicy, ...options.access },
+  });
+  const client = (token: string | undefined): TestClient => {
+    const request = async (path: string, init: RequestInit = {}) => {
+      const headers = new Headers(init.headers);
+      if (token !== undefined && !headers.has('authorization')) headers.set('Authorization', `Bearer ${token}`);
+      return app.request(path, { ...init, headers });
+    };
+    return {
+      request,
+      send: (method, path, body, headers = {}) =>
+        request(path, {
+          method,
+          headers: { 'Content-Type': 'application/json', ...headers },
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        }),
+    };
+  };
   return {
     database,
     kind: database.target.kind,
-    request,
-    send: (method, path, body, headers = {}) =>
-      request(path, {
-        method,
-        headers: { 'Content-Type': 'application/json', ...headers },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      }),
+    ...client(LIBRARIAN_TOKEN),
+    anonymous: client(undefined),
+    as: client,
     async close() {
       await database.close();
       await drop();
@@ -94,4 +121,14 @@ export async function addBook(t: TestCatalogue, title: string, publication_year:
   const response = await t.send('POST', '/books', { title, publication_year, author_id });
   if (response.status !== 201) throw new Error(`creating book ${title}: ${response.status} ${await response.text()}`);
   return (await json(response)).id as number;
+}
+
+/** Creates a user with a token over HTTP (as the librarian) and answers both. */
+export async function addUser(t: TestCatalogue, name: string, role: 'member' | 'librarian' = 'member') {
+  const created = await t.send('POST', '/users', { name, role });
+  if (created.status !== 201) throw new Error(`creating user ${name}: ${created.status} ${await created.text()}`);
+  const { id } = await json(created);
+  const token = await t.send('POST', `/users/${id}/tokens`, { name: 'test' });
+  if (token.status !== 201) throw new Error(`creating token for ${name}: ${token.status} ${await token.text()}`);
+  return { id: id as number, token: (await json(token)).token as string };
 }

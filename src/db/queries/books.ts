@@ -3,11 +3,19 @@ import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { BookInput, StoredBook } from '../../domain/book.js';
 import { InvalidInput, UnprocessableEntity } from '../../domain/errors.js';
 import type { Listing } from '../../domain/listing.js';
+import { bookHasLoans } from '../../domain/policy.js';
 import type { Database, Db } from '../client.js';
 import { CHECK_VIOLATION, constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { prepared } from '../prepared.js';
-import { authors, books } from '../schema/index.js';
+import { authors, books, loans } from '../schema/index.js';
 import { type ListingTable, listingOrder, listingWhere, pageOf, selectAll } from './listing.js';
+import { isoTimestamp } from './sql.js';
+
+/**
+ * The active loan of the outer `books` row. Written with explicit qualification: drizzle renders columns
+ * of a single-table select unqualified, which inside a subquery would name the subquery's own table.
+ */
+const activeLoan = sql`from ${loans} as "active" where "active"."book_id" = ${books}."id" and "active"."returned_at" is null`;
 
 /** Columns named as the API names them, so rows read through a raw cursor have the same keys. */
 const bookColumns = {
@@ -16,7 +24,20 @@ const bookColumns = {
   publication_year: books.publicationYear,
   author_id: books.authorId,
   version: books.version,
+  available: sql<boolean>`not exists (select 1 ${activeLoan})`.as('available'),
+  due_at: sql<string | null>`(select ${isoTimestamp(sql`"active"."due_at"`)} ${activeLoan})`.as('due_at'),
 };
+
+/** A book's full document also needs to know whether any loan refers to it (then it cannot be deleted). */
+const bookDocumentColumns = {
+  ...bookColumns,
+  hasLoans: sql<boolean>`exists (select 1 from ${loans} as "any" where "any"."book_id" = ${books}."id")`.as(
+    'has_loans',
+  ),
+};
+
+/** A book with the facts its full document needs. */
+export type BookRecord = StoredBook & { hasLoans: boolean };
 
 export const bookListing: ListingTable = {
   columns: {
@@ -27,6 +48,15 @@ export const bookListing: ListingTable = {
   },
   id: books.id,
   search: { column: books.search, config: 'english' },
+  derived: {
+    // Both true and false asked for: every book.
+    available: (values) =>
+      values.includes(true) && values.includes(false)
+        ? sql`true`
+        : values.includes(true)
+          ? sql`not exists (select 1 ${activeLoan})`
+          : sql`exists (select 1 ${activeLoan})`,
+  },
   authorNameLike: (pattern) =>
     inArray(books.authorId, sql`(select ${authors.id} from ${authors} where ${authors.name} ilike ${pattern})`),
 };
@@ -36,10 +66,10 @@ export interface BookScope {
   authorId?: number;
 }
 
-export async function findBook(db: Db, params: { id: number }): Promise<StoredBook | undefined> {
+export async function findBook(db: Db, params: { id: number }): Promise<BookRecord | undefined> {
   const statement = prepared(db, 'find_book', (db) =>
     db
-      .select(bookColumns)
+      .select(bookDocumentColumns)
       .from(books)
       .where(eq(books.id, sql.placeholder('id')))
       .prepare('find_book'),
@@ -48,14 +78,14 @@ export async function findBook(db: Db, params: { id: number }): Promise<StoredBo
   return book;
 }
 
-export async function insertBook(db: Db, input: BookInput): Promise<StoredBook> {
+export async function insertBook(db: Db, input: BookInput): Promise<BookRecord> {
   refuseUnassignableAuthorId(input);
   const [book] = await db
     .insert(books)
     .values({ title: input.title, publicationYear: input.publication_year, authorId: input.author_id })
-    .returning(bookColumns)
+    .returning(bookDocumentColumns)
     .catch(rejectedWrite(input));
-  return book as StoredBook;
+  return book as BookRecord;
 }
 
 /**
@@ -65,7 +95,7 @@ export async function insertBook(db: Db, input: BookInput): Promise<StoredBook> 
 export async function updateBook(
   db: Db,
   params: { id: number; changes: Partial<BookInput>; versions?: number[] },
-): Promise<StoredBook | undefined> {
+): Promise<BookRecord | undefined> {
   const { changes } = params;
   refuseUnassignableAuthorId(changes);
   const [book] = await db
@@ -77,14 +107,24 @@ export async function updateBook(
       version: sql`${books.version} + 1`,
     })
     .where(matching(params))
-    .returning(bookColumns)
+    .returning(bookDocumentColumns)
     .catch(rejectedWrite(changes));
   return book;
 }
 
-/** Deletes the book (only at one of `versions`, when given); answers whether a row went. */
+/**
+ * Deletes the book (only at one of `versions`, when given); answers whether a row went. The foreign key
+ * from loans refuses while any loan refers to the book, should one arrive after the route's check.
+ */
 export async function deleteBook(db: Db, params: { id: number; versions?: number[] }): Promise<boolean> {
-  const deleted = await db.delete(books).where(matching(params)).returning({ id: books.id });
+  const deleted = await db
+    .delete(books)
+    .where(matching(params))
+    .returning({ id: books.id })
+    .catch((error: unknown) => {
+      if (constraintViolation(error)?.code === FOREIGN_KEY_VIOLATION) throw bookHasLoans(params.id);
+      throw error;
+    });
   return deleted.length > 0;
 }
 

@@ -13,7 +13,9 @@ export interface ListingTable {
   columns: Record<string, PgColumn>;
   id: PgColumn;
   /** The tsvector column and the text search configuration it was built with. */
-  search: { column: PgColumn; config: 'english' | 'simple' };
+  search: { column: PgColumn | SQL; config: 'english' | 'simple' };
+  /** Conditions for fields that are not plain columns (e.g. a loan's `status`), by field name. */
+  derived?: Record<string, (values: (string | number | boolean)[]) => SQL>;
   /** Condition for the `author` parameter, given a LIKE pattern; absent where it does not apply. */
   authorNameLike?: (pattern: string) => SQL;
 }
@@ -22,7 +24,8 @@ export interface ListingTable {
 export function listingWhere(table: ListingTable, listing: Listing, scope: SQL[] = []): SQL | undefined {
   const conditions = [...scope];
   for (const filter of listing.filters) {
-    conditions.push(inArray(columnOf(table, filter.field), filter.values));
+    const derived = table.derived?.[filter.field];
+    conditions.push(derived ? derived(filter.values) : inArray(columnOf(table, filter.field), filter.values));
   }
   if (listing.author !== undefined && table.authorNameLike) {
     conditions.push(table.authorNameLike(`%${escapeLike(listing.author)}%`));

@@ -1,3 +1,6 @@
 /** @module Every table of the catalogue, as drizzle sees them. */
 export { authors } from './authors.js';
 export { books } from './books.js';
+export { loans } from './loans.js';
+export { tokens } from './tokens.js';
+export { users } from './users.js';

@@ -10,12 +10,12 @@ import {
 } from '../../db/queries/authors.js';
 import { listBooksPage, streamBooks } from '../../db/queries/books.js';
 import { type Author, type AuthorInput, authorInputFields } from '../../domain/author.js';
-import type { Book } from '../../domain/book.js';
+import type { StoredBook } from '../../domain/book.js';
 import { NotFound, PreconditionFailed } from '../../domain/errors.js';
 import { validateInput } from '../../domain/input.js';
 import { parseListing } from '../../domain/listing.js';
 import { authorListingSpec, bookListingSpec } from '../../domain/listings.js';
-import { authorize, policy } from '../../domain/policy.js';
+import { authorize } from '../../domain/policy.js';
 import { renderAuthor } from '../../renderers/author.js';
 import { renderBook } from '../../renderers/book.js';
 import { authorBooksCollection, authorsCollection } from '../../renderers/collections.js';
@@ -46,7 +46,7 @@ export function authorRoutes(app: Hono<AppEnv>): void {
     async POST(c) {
       const ctx = c.get('ctx');
       const input = validateInput<AuthorInput>(authorInputFields, await readJson(c), 'create');
-      authorize(policy.createAuthor(ctx.caller));
+      authorize(ctx.policy.manageCatalogue(ctx.caller));
       const author = await insertAuthor(c.get('database').db, input);
       return send(c, renderAuthor(author, ctx), { status: 201, headers: { Location: ctx.uris.author(author.id) } });
     },
@@ -66,7 +66,8 @@ export function authorRoutes(app: Hono<AppEnv>): void {
       const { db } = c.get('database');
       const author = await findAuthor(db, { id });
       if (!author) throw authorNotFound(id);
-      authorize(policy.deleteAuthor(c.get('ctx').caller, author));
+      const { caller, policy } = c.get('ctx');
+      authorize(policy.deleteAuthor(caller, author));
       // The foreign key refuses too, should a book arrive between the check and the delete.
       if (await deleteAuthor(db, { id, versions: ifMatchVersions(c.req.header('if-match')) })) {
         return c.body(null, 204);
@@ -92,7 +93,7 @@ export function authorRoutes(app: Hono<AppEnv>): void {
           page: (paged) => listBooksPage(database.db, paged, scope),
           stream: (all) => streamBooks(database, all, scope),
         },
-        (book: Book) => renderBook(book, ctx, { fields: listing.fields, asItem: true }),
+        (book: StoredBook) => renderBook(book, ctx, { fields: listing.fields, asItem: true }),
       );
     },
   });
@@ -103,7 +104,7 @@ async function changeAuthor(c: Context<AppEnv>) {
   const ctx = c.get('ctx');
   const { db } = c.get('database');
   const changes = validateInput<Partial<AuthorInput>>(authorInputFields, await readJson(c), 'change');
-  authorize(policy.changeAuthor(ctx.caller));
+  authorize(ctx.policy.manageCatalogue(ctx.caller));
   const author = await updateAuthor(db, { id, changes, versions: ifMatchVersions(c.req.header('if-match')) });
   if (!author) throw (await findAuthor(db, { id })) ? new PreconditionFailed() : authorNotFound(id);
   return send(c, renderAuthor(author, ctx));

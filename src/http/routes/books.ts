@@ -2,16 +2,19 @@
 import type { Hono } from 'hono';
 import { findAuthorOfBook } from '../../db/queries/authors.js';
 import { deleteBook, findBook, insertBook, listBooksPage, streamBooks, updateBook } from '../../db/queries/books.js';
-import { type Book, type BookInput, bookInputFields } from '../../domain/book.js';
+import { borrowBook } from '../../db/queries/loans.js';
+import { type BookInput, bookInputFields, type StoredBook } from '../../domain/book.js';
 import { NotFound, PreconditionFailed } from '../../domain/errors.js';
 import { validateInput } from '../../domain/input.js';
 import { parseListing } from '../../domain/listing.js';
 import { bookListingSpec } from '../../domain/listings.js';
-import { authorize, policy } from '../../domain/policy.js';
+import { type BorrowInput, borrowInputFields } from '../../domain/loan.js';
+import { authorize, type SignedIn } from '../../domain/policy.js';
 import { renderAuthor } from '../../renderers/author.js';
-import { renderBook } from '../../renderers/book.js';
+import { bookFacts, renderBook } from '../../renderers/book.js';
 import { booksCollection } from '../../renderers/collections.js';
-import { readJson } from '../body.js';
+import { renderLoan } from '../../renderers/loan.js';
+import { readJson, readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
@@ -32,13 +35,13 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         listing,
         booksCollection(ctx),
         { page: (paged) => listBooksPage(database.db, paged), stream: (all) => streamBooks(database, all) },
-        (book: Book) => renderBook(book, ctx, { fields: listing.fields, asItem: true }),
+        (book: StoredBook) => renderBook(book, ctx, { fields: listing.fields, asItem: true }),
       );
     },
     async POST(c) {
       const ctx = c.get('ctx');
       const input = validateInput<BookInput>(bookInputFields, await readJson(c), 'create');
-      authorize(policy.createBook(ctx.caller));
+      authorize(ctx.policy.manageCatalogue(ctx.caller));
       const book = await insertBook(c.get('database').db, input);
       return send(c, renderBook(book, ctx), { status: 201, headers: { Location: ctx.uris.book(book.id) } });
     },
@@ -56,11 +59,35 @@ export function bookRoutes(app: Hono<AppEnv>): void {
     async DELETE(c) {
       const id = idParam(c, 'id', 'book');
       const { db } = c.get('database');
-      authorize(policy.deleteBook(c.get('ctx').caller));
+      const { caller, policy } = c.get('ctx');
+      const book = await findBook(db, { id });
+      if (!book) throw bookNotFound(id);
+      authorize(policy.deleteBook(caller, bookFacts(book)));
       if (await deleteBook(db, { id, versions: ifMatchVersions(c.req.header('if-match')) })) {
         return c.body(null, 204);
       }
       throw (await findBook(db, { id })) ? new PreconditionFailed() : bookNotFound(id);
+    },
+  });
+
+  /** The one verb path the seed allows: borrowing a book. The due date is the library's, not the client's. */
+  route(app, '/books/:id/borrow', {
+    async POST(c) {
+      const id = idParam(c, 'id', 'book');
+      const ctx = c.get('ctx');
+      const { db } = c.get('database');
+      const input = validateInput<BorrowInput>(borrowInputFields, await readOptionalJson(c), 'create');
+      const book = await findBook(db, { id });
+      if (!book) throw bookNotFound(id);
+      authorize(ctx.policy.borrow(ctx.caller, bookFacts(book), input.borrower_id));
+      const { rules } = ctx.policy;
+      const loan = await borrowBook(db, {
+        bookId: id,
+        borrowerId: input.borrower_id ?? (ctx.caller as SignedIn).id,
+        loanDays: rules.loanDays,
+        maxActiveLoans: rules.maxActiveLoans,
+      });
+      return send(c, renderLoan(loan, ctx), { status: 201, headers: { Location: ctx.uris.loan(loan.id) } });
     },
   });
 
@@ -81,7 +108,7 @@ const changeBook = async (c: import('hono').Context<AppEnv>) => {
   const ctx = c.get('ctx');
   const { db } = c.get('database');
   const changes = validateInput<Partial<BookInput>>(bookInputFields, await readJson(c), 'change');
-  authorize(policy.changeBook(ctx.caller));
+  authorize(ctx.policy.manageCatalogue(ctx.caller));
   const book = await updateBook(db, { id, changes, versions: ifMatchVersions(c.req.header('if-match')) });
   if (!book) throw (await findBook(db, { id })) ? new PreconditionFailed() : bookNotFound(id);
   return send(c, renderBook(book, ctx));

@@ -11,8 +11,10 @@ export function rootRoutes(app: Hono<AppEnv>): void {
   route(app, '/', {
     GET: (c) => send(c, renderRoot(c.get('ctx'))),
   });
+}
 
-  /** For load balancers and orchestrators: 200 while the database answers, 503 otherwise. */
+/** For load balancers and orchestrators: 200 while the database answers, 503 otherwise. */
+export function healthRoutes(app: Hono<AppEnv>): void {
   route(app, '/health', {
     async GET(c) {
       if (!(await databaseAnswers(c.get('database').db))) {

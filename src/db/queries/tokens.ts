@@ -1,0 +1,49 @@
+/** @module Reads and writes of bearer tokens. Secrets never reach this module, only their hashes. */
+import { and, asc, eq } from 'drizzle-orm';
+import type { Token } from '../../domain/token.js';
+import type { Db } from '../client.js';
+import { tokens } from '../schema/index.js';
+import { isoTimestamp } from './sql.js';
+
+const tokenColumns = {
+  id: tokens.id,
+  user_id: tokens.userId,
+  name: tokens.name,
+  created_at: isoTimestamp(tokens.createdAt),
+};
+
+export async function insertToken(db: Db, params: { userId: number; name: string; hash: string }): Promise<Token> {
+  const [token] = await db
+    .insert(tokens)
+    .values({ userId: params.userId, name: params.name, secretHash: params.hash })
+    .returning(tokenColumns);
+  return token as Token;
+}
+
+/** A user's tokens, oldest first (a user holds a handful, so no paging is needed). */
+export async function listTokens(db: Db, params: { userId: number }): Promise<Token[]> {
+  return db.select(tokenColumns).from(tokens).where(eq(tokens.userId, params.userId)).orderBy(asc(tokens.id));
+}
+
+export async function findToken(db: Db, params: { userId: number; id: number }): Promise<Token | undefined> {
+  const [token] = await db
+    .select(tokenColumns)
+    .from(tokens)
+    .where(and(eq(tokens.userId, params.userId), eq(tokens.id, params.id)));
+  return token;
+}
+
+/** Revokes a token; answers whether it existed. */
+export async function deleteToken(db: Db, params: { userId: number; id: number }): Promise<boolean> {
+  const deleted = await db
+    .delete(tokens)
+    .where(and(eq(tokens.userId, params.userId), eq(tokens.id, params.id)))
+    .returning({ id: tokens.id });
+  return deleted.length > 0;
+}
+
+/** Whether a token with this hash exists (start-up uses it for the admin token). */
+export async function tokenHashExists(db: Db, params: { hash: string }): Promise<boolean> {
+  const [row] = await db.select({ id: tokens.id }).from(tokens).where(eq(tokens.secretHash, params.hash));
+  return row !== undefined;
+}

@@ -1,0 +1,108 @@
+/** @module Reads and writes of users, and who a bearer token belongs to. */
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { InvalidInput } from '../../domain/errors.js';
+import type { Listing } from '../../domain/listing.js';
+import type { Caller } from '../../domain/policy.js';
+import type { StoredUser, UserInput } from '../../domain/user.js';
+import type { Database, Db } from '../client.js';
+import { CHECK_VIOLATION, constraintViolation } from '../errors.js';
+import { prepared } from '../prepared.js';
+import { loans, tokens, users } from '../schema/index.js';
+import { type ListingTable, listingOrder, listingWhere, pageOf, selectAll } from './listing.js';
+
+const userColumns = { id: users.id, name: users.name, role: users.role, version: users.version };
+
+export const userListing: ListingTable = {
+  columns: { id: users.id, name: users.name, role: users.role },
+  id: users.id,
+  search: { column: sql`to_tsvector('simple'::regconfig, ${users.name})`, config: 'simple' },
+};
+
+/** The signed-in caller behind a token hash, with their active loans; `undefined` for an unknown token. */
+export async function findCallerByTokenHash(db: Db, params: { hash: string }): Promise<Caller | undefined> {
+  const statement = prepared(db, 'find_caller_by_token_hash', (db) =>
+    db
+      .select({
+        id: users.id,
+        name: users.name,
+        role: users.role,
+        activeLoans: sql<number>`(select count(*)::int from ${loans} as "held" where "held"."borrower_id" = ${users}."id" and "held"."returned_at" is null)`,
+      })
+      .from(tokens)
+      .innerJoin(users, eq(users.id, tokens.userId))
+      .where(eq(tokens.secretHash, sql.placeholder('hash')))
+      .prepare('find_caller_by_token_hash'),
+  );
+  const [user] = await statement.execute(params);
+  return user && { kind: 'user', ...user, activeLoans: Number(user.activeLoans) };
+}
+
+export async function findUser(db: Db, params: { id: number }): Promise<StoredUser | undefined> {
+  const statement = prepared(db, 'find_user', (db) =>
+    db
+      .select(userColumns)
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .prepare('find_user'),
+  );
+  const [user] = await statement.execute(params);
+  return user;
+}
+
+export async function insertUser(db: Db, input: UserInput): Promise<StoredUser> {
+  const [user] = await db.insert(users).values(input).returning(userColumns).catch(rejectedWrite);
+  return user as StoredUser;
+}
+
+export async function updateUser(
+  db: Db,
+  params: { id: number; changes: Partial<UserInput>; versions?: number[] },
+): Promise<StoredUser | undefined> {
+  const [user] = await db
+    .update(users)
+    .set({ ...params.changes, version: sql`${users.version} + 1` })
+    .where(
+      params.versions ? and(eq(users.id, params.id), inArray(users.version, params.versions)) : eq(users.id, params.id),
+    )
+    .returning(userColumns)
+    .catch(rejectedWrite);
+  return user;
+}
+
+export async function listUsersPage(
+  db: Db,
+  listing: Listing & { paging: NonNullable<Listing['paging']> },
+): Promise<{ rows: StoredUser[]; totalItems: number }> {
+  const where = listingWhere(userListing, listing);
+  const [rows, [total]] = await Promise.all([
+    pageOf(
+      db
+        .select(userColumns)
+        .from(users)
+        .where(where)
+        .orderBy(...listingOrder(userListing, listing))
+        .$dynamic(),
+      listing.paging,
+    ),
+    db.select({ n: count() }).from(users).where(where),
+  ]);
+  return { rows, totalItems: total?.n ?? 0 };
+}
+
+export function streamUsers(database: Database, listing: Listing): AsyncGenerator<StoredUser> {
+  const query = database.db
+    .select(userColumns)
+    .from(users)
+    .where(listingWhere(userListing, listing))
+    .orderBy(...listingOrder(userListing, listing))
+    .$dynamic();
+  return selectAll<StoredUser>(database, query);
+}
+
+function rejectedWrite(error: unknown): never {
+  const violation = constraintViolation(error);
+  if (violation?.code === CHECK_VIOLATION) {
+    throw new InvalidInput(`the user breaks the catalogue rule ${violation.constraint ?? ''}`.trim());
+  }
+  throw error;
+}

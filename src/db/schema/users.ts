@@ -1,0 +1,20 @@
+/** @module The `users` table: people who sign in, with their role. */
+import { sql } from 'drizzle-orm';
+import { check, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { NAME_MAX_LENGTH } from '../../domain/limits.js';
+
+export const users = pgTable(
+  'users',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    role: text('role', { enum: ['librarian', 'member'] }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    version: integer('version').notNull().default(1),
+  },
+  (t) => [
+    check('users_name_not_blank', sql`btrim(${t.name}) <> ''`),
+    check('users_name_length', sql`char_length(${t.name}) <= ${sql.raw(String(NAME_MAX_LENGTH))}`),
+    check('users_role_known', sql`${t.role} in ('librarian', 'member')`),
+  ],
+);

@@ -1,0 +1,30 @@
+/**
+ * @module Bearer tokens: long random secrets, of which only a SHA-256 hash is ever stored. A hash is
+ * enough (no salt or slow KDF): the secret has 256 random bits, so it cannot be guessed from its hash.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { InputField } from './input.js';
+
+/** A token as listed: never its secret. */
+export interface Token {
+  id: number;
+  user_id: number;
+  name: string;
+  /** ISO 8601, UTC. */
+  created_at: string;
+}
+
+export type TokenInput = { name?: string };
+
+export const tokenInputFields: readonly InputField[] = [
+  { name: 'name', type: 'string', required: false, maxLength: 200, title: 'Label' },
+];
+
+/** A fresh secret: `cat_` and 43 characters of base64url (256 random bits). */
+export function newTokenSecret(): string {
+  return `cat_${randomBytes(32).toString('base64url')}`;
+}
+
+export function hashTokenSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}

@@ -1,0 +1,71 @@
+/** @module Loans: listing (all for librarians, one's own for members), reading, and returning. */
+import type { Context, Hono } from 'hono';
+import { findLoan, listLoansPage, returnLoan, streamLoans } from '../../db/queries/loans.js';
+import { NotFound } from '../../domain/errors.js';
+import { validateInput } from '../../domain/input.js';
+import { parseListing } from '../../domain/listing.js';
+import { loanListingSpec } from '../../domain/listings.js';
+import { type Loan, type LoanChange, returnInputFields } from '../../domain/loan.js';
+import { authorize, loanAlreadyReturned, type SignedIn } from '../../domain/policy.js';
+import type { Collection } from '../../renderers/collection.js';
+import { loansCollection } from '../../renderers/collections.js';
+import { renderLoan } from '../../renderers/loan.js';
+import { readJson } from '../body.js';
+import type { AppEnv } from '../env.js';
+import { sendListing } from '../listing.js';
+import { idParam, queryParams } from '../params.js';
+import { send } from '../respond.js';
+import { route } from '../route.js';
+
+const loanNotFound = (id: number) => new NotFound(`loan ${id} not found`);
+
+export function loanRoutes(app: Hono<AppEnv>): void {
+  route(app, '/loans', {
+    GET(c) {
+      const { caller, policy } = c.get('ctx');
+      authorize(policy.listLoans(caller));
+      const borrowerId = policy.seesAllLoans(caller) ? undefined : (caller as SignedIn).id;
+      return sendLoans(c, loansCollection(c.get('ctx')), borrowerId);
+    },
+  });
+
+  route(app, '/loans/:id', {
+    async GET(c) {
+      const id = idParam(c, 'id', 'loan');
+      const ctx = c.get('ctx');
+      const loan = await findLoan(c.get('database').db, { id });
+      if (!loan) throw loanNotFound(id);
+      authorize(ctx.policy.seeLoan(ctx.caller, loan));
+      return send(c, renderLoan(loan, ctx));
+    },
+    /** Returning is the one change a loan takes: `{"status":"returned"}`. */
+    async PATCH(c) {
+      const id = idParam(c, 'id', 'loan');
+      const ctx = c.get('ctx');
+      const { db } = c.get('database');
+      validateInput<LoanChange>(returnInputFields, await readJson(c), 'create');
+      const loan = await findLoan(db, { id });
+      if (!loan) throw loanNotFound(id);
+      authorize(ctx.policy.returnLoan(ctx.caller, loan));
+      // Conditional on the loan still being active: a concurrent return makes this one a 409.
+      const returned = await returnLoan(db, { id });
+      if (!returned) throw loanAlreadyReturned(id);
+      return send(c, renderLoan(returned, ctx));
+    },
+  });
+}
+
+/** A listing of loans, optionally of one borrower. */
+export function sendLoans(c: Context<AppEnv>, collection: Collection, borrowerId: number | undefined) {
+  const ctx = c.get('ctx');
+  const database = c.get('database');
+  const listing = parseListing(loanListingSpec, queryParams(c));
+  const scope = { borrowerId };
+  return sendListing(
+    c,
+    listing,
+    collection,
+    { page: (paged) => listLoansPage(database.db, paged, scope), stream: (all) => streamLoans(database, all, scope) },
+    (loan: Loan) => renderLoan(loan, ctx, { fields: listing.fields, asItem: true }),
+  );
+}

@@ -1,0 +1,137 @@
+/** @module Users and their tokens. Librarians manage users; anyone signed in manages their own tokens. */
+import type { Context, Hono } from 'hono';
+import { deleteToken, findToken, insertToken, listTokens } from '../../db/queries/tokens.js';
+import { findUser, insertUser, listUsersPage, streamUsers, updateUser } from '../../db/queries/users.js';
+import { NotFound, PreconditionFailed } from '../../domain/errors.js';
+import { validateInput } from '../../domain/input.js';
+import { parseListing } from '../../domain/listing.js';
+import { userListingSpec } from '../../domain/listings.js';
+import { authorize } from '../../domain/policy.js';
+import { hashTokenSecret, newTokenSecret, type TokenInput, tokenInputFields } from '../../domain/token.js';
+import { type StoredUser, type UserInput, userInputFields } from '../../domain/user.js';
+import { userLoansCollection, usersCollection } from '../../renderers/collections.js';
+import { renderToken, renderTokens, renderUser } from '../../renderers/user.js';
+import { readJson, readOptionalJson } from '../body.js';
+import type { AppEnv } from '../env.js';
+import { sendListing } from '../listing.js';
+import { idParam, queryParams } from '../params.js';
+import { ifMatchVersions } from '../preconditions.js';
+import { send } from '../respond.js';
+import { route } from '../route.js';
+import { sendLoans } from './loans.js';
+
+const userNotFound = (id: number) => new NotFound(`user ${id} not found`);
+
+export function userRoutes(app: Hono<AppEnv>): void {
+  route(app, '/users', {
+    GET(c) {
+      const ctx = c.get('ctx');
+      authorize(ctx.policy.manageUsers(ctx.caller));
+      const database = c.get('database');
+      const listing = parseListing(userListingSpec, queryParams(c));
+      return sendListing(
+        c,
+        listing,
+        usersCollection(ctx),
+        { page: (paged) => listUsersPage(database.db, paged), stream: (all) => streamUsers(database, all) },
+        (user: StoredUser) => renderUser(user, ctx, { fields: listing.fields, asItem: true }),
+      );
+    },
+    async POST(c) {
+      const ctx = c.get('ctx');
+      authorize(ctx.policy.manageUsers(ctx.caller));
+      const input = validateInput<UserInput>(userInputFields, await readJson(c), 'create');
+      const user = await insertUser(c.get('database').db, input);
+      return send(c, renderUser(user, ctx), { status: 201, headers: { Location: ctx.uris.user(user.id) } });
+    },
+  });
+
+  route(app, '/users/:id', {
+    async GET(c) {
+      const user = await visibleUser(c);
+      return send(c, renderUser(user, c.get('ctx')));
+    },
+    PUT: changeUser,
+    PATCH: changeUser,
+  });
+
+  route(app, '/users/:id/loans', {
+    async GET(c) {
+      const user = await visibleUser(c);
+      return sendLoans(c, userLoansCollection(c.get('ctx'), user), user.id);
+    },
+  });
+
+  route(app, '/users/:id/tokens', {
+    async GET(c) {
+      const user = await tokenOwner(c);
+      const tokens = await listTokens(c.get('database').db, { userId: user.id });
+      return send(c, renderTokens(user.id, tokens, c.get('ctx')));
+    },
+    /** The secret is in this answer and nowhere else, ever: only its hash is stored. */
+    async POST(c) {
+      const user = await tokenOwner(c);
+      const ctx = c.get('ctx');
+      const input = validateInput<TokenInput>(tokenInputFields, await readOptionalJson(c), 'create');
+      const secret = newTokenSecret();
+      const token = await insertToken(c.get('database').db, {
+        userId: user.id,
+        name: input.name ?? 'token',
+        hash: hashTokenSecret(secret),
+      });
+      return send(c, renderToken(token, ctx, { secret }), {
+        status: 201,
+        headers: { Location: ctx.uris.userToken(user.id, token.id), 'Cache-Control': 'no-store' },
+      });
+    },
+  });
+
+  route(app, '/users/:id/tokens/:token', {
+    async GET(c) {
+      const user = await tokenOwner(c);
+      const id = idParam(c, 'token', 'token');
+      const token = await findToken(c.get('database').db, { userId: user.id, id });
+      if (!token) throw new NotFound(`token ${id} not found`);
+      return send(c, renderToken(token, c.get('ctx')));
+    },
+    async DELETE(c) {
+      const user = await tokenOwner(c);
+      const id = idParam(c, 'token', 'token');
+      if (!(await deleteToken(c.get('database').db, { userId: user.id, id }))) {
+        throw new NotFound(`token ${id} not found`);
+      }
+      return c.body(null, 204);
+    },
+  });
+}
+
+/** The user in the path, if the caller may see them (themselves, or anyone for a librarian). */
+async function visibleUser(c: Context<AppEnv>): Promise<StoredUser> {
+  const id = idParam(c, 'id', 'user');
+  const { caller, policy } = c.get('ctx');
+  authorize(policy.seeUser(caller, id));
+  const user = await findUser(c.get('database').db, { id });
+  if (!user) throw userNotFound(id);
+  return user;
+}
+
+/** The user in the path, if the caller may manage their tokens. */
+async function tokenOwner(c: Context<AppEnv>): Promise<StoredUser> {
+  const id = idParam(c, 'id', 'user');
+  const { caller, policy } = c.get('ctx');
+  authorize(policy.manageTokens(caller, id));
+  const user = await findUser(c.get('database').db, { id });
+  if (!user) throw userNotFound(id);
+  return user;
+}
+
+async function changeUser(c: Context<AppEnv>) {
+  const id = idParam(c, 'id', 'user');
+  const ctx = c.get('ctx');
+  const { db } = c.get('database');
+  authorize(ctx.policy.manageUsers(ctx.caller));
+  const changes = validateInput<Partial<UserInput>>(userInputFields, await readJson(c), 'change');
+  const user = await updateUser(db, { id, changes, versions: ifMatchVersions(c.req.header('if-match')) });
+  if (!user) throw (await findUser(db, { id })) ? new PreconditionFailed() : userNotFound(id);
+  return send(c, renderUser(user, ctx));
+}

@@ -1,0 +1,102 @@
+/** @module Renders a user and their tokens. */
+import type { Token } from '../domain/token.js';
+import { tokenInputFields } from '../domain/token.js';
+import { type User, userInputFields } from '../domain/user.js';
+import type { Control, Resource } from '../hypermedia/model.js';
+import { pick } from './book.js';
+import type { RenderContext } from './context.js';
+import { inputFields } from './fields.js';
+import { firstPage } from './first-page.js';
+
+export interface UserRenderOptions {
+  fields?: string[] | undefined;
+  asItem?: boolean;
+}
+
+export function renderUser(user: User & { version?: number }, ctx: RenderContext, options: UserRenderOptions = {}) {
+  const { uris, caller, policy } = ctx;
+  const links: Resource['links'] = [
+    { rel: 'self', href: uris.user(user.id) },
+    { rel: 'loans', href: uris.userLoans(user.id, firstPage), title: `Loans of ${user.name}` },
+    { rel: 'tokens', href: uris.userTokens(user.id), title: 'Tokens' },
+  ];
+  if (policy.manageUsers(caller).allowed) links.push({ rel: 'collection', href: uris.users(firstPage) });
+  const controls: Control[] = [];
+  if (!options.asItem && policy.manageUsers(caller).allowed) {
+    const href = uris.user(user.id);
+    controls.push(
+      {
+        name: 'update',
+        href,
+        method: 'PUT',
+        title: 'Update user',
+        contentType: 'application/json',
+        fields: inputFields(userInputFields, { values: user }),
+      },
+      {
+        name: 'edit',
+        href,
+        method: 'PATCH',
+        title: 'Edit user',
+        contentType: 'application/json',
+        fields: inputFields(userInputFields, { values: user, required: false }),
+      },
+    );
+  }
+  const resource: Resource = {
+    kind: 'user',
+    state: pick({ id: user.id, name: user.name, role: user.role }, options.fields),
+    links,
+    controls,
+  };
+  if (user.version !== undefined) resource.version = user.version;
+  return resource;
+}
+
+/** A token as its owner (or a librarian) sees it: never the secret, except `secret` once at creation. */
+export function renderToken(token: Token, ctx: RenderContext, options: { secret?: string; asItem?: boolean } = {}) {
+  const { uris } = ctx;
+  const href = uris.userToken(token.user_id, token.id);
+  const resource: Resource = {
+    kind: 'token',
+    state: {
+      id: token.id,
+      user_id: token.user_id,
+      name: token.name,
+      created_at: token.created_at,
+      ...(options.secret !== undefined && { token: options.secret }),
+    },
+    links: [
+      { rel: 'self', href },
+      { rel: 'collection', href: uris.userTokens(token.user_id) },
+      { rel: 'up', href: uris.user(token.user_id) },
+    ],
+    // Whoever may see the token may revoke it (the same predicate allowed reading it).
+    controls: options.asItem ? [] : [{ name: 'delete', href, method: 'DELETE', title: 'Revoke token', fields: [] }],
+  };
+  return resource;
+}
+
+/** A user's tokens: small, so always whole, with a `create` control. */
+export function renderTokens(userId: number, tokens: Token[], ctx: RenderContext): Resource {
+  const { uris } = ctx;
+  return {
+    kind: 'token-page',
+    state: {},
+    links: [
+      { rel: 'self', href: uris.userTokens(userId) },
+      { rel: 'up', href: uris.user(userId) },
+    ],
+    controls: [
+      {
+        name: 'create',
+        href: uris.userTokens(userId),
+        method: 'POST',
+        title: 'Create a token',
+        contentType: 'application/json',
+        fields: inputFields(tokenInputFields),
+      },
+    ],
+    items: tokens.map((token) => renderToken(token, ctx, { asItem: true })),
+  };
+}
