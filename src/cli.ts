@@ -1,0 +1,121 @@
+/**
+ * @module Operator commands without HTTP, on the database the service is configured for.
+ *
+ *   npm run catalogue -- users add --name NAME [--role member|librarian]   prints the new user's token
+ *   npm run catalogue -- users list
+ *   npm run catalogue -- tokens add --user ID [--name LABEL]               prints the token
+ *   npm run catalogue -- tokens revoke --id TOKEN_ID
+ *
+ * On the embedded database, stop the server first: one process at a time owns a PGlite data directory.
+ */
+import { parseArgs } from 'node:util';
+import { asc, eq } from 'drizzle-orm';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { prepareDatabase } from './db/migrate.js';
+import { insertToken } from './db/queries/tokens.js';
+import { findUser, insertUser } from './db/queries/users.js';
+import { tokens, users } from './db/schema/index.js';
+import { checkValue } from './domain/input.js';
+import { hashTokenSecret, newTokenSecret } from './domain/token.js';
+import { type Role, roles, userInputFields } from './domain/user.js';
+
+const usage = `usage:
+  catalogue users add --name NAME [--role member|librarian]
+  catalogue users list
+  catalogue tokens add --user ID [--name LABEL]
+  catalogue tokens revoke --id TOKEN_ID`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      role: { type: 'string', default: 'member' },
+      user: { type: 'string' },
+      id: { type: 'string' },
+    },
+  });
+  const command = positionals.join(' ');
+  const known = ['users add', 'users list', 'tokens add', 'tokens revoke'];
+  if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
+
+  const config = loadConfig();
+  const database = await openDatabase(config.database);
+  try {
+    const firstToken = await prepareDatabase(database, {
+      seedSample: config.seedSample,
+      adminToken: config.adminToken,
+    });
+    if (firstToken) print(`first start: librarian 1 was created; their token (shown only now):\ntoken ${firstToken}`);
+    const { db } = database;
+    switch (command) {
+      case 'users add': {
+        const name = values.name ?? '';
+        const problem = checkValue(userInputFields[0] as (typeof userInputFields)[0], name);
+        if (problem) throw new UsageError(`--name ${problem}`);
+        if (!roles.includes(values.role as Role)) throw new UsageError('--role must be member or librarian');
+        const user = await insertUser(db, { name, role: values.role as Role });
+        const secret = await addToken(user.id, 'cli');
+        print(`user ${user.id} (${user.role}) ${user.name}\ntoken ${secret}`);
+        break;
+      }
+      case 'users list': {
+        const rows = await db
+          .select({ id: users.id, name: users.name, role: users.role })
+          .from(users)
+          .orderBy(asc(users.id));
+        print(rows.map((u) => `${u.id}\t${u.role}\t${u.name}`).join('\n') || '(no users)');
+        break;
+      }
+      case 'tokens add': {
+        const userId = wholeNumber('--user', values.user);
+        if (!(await findUser(db, { id: userId }))) throw new UsageError(`no user ${userId}`);
+        print(`token ${await addToken(userId, values.name ?? 'cli')}`);
+        break;
+      }
+      case 'tokens revoke': {
+        const id = wholeNumber('--id', values.id);
+        const deleted = await db.delete(tokens).where(eq(tokens.id, id)).returning({ id: tokens.id });
+        if (deleted.length === 0) throw new UsageError(`no token ${id}`);
+        print(`revoked token ${id}`);
+        break;
+      }
+    }
+  } finally {
+    await database.close();
+  }
+
+  async function addToken(userId: number, name: string): Promise<string> {
+    const secret = newTokenSecret();
+    await insertToken(database.db, { userId, name, hash: hashTokenSecret(secret) });
+    return secret;
+  }
+}
+
+function wholeNumber(flag: string, value: string | undefined): number {
+  if (!value || !/^[1-9]\d{0,9}$/.test(value) || Number(value) > 2_147_483_647) {
+    throw new UsageError(`${flag} must be a positive whole number`);
+  }
+  return Number(value);
+}
+
+function print(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError || error instanceof ConfigError) {
+    process.stderr.write(`catalogue: ${error.message}\n${error instanceof UsageError ? usage : ''}\n`);
+    process.exit(2);
+  }
+  if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+    process.stderr.write(`catalogue: ${error.message}\n${usage}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`catalogue: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
