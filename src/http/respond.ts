@@ -8,6 +8,9 @@ import type { Link, Resource, ResourceStream } from '../hypermedia/model.js';
 import type { AppEnv } from './env.js';
 import { etagMatches } from './preconditions.js';
 
+/** Representations depend on the media type asked for and on who asks (controls follow the caller). */
+const VARY = 'Accept, Authorization';
+
 export interface SendOptions {
   status?: 200 | 201;
   headers?: Record<string, string>;
@@ -18,7 +21,7 @@ export function send(c: Context<AppEnv>, resource: Resource, options: SendOption
   const body = format.resource(resource);
   const headers = new Headers(options.headers);
   headers.set('Content-Type', format.contentType);
-  headers.set('Vary', 'Accept');
+  headers.set('Vary', VARY);
   setLinkHeader(headers, resource.links);
   const etag = etagOf(resource.version, body);
   headers.set('ETag', etag);
@@ -39,7 +42,7 @@ const CHUNK = 16 * 1024;
  */
 export async function sendStream(c: Context<AppEnv>, stream: ResourceStream): Promise<Response> {
   const format = c.get('format');
-  const headers = new Headers({ 'Content-Type': format.contentType, Vary: 'Accept' });
+  const headers = new Headers({ 'Content-Type': format.contentType, Vary: VARY });
   setLinkHeader(headers, stream.links);
   if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers });
   const chunks = format.stream(stream)[Symbol.asyncIterator]();
