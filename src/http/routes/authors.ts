@@ -45,8 +45,8 @@ export function authorRoutes(app: Hono<AppEnv>): void {
     },
     async POST(c) {
       const ctx = c.get('ctx');
-      const input = validateInput<AuthorInput>(authorInputFields, await readJson(c), 'create');
       authorize(ctx.policy.manageCatalogue(ctx.caller));
+      const input = validateInput<AuthorInput>(authorInputFields, await readJson(c), 'create');
       const author = await insertAuthor(c.get('database').db, input);
       return send(c, renderAuthor(author, ctx), { status: 201, headers: { Location: ctx.uris.author(author.id) } });
     },
@@ -103,8 +103,8 @@ async function changeAuthor(c: Context<AppEnv>) {
   const id = idParam(c, 'id', 'author');
   const ctx = c.get('ctx');
   const { db } = c.get('database');
-  const changes = validateInput<Partial<AuthorInput>>(authorInputFields, await readJson(c), 'change');
   authorize(ctx.policy.manageCatalogue(ctx.caller));
+  const changes = validateInput<Partial<AuthorInput>>(authorInputFields, await readJson(c), 'change');
   const author = await updateAuthor(db, { id, changes, versions: ifMatchVersions(c.req.header('if-match')) });
   if (!author) throw (await findAuthor(db, { id })) ? new PreconditionFailed() : authorNotFound(id);
   return send(c, renderAuthor(author, ctx));

@@ -40,8 +40,8 @@ export function bookRoutes(app: Hono<AppEnv>): void {
     },
     async POST(c) {
       const ctx = c.get('ctx');
-      const input = validateInput<BookInput>(bookInputFields, await readJson(c), 'create');
       authorize(ctx.policy.manageCatalogue(ctx.caller));
+      const input = validateInput<BookInput>(bookInputFields, await readJson(c), 'create');
       const book = await insertBook(c.get('database').db, input);
       return send(c, renderBook(book, ctx), { status: 201, headers: { Location: ctx.uris.book(book.id) } });
     },
@@ -76,9 +76,11 @@ export function bookRoutes(app: Hono<AppEnv>): void {
       const id = idParam(c, 'id', 'book');
       const ctx = c.get('ctx');
       const { db } = c.get('database');
-      const input = validateInput<BorrowInput>(borrowInputFields, await readOptionalJson(c), 'create');
       const book = await findBook(db, { id });
       if (!book) throw bookNotFound(id);
+      // Who may borrow at all is settled before the body is read; for whom, once it is.
+      authorize(ctx.policy.borrow(ctx.caller, bookFacts(book)));
+      const input = validateInput<BorrowInput>(borrowInputFields, await readOptionalJson(c), 'create');
       authorize(ctx.policy.borrow(ctx.caller, bookFacts(book), input.borrower_id));
       const { rules } = ctx.policy;
       const loan = await borrowBook(db, {
@@ -107,8 +109,8 @@ const changeBook = async (c: import('hono').Context<AppEnv>) => {
   const id = idParam(c, 'id', 'book');
   const ctx = c.get('ctx');
   const { db } = c.get('database');
-  const changes = validateInput<Partial<BookInput>>(bookInputFields, await readJson(c), 'change');
   authorize(ctx.policy.manageCatalogue(ctx.caller));
+  const changes = validateInput<Partial<BookInput>>(bookInputFields, await readJson(c), 'change');
   const book = await updateBook(db, { id, changes, versions: ifMatchVersions(c.req.header('if-match')) });
   if (!book) throw (await findBook(db, { id })) ? new PreconditionFailed() : bookNotFound(id);
   return send(c, renderBook(book, ctx));

@@ -43,10 +43,10 @@ export function loanRoutes(app: Hono<AppEnv>): void {
       const id = idParam(c, 'id', 'loan');
       const ctx = c.get('ctx');
       const { db } = c.get('database');
-      validateInput<LoanChange>(returnInputFields, await readJson(c), 'create');
       const loan = await findLoan(db, { id });
       if (!loan) throw loanNotFound(id);
       authorize(ctx.policy.returnLoan(ctx.caller, loan));
+      validateInput<LoanChange>(returnInputFields, await readJson(c), 'create');
       // Conditional on the loan still being active: a concurrent return makes this one a 409.
       const returned = await returnLoan(db, { id });
       if (!returned) throw loanAlreadyReturned(id);
