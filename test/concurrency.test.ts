@@ -1,0 +1,136 @@
+/**
+ * Races the database must settle: many simultaneous borrows of one book lend it once; simultaneous
+ * returns of one loan return it once; one member's simultaneous borrows respect the cap.
+ */
+import { and, count, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loans } from '../src/db/schema/index.js';
+import {
+  addAuthor,
+  addBook,
+  addUser,
+  json,
+  openTestCatalogue,
+  type TestCatalogue,
+  type TestClient,
+} from './support/catalogue.js';
+
+/** How many responses had each status. */
+function tally(responses: Response[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const response of responses) counts[response.status] = (counts[response.status] ?? 0) + 1;
+  return counts;
+}
+
+async function activeLoans(t: TestCatalogue, where: { bookId?: number; borrowerId?: number }) {
+  const conditions = [isNull(loans.returnedAt)];
+  if (where.bookId !== undefined) conditions.push(eq(loans.bookId, where.bookId));
+  if (where.borrowerId !== undefined) conditions.push(eq(loans.borrowerId, where.borrowerId));
+  const [row] = await t.database.db
+    .select({ n: count() })
+    .from(loans)
+    .where(and(...conditions));
+  return row?.n ?? 0;
+}
+
+/**
+ * Opens the database's connection pool wide (on PostgreSQL) before a race: otherwise the first request
+ * can finish on the one open connection while the others still wait for theirs, and nothing overlaps.
+ */
+async function warmUp(client: TestClient) {
+  await Promise.all(Array.from({ length: 20 }, () => client.request('/books?page=1')));
+}
+
+/** Every 409 is in the error shape; answers the bodies. */
+async function conflicts(responses: Response[]) {
+  const bodies = [];
+  for (const response of responses.filter((r) => r.status === 409)) {
+    const body = await json(response);
+    expect(Object.keys(body)).toEqual(['error']);
+    expect(body.error.code).toBe(409);
+    bodies.push(body);
+  }
+  return bodies;
+}
+
+describe('simultaneous borrows and returns (no cap)', () => {
+  let t: TestCatalogue;
+  let author: number;
+
+  beforeAll(async () => {
+    t = await openTestCatalogue();
+    author = await addAuthor(t, 'Contended Author');
+  });
+  afterAll(() => t.close());
+
+  it('40 members borrowing one book at once: one 201, 39 × 409, one active loan', async () => {
+    const bookId = await addBook(t, 'The Most Wanted Book', 2001, author);
+    const members = [];
+    for (let i = 0; i < 40; i++) members.push(await addUser(t, `Racing Member ${i}`, 'member'));
+
+    await warmUp(t);
+    const responses = await Promise.all(
+      members.map((member) => t.as(member.token).send('POST', `/books/${bookId}/borrow`, {})),
+    );
+    expect(tally(responses)).toEqual({ 201: 1, 409: 39 });
+
+    const winner = responses.find((r) => r.status === 201) as Response;
+    const loan = await json(winner);
+    expect(members.map((m) => m.id)).toContain(loan.borrower_id);
+    for (const body of await conflicts(responses)) expect(body.error.message).toContain(loan.due_at);
+
+    expect(await activeLoans(t, { bookId })).toBe(1);
+    const history = await json(await t.request(`/loans?filter=book_id:${bookId}`));
+    expect(history.map((l: { id: number }) => l.id)).toEqual([loan.id]);
+    expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({ available: false, due_at: loan.due_at });
+  });
+
+  it('its borrower and a librarian returning one loan at once: one 200, the rest 409', async () => {
+    const bookId = await addBook(t, 'Returned From Both Sides', 2002, author);
+    const member = await addUser(t, 'Double Returner', 'member');
+    const borrowed = await t.as(member.token).send('POST', `/books/${bookId}/borrow`, {});
+    expect(borrowed.status).toBe(201);
+    const loan = await json(borrowed);
+
+    await warmUp(t);
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? t.as(member.token) : t).send('PATCH', `/loans/${loan.id}`, { status: 'returned' }),
+      ),
+    );
+    expect(tally(responses)).toEqual({ 200: 1, 409: 19 });
+    await conflicts(responses);
+
+    const returned = await json(responses.find((r) => r.status === 200) as Response);
+    expect(returned).toMatchObject({ id: loan.id, status: 'returned' });
+    const stored = await json(await t.request(`/loans/${loan.id}`));
+    expect(stored.returned_at).toBe(returned.returned_at);
+    expect(await activeLoans(t, { bookId })).toBe(0);
+    expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({ available: true, due_at: null });
+  });
+});
+
+describe('one member borrowing many books at once, with the cap at 1', () => {
+  let t: TestCatalogue;
+  afterAll(() => t?.close());
+
+  it('10 simultaneous borrows of 10 books: one 201, nine 409, one active loan', async () => {
+    t = await openTestCatalogue({ access: { maxActiveLoans: 1 } });
+    const author = await addAuthor(t, 'Capped Race Author');
+    const books = [];
+    for (let i = 0; i < 10; i++) books.push(await addBook(t, `Capped Race Book ${i}`, 2010, author));
+    const member = await addUser(t, 'Greedy Reader', 'member');
+    const asMember = t.as(member.token);
+
+    await warmUp(asMember);
+    const responses = await Promise.all(books.map((id) => asMember.send('POST', `/books/${id}/borrow`, {})));
+    expect(tally(responses)).toEqual({ 201: 1, 409: 9 });
+    await conflicts(responses);
+
+    expect(await activeLoans(t, { borrowerId: member.id })).toBe(1);
+    const mine = await json(await asMember.request('/loans'));
+    expect(mine).toHaveLength(1);
+    const available = await json(await t.request(`/books?filter=author_id:${author}&filter=available:true`));
+    expect(available).toHaveLength(9);
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * Two server processes on one PostgreSQL database: started together, they take turns migrating (the
+ * start-up lock) and register the administrator once; a burst of borrows of one book spread over both
+ * lends it exactly once, because the database, not either process, holds the rule.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { and, count, eq, isNull } from 'drizzle-orm';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../../src/db/client.js';
+import { loans } from '../../src/db/schema/index.js';
+import { json } from '../support/catalogue.js';
+
+const ADMIN_TOKEN = 'two-servers-admin-token-0123456789';
+
+interface RunningServer {
+  process: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Starts `src/server.ts` on a free port and waits for its "listening" log line. */
+async function startServer(env: Record<string, string>): Promise<RunningServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const check = () => {
+      const match = /"message":"listening","url":"([^"]+)"/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        // The server listens on 127.0.0.1 only; its log line says "localhost".
+        const listening = new URL(match[1]);
+        listening.hostname = '127.0.0.1';
+        resolve(listening.href);
+      }
+    };
+    child.stdout?.on('data', check);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`server exited:\n${output}`));
+    });
+  });
+  return { process: child, url, output: () => output };
+}
+
+/** Sends a request to one server as the holder of `token`. */
+function call(server: RunningServer, token: string, method: string, path: string, body?: unknown) {
+  return fetch(new URL(path, server.url), {
+    method,
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(body !== undefined && { 'Content-Type': 'application/json' }),
+    },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+}
+
+async function created(response: Response, what: string) {
+  if (response.status !== 201) throw new Error(`creating ${what}: ${response.status} ${await response.text()}`);
+  return json(response);
+}
+
+describe('two server processes on one PostgreSQL database', () => {
+  const serverUrl = process.env.DATABASE_URL as string;
+  const name = `catalogue_two_servers_${randomBytes(4).toString('hex')}`;
+  let admin: postgres.Sql;
+  let database: Database | undefined;
+  let a: RunningServer;
+  let b: RunningServer;
+
+  beforeAll(async () => {
+    admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${name}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const env = {
+      DATABASE_URL: url.href,
+      CATALOGUE_ADMIN_TOKEN: ADMIN_TOKEN,
+      CATALOGUE_SEED: 'none',
+    };
+    // Together, on an empty database: both migrate and register the administrator, one after the other.
+    [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    database = await openDatabase({ kind: 'postgres', url: url.href });
+  });
+
+  afterAll(async () => {
+    for (const server of [a, b]) {
+      if (server && server.process.exitCode === null && server.process.signalCode === null) {
+        server.process.kill('SIGKILL');
+      }
+    }
+    await database?.close();
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+
+  it('both started on the empty database and registered one administrator between them', async () => {
+    for (const server of [a, b]) {
+      const response = await call(server, ADMIN_TOKEN, 'GET', '/users?filter=role:librarian');
+      expect(response.status).toBe(200);
+      const librarians = await json(response);
+      expect(librarians.map((u: { name: string }) => u.name)).toEqual(['Administrator']);
+    }
+  });
+
+  it('30 borrows of one book spread over both servers: one 201, 29 × 409, one active loan', async () => {
+    const author = await created(await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Shared Author' }), 'author');
+    const book = await created(
+      await call(a, ADMIN_TOKEN, 'POST', '/books', {
+        title: 'One Copy Two Servers',
+        publication_year: 2020,
+        author_id: author.id,
+      }),
+      'book',
+    );
+    const members: { id: number; token: string }[] = [];
+    for (let i = 0; i < 30; i++) {
+      const user = await created(
+        await call(a, ADMIN_TOKEN, 'POST', '/users', { name: `Two Server Member ${i}`, role: 'member' }),
+        'user',
+      );
+      const token = await created(await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}), 'token');
+      members.push({ id: user.id, token: token.token });
+    }
+
+    const responses = await Promise.all(
+      members.map((member, i) => call(i % 2 === 0 ? a : b, member.token, 'POST', `/books/${book.id}/borrow`, {})),
+    );
+    const bodies = await Promise.all(responses.map((r) => json(r)));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(29);
+
+    const loan = bodies[statuses.indexOf(201)];
+    expect(loan).toMatchObject({ book_id: book.id, status: 'active', returned_at: null });
+    expect(members.map((m) => m.id)).toContain(loan.borrower_id);
+    for (const [i, body] of bodies.entries()) {
+      if (statuses[i] !== 409) continue;
+      expect(Object.keys(body)).toEqual(['error']);
+      expect(body.error.message).toContain(loan.due_at);
+    }
+
+    const [active] = await (database as Database).db
+      .select({ n: count() })
+      .from(loans)
+      .where(and(eq(loans.bookId, book.id), isNull(loans.returnedAt)));
+    expect(active?.n).toBe(1);
+    const [all] = await (database as Database).db.select({ n: count() }).from(loans);
+    expect(all?.n).toBe(1);
+
+    // Both servers show the book on loan until the same date.
+    for (const server of [a, b]) {
+      const shown = await json(await fetch(new URL(`/books/${book.id}`, server.url)));
+      expect(shown).toMatchObject({ available: false, due_at: loan.due_at });
+    }
+  });
+
+  it('both stop on SIGTERM with exit code 0', async () => {
+    const exits = [a, b].map((server) => once(server.process, 'exit'));
+    a.process.kill('SIGTERM');
+    b.process.kill('SIGTERM');
+    const codes = (await Promise.all(exits)).map(([code]) => code);
+    expect(codes).toEqual([0, 0]);
+    for (const server of [a, b]) expect(server.output()).toContain('"message":"stopped"');
+  });
+});
