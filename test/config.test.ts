@@ -11,6 +11,8 @@ describe('loadConfig', () => {
       seedSample: true,
       publicUrl: undefined,
       logRequests: true,
+      access: { publicReads: true, loanDays: 14, maxActiveLoans: undefined },
+      adminToken: undefined,
     });
   });
 
@@ -36,8 +38,93 @@ describe('loadConfig', () => {
     [{ CATALOGUE_PUBLIC_URL: 'ftp://example.org' }, 'CATALOGUE_PUBLIC_URL'],
     [{ CATALOGUE_PUBLIC_URL: 'https://example.org/?x=1' }, 'CATALOGUE_PUBLIC_URL'],
     [{ CATALOGUE_LOG: 'verbose' }, 'CATALOGUE_LOG'],
+    [{ CATALOGUE_PUBLIC_READS: 'no' }, 'CATALOGUE_PUBLIC_READS'],
+    [{ CATALOGUE_PUBLIC_READS: '0' }, 'CATALOGUE_PUBLIC_READS'],
+    [{ CATALOGUE_PUBLIC_READS: 'FALSE' }, 'CATALOGUE_PUBLIC_READS'],
+    [{ CATALOGUE_LOAN_DAYS: '0' }, 'CATALOGUE_LOAN_DAYS'],
+    [{ CATALOGUE_LOAN_DAYS: '366' }, 'CATALOGUE_LOAN_DAYS'],
+    [{ CATALOGUE_LOAN_DAYS: '-7' }, 'CATALOGUE_LOAN_DAYS'],
+    [{ CATALOGUE_LOAN_DAYS: '7.5' }, 'CATALOGUE_LOAN_DAYS'],
+    [{ CATALOGUE_LOAN_DAYS: 'fortnight' }, 'CATALOGUE_LOAN_DAYS'],
+    [{ CATALOGUE_LOAN_DAYS: '1e1' }, 'CATALOGUE_LOAN_DAYS'],
+    [{ CATALOGUE_MAX_ACTIVE_LOANS: '0' }, 'CATALOGUE_MAX_ACTIVE_LOANS'],
+    [{ CATALOGUE_MAX_ACTIVE_LOANS: '10001' }, 'CATALOGUE_MAX_ACTIVE_LOANS'],
+    [{ CATALOGUE_MAX_ACTIVE_LOANS: '-1' }, 'CATALOGUE_MAX_ACTIVE_LOANS'],
+    [{ CATALOGUE_MAX_ACTIVE_LOANS: '2.5' }, 'CATALOGUE_MAX_ACTIVE_LOANS'],
+    [{ CATALOGUE_MAX_ACTIVE_LOANS: 'many' }, 'CATALOGUE_MAX_ACTIVE_LOANS'],
   ])('refuses %o naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  describe('access policy', () => {
+    it('CATALOGUE_PUBLIC_READS: "true" or "false", public by default', () => {
+      expect(loadConfig({ CATALOGUE_PUBLIC_READS: 'false' }).access.publicReads).toBe(false);
+      expect(loadConfig({ CATALOGUE_PUBLIC_READS: 'true' }).access.publicReads).toBe(true);
+      expect(loadConfig({ CATALOGUE_PUBLIC_READS: ' false ' }).access.publicReads).toBe(false);
+      expect(loadConfig({ CATALOGUE_PUBLIC_READS: '' }).access.publicReads).toBe(true);
+      expect(loadConfig({}).access.publicReads).toBe(true);
+    });
+
+    it('CATALOGUE_LOAN_DAYS: a whole number of days from 1 to 365, 14 by default', () => {
+      expect(loadConfig({ CATALOGUE_LOAN_DAYS: '7' }).access.loanDays).toBe(7);
+      expect(loadConfig({ CATALOGUE_LOAN_DAYS: '1' }).access.loanDays).toBe(1);
+      expect(loadConfig({ CATALOGUE_LOAN_DAYS: '365' }).access.loanDays).toBe(365);
+      expect(loadConfig({ CATALOGUE_LOAN_DAYS: ' 21 ' }).access.loanDays).toBe(21);
+      expect(loadConfig({ CATALOGUE_LOAN_DAYS: '' }).access.loanDays).toBe(14);
+      expect(loadConfig({}).access.loanDays).toBe(14);
+    });
+
+    it('CATALOGUE_MAX_ACTIVE_LOANS: a whole number from 1 to 10000, no limit by default', () => {
+      expect(loadConfig({ CATALOGUE_MAX_ACTIVE_LOANS: '3' }).access.maxActiveLoans).toBe(3);
+      expect(loadConfig({ CATALOGUE_MAX_ACTIVE_LOANS: '1' }).access.maxActiveLoans).toBe(1);
+      expect(loadConfig({ CATALOGUE_MAX_ACTIVE_LOANS: '10000' }).access.maxActiveLoans).toBe(10_000);
+      expect(loadConfig({ CATALOGUE_MAX_ACTIVE_LOANS: '' }).access.maxActiveLoans).toBeUndefined();
+      expect(loadConfig({}).access.maxActiveLoans).toBeUndefined();
+    });
+
+    it('the three settings combine', () => {
+      const env = { CATALOGUE_PUBLIC_READS: 'false', CATALOGUE_LOAN_DAYS: '10', CATALOGUE_MAX_ACTIVE_LOANS: '5' };
+      expect(loadConfig(env).access).toEqual({ publicReads: false, loanDays: 10, maxActiveLoans: 5 });
+    });
+  });
+
+  describe('CATALOGUE_ADMIN_TOKEN', () => {
+    it('is taken as given when it has at least 24 printable characters without spaces', () => {
+      const token = 'Adm1n-Token_0123456789abc';
+      expect(token).toHaveLength(25);
+      expect(loadConfig({ CATALOGUE_ADMIN_TOKEN: token }).adminToken).toBe(token);
+      const exactly24 = 'x'.repeat(24);
+      expect(loadConfig({ CATALOGUE_ADMIN_TOKEN: exactly24 }).adminToken).toBe(exactly24);
+      const punctuation = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
+      expect(loadConfig({ CATALOGUE_ADMIN_TOKEN: punctuation }).adminToken).toBe(punctuation);
+    });
+
+    it('is unset when absent or empty', () => {
+      expect(loadConfig({}).adminToken).toBeUndefined();
+      expect(loadConfig({ CATALOGUE_ADMIN_TOKEN: '' }).adminToken).toBeUndefined();
+    });
+
+    it.each([
+      ['too short (23 characters)', 'x'.repeat(23)],
+      ['containing a space', 'abcdefghijkl mnopqrstuvwxyz'],
+      ['surrounded by spaces', `  ${'y'.repeat(24)}  `],
+      ['containing a tab', `${'z'.repeat(12)}\t${'z'.repeat(12)}`],
+      ['containing a newline', `${'n'.repeat(24)}\n`],
+      ['containing a non-ASCII letter', `${'e'.repeat(23)}\u00e9`],
+      ['only spaces', ' '.repeat(30)],
+    ])('refuses a token %s, without repeating it', (_label, token) => {
+      expect(() => loadConfig({ CATALOGUE_ADMIN_TOKEN: token })).toThrow(ConfigError);
+      let message = '';
+      try {
+        loadConfig({ CATALOGUE_ADMIN_TOKEN: token });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toContain('CATALOGUE_ADMIN_TOKEN');
+      expect(message).toContain('at least 24 printable characters');
+      // The refusal goes to the operator's terminal and logs: it must not echo the would-be secret.
+      expect(message).not.toContain(token.trim() || token);
+    });
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import type { Format } from '../src/formats/format.js';
 import { formats, negotiate } from '../src/formats/registry.js';
-import { addAuthor, addBook, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { addAuthor, addBook, LIBRARIAN_TOKEN, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
 
 /** A deliberately tiny format: one line per link and control, then the state as key=value. */
 const plainFormat: Format = {
@@ -38,14 +38,31 @@ afterAll(() => t.close());
 
 describe('a registered format', () => {
   it('renders a single resource with the links and controls the renderer decided', async () => {
-    const response = await app.request(`/books/${bookId}`, { headers: { Accept: 'text/plain' } });
+    const response = await app.request(`/books/${bookId}`, {
+      headers: { Accept: 'text/plain', Authorization: `Bearer ${LIBRARIAN_TOKEN}` },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(response.headers.get('etag')).toBeTruthy();
     const text = await response.text();
     expect(text).toContain(`link self /books/${bookId}`);
-    expect(text).toContain(`control edit PATCH /books/${bookId}`);
+    expect(text.split('\n').filter((line) => line.startsWith('control '))).toEqual([
+      `control borrow POST /books/${bookId}/borrow`,
+      `control update PUT /books/${bookId}`,
+      `control edit PATCH /books/${bookId}`,
+      `control delete DELETE /books/${bookId}`,
+    ]);
     expect(text).toContain('title="Plain Book"');
+    expect(text).toContain('available=true');
+    expect(text).toContain('due_at=null');
+  });
+
+  it('renders the controls for the caller: none for an anonymous one', async () => {
+    const response = await app.request(`/books/${bookId}`, { headers: { Accept: 'text/plain' } });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain(`link self /books/${bookId}`);
+    expect(text).not.toContain('control ');
   });
 
   it('renders pages and streams bare collections', async () => {

@@ -395,7 +395,7 @@ describe('ETag and conditional requests', () => {
 });
 
 describe('Vary', () => {
-  it('every successful representation varies on Accept', async () => {
+  it('every successful representation varies on Accept and Authorization', async () => {
     const responses: [string, Response][] = [
       ['root', await t.request('/')],
       ['book', await t.request(`/books/${book}`)],
@@ -414,6 +414,8 @@ describe('Vary', () => {
     for (const [label, response] of responses) {
       expect(response.status, label).toBeLessThan(300);
       expect(varyOf(response), label).toContain('accept');
+      // Controls follow the caller, so a cache must not hand one caller's representation to another.
+      expect(varyOf(response), label).toContain('authorization');
     }
   });
 });
@@ -462,13 +464,32 @@ describe('Link header', () => {
     );
   });
 
-  it('the root: its non-templated links only', async () => {
-    const response = await t.request('/');
+  it('the root: its non-templated links only (anonymous)', async () => {
+    const response = await t.anonymous.request('/');
     const body = await json(response);
     const links = linkHeader(response);
     expect(sorted(links)).toEqual(sorted(bodyLinks(body)));
     expect(links.map((l) => l.rel).sort()).toEqual(['authors', 'books', 'self']);
     expect(links.some((l) => l.href.includes('{'))).toBe(false);
+  });
+
+  it('the root: the signed-in librarian\u2019s links too (me, loans, users)', async () => {
+    const [librarian] = await json(await t.request('/users?filter=name:Administrator'));
+    expect(librarian).toMatchObject({ name: 'Administrator', role: 'librarian' });
+    const response = await t.request('/');
+    const body = await json(response);
+    const links = linkHeader(response);
+    expect(sorted(links)).toEqual(sorted(bodyLinks(body)));
+    expect(sorted(links)).toEqual(
+      sorted([
+        { rel: 'self', href: '/' },
+        { rel: 'books', href: '/books?page=1&per_page=20' },
+        { rel: 'authors', href: '/authors?page=1&per_page=20' },
+        { rel: 'me', href: `/users/${librarian.id}` },
+        { rel: 'loans', href: '/loans?page=1&per_page=20' },
+        { rel: 'users', href: '/users?page=1&per_page=20' },
+      ]),
+    );
   });
 
   it('a page: self, first, last, prev and next matching the body, carrying the listing parameters', async () => {

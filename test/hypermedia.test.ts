@@ -4,7 +4,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controls as controlVocabulary, rels as relVocabulary } from '../src/hypermedia/vocabulary.js';
-import { addAuthor, addBook, json, linkHref, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import {
+  addAuthor,
+  addBook,
+  addUser,
+  json,
+  linkHref,
+  openTestCatalogue,
+  type TestCatalogue,
+  type TestClient,
+} from './support/catalogue.js';
 
 interface FieldDoc {
   name: string;
@@ -56,8 +65,8 @@ function expectVocabulary(body: unknown, response?: Response): void {
   }
 }
 
-/** GETs a document, checks its vocabulary, and answers it. */
-async function fetchDoc(t: TestCatalogue, href: string, expectedStatus = 200): Promise<Doc> {
+/** GETs a document (as this client: the librarian by default), checks its vocabulary, and answers it. */
+async function fetchDoc(t: TestClient, href: string, expectedStatus = 200): Promise<Doc> {
   const response = await t.request(href);
   expect(response.status, `GET ${href}`).toBe(expectedStatus);
   const body = await json<Doc>(response);
@@ -83,6 +92,16 @@ function field(c: ControlDoc, name: string): FieldDoc {
   const found = c.fields.find((f) => f.name === name);
   expect(found, `field ${name} of ${c.method} ${c.href}`).toBeDefined();
   return found as FieldDoc;
+}
+
+/** The id of the librarian every test catalogue starts with (`CATALOGUE_ADMIN_TOKEN`'s "Administrator"). */
+async function librarianId(t: TestCatalogue): Promise<number> {
+  const response = await t.request('/users?filter=name:Administrator');
+  expect(response.status).toBe(200);
+  const found = await json<{ id: number; role: string }[]>(response);
+  expect(found).toHaveLength(1);
+  expect(found[0]?.role).toBe('librarian');
+  return found[0]?.id as number;
 }
 
 /** Links as `{rel, href}` (plus `templated` when set), to compare exactly. */
@@ -136,14 +155,45 @@ describe('hypermedia (path-absolute hrefs)', () => {
   afterAll(() => t.close());
 
   describe('the root document', () => {
-    it('links self, books, authors and the templated search, exactly', async () => {
-      const root = await fetchDoc(t, '/');
+    it('links self, books, authors and the templated search, exactly, for an anonymous caller', async () => {
+      const root = await fetchDoc(t.anonymous, '/');
       expect(linkPairs(root)).toEqual([
         { rel: 'self', href: '/' },
         { rel: 'books', href: '/books?page=1&per_page=20' },
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
         { rel: 'search', href: '/books{?query,author,filter,sort,page,per_page,fields}', templated: true },
       ]);
+    });
+
+    it('adds me and loans for a member, exactly', async () => {
+      const member = await addUser(t, 'Rootwise Member');
+      const root = await fetchDoc(t.as(member.token), '/');
+      expect(linkPairs(root)).toEqual([
+        { rel: 'self', href: '/' },
+        { rel: 'books', href: '/books?page=1&per_page=20' },
+        { rel: 'authors', href: '/authors?page=1&per_page=20' },
+        { rel: 'search', href: '/books{?query,author,filter,sort,page,per_page,fields}', templated: true },
+        { rel: 'me', href: `/users/${member.id}` },
+        { rel: 'loans', href: '/loans?page=1&per_page=20' },
+      ]);
+      const me = await fetchDoc(t.as(member.token), link(root, 'me'));
+      expect(me).toMatchObject({ id: member.id, name: 'Rootwise Member', role: 'member' });
+    });
+
+    it('adds me, loans and users for a librarian, exactly', async () => {
+      const id = await librarianId(t);
+      const root = await fetchDoc(t, '/');
+      expect(linkPairs(root)).toEqual([
+        { rel: 'self', href: '/' },
+        { rel: 'books', href: '/books?page=1&per_page=20' },
+        { rel: 'authors', href: '/authors?page=1&per_page=20' },
+        { rel: 'search', href: '/books{?query,author,filter,sort,page,per_page,fields}', templated: true },
+        { rel: 'me', href: `/users/${id}` },
+        { rel: 'loans', href: '/loans?page=1&per_page=20' },
+        { rel: 'users', href: '/users?page=1&per_page=20' },
+      ]);
+      const me = await fetchDoc(t, link(root, 'me'));
+      expect(me).toMatchObject({ id, name: 'Administrator', role: 'librarian' });
     });
 
     it('offers only a search control: GET /books with the typed listing parameters', async () => {
@@ -182,11 +232,48 @@ describe('hypermedia (path-absolute hrefs)', () => {
       ]);
     });
 
+    it('shows its availability: available, no due date, while nobody has borrowed it', async () => {
+      const author = await addAuthor(t, 'Availa Brookside');
+      const id = await addBook(t, 'Available Avenues', 1966, author);
+      const book = await fetchDoc(t.anonymous, `/books/${id}`);
+      expect(book).toMatchObject({ id, available: true, due_at: null });
+    });
+
+    it('offers an anonymous caller no controls', async () => {
+      const author = await addAuthor(t, 'Anonyma Quietwater');
+      const id = await addBook(t, 'Unsigned Uplands', 1958, author);
+      const book = await fetchDoc(t.anonymous, `/books/${id}`);
+      expect(book.controls).toEqual({});
+    });
+
+    it('offers the librarian borrow with an optional borrower_id chosen from the users', async () => {
+      const author = await addAuthor(t, 'Lendwell Ashcombe');
+      const id = await addBook(t, 'Lent Lowlands', 1969, author);
+      const book = await fetchDoc(t, `/books/${id}`);
+      const borrow = control(book, 'borrow');
+      expect(borrow).toMatchObject({ href: `/books/${id}/borrow`, method: 'POST', contentType: 'application/json' });
+      expect(borrow.fields).toEqual([
+        expect.objectContaining({
+          name: 'borrower_id',
+          type: 'integer',
+          required: false,
+          min: 1,
+          options: { href: expect.stringMatching(/^\/users(\?|$)/), valueField: 'id', promptField: 'name' },
+        }),
+      ]);
+      expect(borrow.fields[0]?.value).toBeUndefined();
+      const response = await t.request(borrow.fields[0]?.options?.href as string);
+      expect(response.status).toBe(200);
+      const users = await json<{ id: number; name: string }[]>(response);
+      expectVocabulary(users, response);
+      expect(users).toContainEqual(expect.objectContaining({ id: await librarianId(t), name: 'Administrator' }));
+    });
+
     it('offers update (PUT), edit (PATCH) and delete (DELETE) with typed fields and current values', async () => {
       const author = await addAuthor(t, 'Controlla Birchwood');
       const id = await addBook(t, 'Controlled Currents', 1971, author);
       const book = await fetchDoc(t, `/books/${id}`);
-      expect(Object.keys(book.controls).sort()).toEqual(['delete', 'edit', 'update']);
+      expect(Object.keys(book.controls).sort()).toEqual(['borrow', 'delete', 'edit', 'update']);
 
       const expectedFields = (required: boolean) => [
         { name: 'title', type: 'string', required, maxLength: 500, value: 'Controlled Currents' },
@@ -327,6 +414,14 @@ describe('hypermedia (path-absolute hrefs)', () => {
       expect(search.fields.map((f) => [f.name, f.type])).toEqual(searchFieldTypes);
     });
 
+    it('a page offers an anonymous caller only search', async () => {
+      const author = await addAuthor(t, 'Searchonly Pinewood');
+      for (const href of ['/books?page=1', '/authors?page=1', `/authors/${author}/books?page=1`]) {
+        const page = await fetchDoc(t.anonymous, href);
+        expect(Object.keys(page.controls), href).toEqual(['search']);
+      }
+    });
+
     it('an authors page offers create (POST /authors with name) and search (no author parameter)', async () => {
       const page = await fetchDoc(t, '/authors?per_page=3');
       expect(Object.keys(page.controls).sort()).toEqual(['create', 'search']);
@@ -348,6 +443,8 @@ describe('hypermedia (path-absolute hrefs)', () => {
           title: 'Itemised Inlets',
           publication_year: 1990,
           author_id: author,
+          available: true,
+          due_at: null,
           links: [
             { rel: 'self', href: `/books/${id}` },
             { rel: 'author', href: `/authors/${author}` },
@@ -497,12 +594,16 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
   }
 
   it('the root links and search template are absolute under the base', async () => {
+    const id = await librarianId(p);
     const root = await fetchPublic(`${base}/`);
     expect(linkPairs(root)).toEqual([
       { rel: 'self', href: `${base}/` },
       { rel: 'books', href: `${base}/books?page=1&per_page=20` },
       { rel: 'authors', href: `${base}/authors?page=1&per_page=20` },
       { rel: 'search', href: `${base}/books{?query,author,filter,sort,page,per_page,fields}`, templated: true },
+      { rel: 'me', href: `${base}/users/${id}` },
+      { rel: 'loans', href: `${base}/loans?page=1&per_page=20` },
+      { rel: 'users', href: `${base}/users?page=1&per_page=20` },
     ]);
     expect(control(root, 'search').href).toBe(`${base}/books`);
   });

@@ -293,6 +293,8 @@ describe('the bare array (no page, no per_page)', () => {
       title: 'The Hobbit',
       publication_year: 1937,
       author_id: a.tolkien,
+      available: true,
+      due_at: null,
       links: [
         { rel: 'self', href: `/books/${b.hobbit}` },
         { rel: 'author', href: `/authors/${a.tolkien}` },
@@ -300,7 +302,15 @@ describe('the bare array (no page, no per_page)', () => {
       ],
     });
     for (const item of items) {
-      expect(Object.keys(item).sort()).toEqual(['author_id', 'id', 'links', 'publication_year', 'title']);
+      expect(Object.keys(item).sort()).toEqual([
+        'author_id',
+        'available',
+        'due_at',
+        'id',
+        'links',
+        'publication_year',
+        'title',
+      ]);
       expect(item.links.map((l) => l.rel)).toEqual(['self', 'author', 'collection']);
     }
     expect(linkTargets(linkHeader(response))).toEqual({
