@@ -4,6 +4,7 @@
  *   npm run catalogue -- users add --name NAME [--role member|librarian]   prints the new user's token
  *   npm run catalogue -- users list
  *   npm run catalogue -- tokens add --user ID [--name LABEL]               prints the token
+ *   npm run catalogue -- tokens list --user ID                             ids, dates, labels; no secrets
  *   npm run catalogue -- tokens revoke --id TOKEN_ID
  *
  * On the embedded database, stop the server first: one process at a time owns a PGlite data directory.
@@ -13,7 +14,7 @@ import { asc, eq } from 'drizzle-orm';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { prepareDatabase } from './db/migrate.js';
-import { insertToken } from './db/queries/tokens.js';
+import { insertToken, listTokens } from './db/queries/tokens.js';
 import { findUser, insertUser } from './db/queries/users.js';
 import { tokens, users } from './db/schema/index.js';
 import { checkValue } from './domain/input.js';
@@ -24,6 +25,7 @@ const usage = `usage:
   catalogue users add --name NAME [--role member|librarian]
   catalogue users list
   catalogue tokens add --user ID [--name LABEL]
+  catalogue tokens list --user ID
   catalogue tokens revoke --id TOKEN_ID`;
 
 class UsageError extends Error {}
@@ -40,9 +42,11 @@ async function main(argv: string[]): Promise<void> {
     },
   });
   const command = positionals.join(' ');
-  const known = ['users add', 'users list', 'tokens add', 'tokens revoke'];
+  const known = ['users add', 'users list', 'tokens add', 'tokens list', 'tokens revoke'];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
 
+  // Arguments are checked before the database is touched, so a typo changes nothing.
+  const checked = checkArguments(command, values);
   const config = loadConfig();
   const database = await openDatabase(config.database);
   try {
@@ -50,17 +54,13 @@ async function main(argv: string[]): Promise<void> {
       seedSample: config.seedSample,
       adminToken: config.adminToken,
     });
-    if (firstToken) print(`first start: librarian 1 was created; their token (shown only now):\ntoken ${firstToken}`);
+    if (firstToken) print(`first start: a librarian was created; their token (shown only now):\ntoken ${firstToken}`);
     const { db } = database;
     switch (command) {
       case 'users add': {
-        const name = values.name ?? '';
-        const problem = checkValue(userInputFields[0] as (typeof userInputFields)[0], name);
-        if (problem) throw new UsageError(`--name ${problem}`);
-        if (!roles.includes(values.role as Role)) throw new UsageError('--role must be member or librarian');
-        const user = await insertUser(db, { name, role: values.role as Role });
-        const secret = await addToken(user.id, 'cli');
-        print(`user ${user.id} (${user.role}) ${user.name}\ntoken ${secret}`);
+        const user = await insertUser(db, { name: checked.name, role: checked.role });
+        const token = await addToken(user.id, 'cli');
+        print(`user ${user.id} (${user.role}) ${user.name}\ntoken ${token.secret}\ntoken id ${token.id}`);
         break;
       }
       case 'users list': {
@@ -72,13 +72,19 @@ async function main(argv: string[]): Promise<void> {
         break;
       }
       case 'tokens add': {
-        const userId = wholeNumber('--user', values.user);
+        const userId = checked.id;
         if (!(await findUser(db, { id: userId }))) throw new UsageError(`no user ${userId}`);
-        print(`token ${await addToken(userId, values.name ?? 'cli')}`);
+        const token = await addToken(userId, values.name ?? 'cli');
+        print(`token ${token.secret}\ntoken id ${token.id}`);
+        break;
+      }
+      case 'tokens list': {
+        const rows = await listTokens(db, { userId: checked.id });
+        print(rows.map((t) => `${t.id}\t${t.created_at}\t${t.name}`).join('\n') || '(no tokens)');
         break;
       }
       case 'tokens revoke': {
-        const id = wholeNumber('--id', values.id);
+        const id = checked.id;
         const deleted = await db.delete(tokens).where(eq(tokens.id, id)).returning({ id: tokens.id });
         if (deleted.length === 0) throw new UsageError(`no token ${id}`);
         print(`revoked token ${id}`);
@@ -89,10 +95,29 @@ async function main(argv: string[]): Promise<void> {
     await database.close();
   }
 
-  async function addToken(userId: number, name: string): Promise<string> {
+  async function addToken(userId: number, name: string): Promise<{ id: number; secret: string }> {
     const secret = newTokenSecret();
-    await insertToken(database.db, { userId, name, hash: hashTokenSecret(secret) });
-    return secret;
+    const token = await insertToken(database.db, { userId, name, hash: hashTokenSecret(secret) });
+    return { id: token.id, secret };
+  }
+}
+
+function checkArguments(command: string, values: { name?: string; role?: string; user?: string; id?: string }) {
+  switch (command) {
+    case 'users add': {
+      const name = values.name ?? '';
+      const problem = checkValue(userInputFields[0] as (typeof userInputFields)[0], name);
+      if (problem) throw new UsageError(`--name ${problem}`);
+      if (!roles.includes(values.role as Role)) throw new UsageError('--role must be member or librarian');
+      return { name, role: values.role as Role, id: 0 };
+    }
+    case 'tokens add':
+    case 'tokens list':
+      return { name: '', role: 'member' as Role, id: wholeNumber('--user', values.user) };
+    case 'tokens revoke':
+      return { name: '', role: 'member' as Role, id: wholeNumber('--id', values.id) };
+    default:
+      return { name: '', role: 'member' as Role, id: 0 };
   }
 }
 
