@@ -43,6 +43,9 @@ export interface Listing {
   fields?: string[];
 }
 
+/** A listing that asked for a page. */
+export type PagedListing = Listing & { paging: NonNullable<Listing['paging']> };
+
 /** Query parameters of a listing, one or more values each. */
 export type QueryParams = Record<string, string[]>;
 

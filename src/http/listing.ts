@@ -3,13 +3,11 @@
  * were given, otherwise the whole collection streamed as it is read.
  */
 import type { Context } from 'hono';
-import type { Listing } from '../domain/listing.js';
+import type { Listing, PagedListing } from '../domain/listing.js';
 import type { Resource } from '../hypermedia/model.js';
 import { type Collection, renderPage, renderStream } from '../renderers/collection.js';
 import type { AppEnv } from './env.js';
 import { send, sendStream } from './respond.js';
-
-export type PagedListing = Listing & { paging: NonNullable<Listing['paging']> };
 
 /** How to read one collection's rows, either way. */
 export interface ListingReader<Row> {

@@ -1,14 +1,14 @@
 /** @module Reads and writes of authors. Functions answer `undefined` for a missing row. */
-import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AuthorInput, StoredAuthor } from '../../domain/author.js';
 import { InvalidInput } from '../../domain/errors.js';
-import type { Listing } from '../../domain/listing.js';
+import type { Listing, PagedListing } from '../../domain/listing.js';
 import { authorStillHasBooks } from '../../domain/policy.js';
 import type { Database, Db } from '../client.js';
 import { CHECK_VIOLATION, constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { prepared } from '../prepared.js';
 import { authors, books } from '../schema/index.js';
-import { type ListingTable, listingOrder, listingWhere, pageOf, selectAll } from './listing.js';
+import { type ListingTable, readAll, readPage } from './listing.js';
 
 const authorColumns = { id: authors.id, name: authors.name, version: authors.version };
 /** Whether the author has books decides whether `delete` is offered; an index answers it. */
@@ -23,6 +23,8 @@ const authorDocumentColumns = { ...authorColumns, hasBooks };
 export type AuthorRecord = StoredAuthor & { hasBooks: boolean };
 
 export const authorListing: ListingTable = {
+  from: authors,
+  selection: authorColumns,
   columns: { id: authors.id, name: authors.name },
   id: authors.id,
   search: { column: authors.search, config: 'simple' },
@@ -94,34 +96,14 @@ export async function deleteAuthor(db: Db, params: { id: number; versions?: numb
   return deleted.length > 0;
 }
 
-export async function listAuthorsPage(
-  db: Db,
-  listing: Listing & { paging: NonNullable<Listing['paging']> },
-): Promise<{ rows: StoredAuthor[]; totalItems: number }> {
-  const where = listingWhere(authorListing, listing);
-  const [rows, [total]] = await Promise.all([
-    pageOf(
-      db
-        .select(authorColumns)
-        .from(authors)
-        .where(where)
-        .orderBy(...listingOrder(authorListing, listing))
-        .$dynamic(),
-      listing.paging,
-    ),
-    db.select({ n: count() }).from(authors).where(where),
-  ]);
-  return { rows, totalItems: total?.n ?? 0 };
+/** One page of the listing and its total. */
+export function listAuthorsPage(db: Db, listing: PagedListing) {
+  return readPage<StoredAuthor>(db, authorListing, listing);
 }
 
-export function streamAuthors(database: Database, listing: Listing): AsyncGenerator<StoredAuthor> {
-  const query = database.db
-    .select(authorColumns)
-    .from(authors)
-    .where(listingWhere(authorListing, listing))
-    .orderBy(...listingOrder(authorListing, listing))
-    .$dynamic();
-  return selectAll<StoredAuthor>(database, query);
+/** Every item of the listing, streamed from a cursor. */
+export function streamAuthors(database: Database, listing: Listing) {
+  return readAll<StoredAuthor>(database, authorListing, listing);
 }
 
 function matching(params: { id: number; versions?: number[] }): SQL | undefined {

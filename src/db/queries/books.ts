@@ -1,14 +1,14 @@
 /** @module Reads and writes of books. Functions answer `undefined` for a missing row. */
-import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { BookInput, StoredBook } from '../../domain/book.js';
 import { InvalidInput, UnprocessableEntity } from '../../domain/errors.js';
-import type { Listing } from '../../domain/listing.js';
+import type { Listing, PagedListing } from '../../domain/listing.js';
 import { bookHasLoans } from '../../domain/policy.js';
 import type { Database, Db } from '../client.js';
 import { CHECK_VIOLATION, constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { prepared } from '../prepared.js';
 import { authors, books, loans } from '../schema/index.js';
-import { type ListingTable, listingOrder, listingWhere, pageOf, selectAll } from './listing.js';
+import { type ListingTable, readAll, readPage } from './listing.js';
 import { isoTimestamp } from './sql.js';
 
 /**
@@ -40,6 +40,8 @@ const bookDocumentColumns = {
 export type BookRecord = StoredBook & { hasLoans: boolean };
 
 export const bookListing: ListingTable = {
+  from: books,
+  selection: bookColumns,
   columns: {
     id: books.id,
     title: books.title,
@@ -128,37 +130,14 @@ export async function deleteBook(db: Db, params: { id: number; versions?: number
   return deleted.length > 0;
 }
 
-/** One page of books and the listing's total. */
-export async function listBooksPage(
-  db: Db,
-  listing: Listing & { paging: NonNullable<Listing['paging']> },
-  scope: BookScope = {},
-): Promise<{ rows: StoredBook[]; totalItems: number }> {
-  const where = listingWhere(bookListing, listing, scopeOf(scope));
-  const [rows, [total]] = await Promise.all([
-    pageOf(
-      db
-        .select(bookColumns)
-        .from(books)
-        .where(where)
-        .orderBy(...listingOrder(bookListing, listing))
-        .$dynamic(),
-      listing.paging,
-    ),
-    db.select({ n: count() }).from(books).where(where),
-  ]);
-  return { rows, totalItems: total?.n ?? 0 };
+/** One page of the listing and its total. */
+export function listBooksPage(db: Db, listing: PagedListing, scope: BookScope = {}) {
+  return readPage<StoredBook>(db, bookListing, listing, scopeOf(scope));
 }
 
-/** Every book of the listing, streamed from a cursor. */
-export function streamBooks(database: Database, listing: Listing, scope: BookScope = {}): AsyncGenerator<StoredBook> {
-  const query = database.db
-    .select(bookColumns)
-    .from(books)
-    .where(listingWhere(bookListing, listing, scopeOf(scope)))
-    .orderBy(...listingOrder(bookListing, listing))
-    .$dynamic();
-  return selectAll<StoredBook>(database, query);
+/** Every item of the listing, streamed from a cursor. */
+export function streamBooks(database: Database, listing: Listing, scope: BookScope = {}) {
+  return readAll<StoredBook>(database, bookListing, listing, scopeOf(scope));
 }
 
 function scopeOf(scope: BookScope): SQL[] {

@@ -2,13 +2,17 @@
  * @module Turns a validated `Listing` into SQL for any collection: the WHERE of filters, `author` and
  * `query`, the ORDER BY of `sort` (ties broken by id) or of relevance, and the page or the whole stream.
  */
-import { and, asc, desc, inArray, type SQL, sql } from 'drizzle-orm';
-import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
-import type { Listing } from '../../domain/listing.js';
-import type { Database } from '../client.js';
+import { and, asc, count, desc, inArray, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
+import type { Listing, PagedListing } from '../../domain/listing.js';
+import type { Database, Db } from '../client.js';
 
 /** How a collection's listing maps onto its table. */
 export interface ListingTable {
+  /** The table listed. */
+  from: PgTable;
+  /** What each item reads, named as the API names it (raw cursor rows then carry the same keys). */
+  selection: SelectedFields;
   /** Item field name → column. */
   columns: Record<string, PgColumn>;
   id: PgColumn;
@@ -46,13 +50,41 @@ export function listingOrder(table: ListingTable, listing: Listing): SQL[] {
   return keys;
 }
 
-/** One page of a listing's rows. */
-export function pageOf<Q extends PgSelect>(query: Q, page: { page: number; perPage: number }) {
-  return query.limit(page.perPage).offset((page.page - 1) * page.perPage);
+/** One page of a listing, and how many items the whole listing has. */
+export async function readPage<Row>(
+  db: Db,
+  table: ListingTable,
+  listing: PagedListing,
+  scope: SQL[] = [],
+): Promise<{ rows: Row[]; totalItems: number }> {
+  const where = listingWhere(table, listing, scope);
+  const { page, perPage } = listing.paging;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select(table.selection)
+      .from(table.from)
+      .where(where)
+      .orderBy(...listingOrder(table, listing))
+      .limit(perPage)
+      .offset((page - 1) * perPage),
+    db.select({ n: count() }).from(table.from).where(where),
+  ]);
+  return { rows: rows as Row[], totalItems: total?.n ?? 0 };
 }
 
-/** Every row of the listing, read in batches through a cursor. */
-export async function* selectAll<Row>(database: Database, query: PgSelect, batchSize = 500): AsyncGenerator<Row> {
+/** Every item of a listing, read in batches through a cursor. */
+export async function* readAll<Row>(
+  database: Database,
+  table: ListingTable,
+  listing: Listing,
+  scope: SQL[] = [],
+  batchSize = 500,
+): AsyncGenerator<Row> {
+  const query = database.db
+    .select(table.selection)
+    .from(table.from)
+    .where(listingWhere(table, listing, scope))
+    .orderBy(...listingOrder(table, listing));
   for await (const batch of database.batches(query.toSQL(), batchSize)) {
     yield* batch as Row[];
   }

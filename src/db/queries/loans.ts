@@ -5,13 +5,13 @@
  */
 import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import { NotFound, UnprocessableEntity } from '../../domain/errors.js';
-import type { Listing } from '../../domain/listing.js';
+import type { Listing, PagedListing } from '../../domain/listing.js';
 import type { Loan } from '../../domain/loan.js';
 import { bookOnLoan, loanCapReached } from '../../domain/policy.js';
 import type { Database, Db } from '../client.js';
 import { constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { loans, users } from '../schema/index.js';
-import { type ListingTable, listingOrder, listingWhere, pageOf, selectAll } from './listing.js';
+import { type ListingTable, readAll, readPage } from './listing.js';
 import { isoTimestamp } from './sql.js';
 
 const loanColumns = {
@@ -28,6 +28,8 @@ const loanColumns = {
 const active = sql`${loans.returnedAt} is null`;
 
 export const loanListing: ListingTable = {
+  from: loans,
+  selection: loanColumns,
   columns: { id: loans.id, book_id: loans.bookId, borrower_id: loans.borrowerId },
   id: loans.id,
   search: { column: sql`''::tsvector`, config: 'simple' },
@@ -129,35 +131,14 @@ export async function returnLoan(db: Db, params: { id: number }): Promise<Loan |
   return loan;
 }
 
-export async function listLoansPage(
-  db: Db,
-  listing: Listing & { paging: NonNullable<Listing['paging']> },
-  scope: LoanScope = {},
-): Promise<{ rows: Loan[]; totalItems: number }> {
-  const where = listingWhere(loanListing, listing, scopeOf(scope));
-  const [rows, [total]] = await Promise.all([
-    pageOf(
-      db
-        .select(loanColumns)
-        .from(loans)
-        .where(where)
-        .orderBy(...listingOrder(loanListing, listing))
-        .$dynamic(),
-      listing.paging,
-    ),
-    db.select({ n: count() }).from(loans).where(where),
-  ]);
-  return { rows, totalItems: total?.n ?? 0 };
+/** One page of the listing and its total. */
+export function listLoansPage(db: Db, listing: PagedListing, scope: LoanScope = {}) {
+  return readPage<Loan>(db, loanListing, listing, scopeOf(scope));
 }
 
-export function streamLoans(database: Database, listing: Listing, scope: LoanScope = {}): AsyncGenerator<Loan> {
-  const query = database.db
-    .select(loanColumns)
-    .from(loans)
-    .where(listingWhere(loanListing, listing, scopeOf(scope)))
-    .orderBy(...listingOrder(loanListing, listing))
-    .$dynamic();
-  return selectAll<Loan>(database, query);
+/** Every item of the listing, streamed from a cursor. */
+export function streamLoans(database: Database, listing: Listing, scope: LoanScope = {}) {
+  return readAll<Loan>(database, loanListing, listing, scopeOf(scope));
 }
 
 function scopeOf(scope: LoanScope): SQL[] {

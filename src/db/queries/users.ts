@@ -1,18 +1,20 @@
 /** @module Reads and writes of users, and who a bearer token belongs to. */
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { InvalidInput } from '../../domain/errors.js';
-import type { Listing } from '../../domain/listing.js';
+import type { Listing, PagedListing } from '../../domain/listing.js';
 import type { Caller } from '../../domain/policy.js';
 import type { StoredUser, UserInput } from '../../domain/user.js';
 import type { Database, Db } from '../client.js';
 import { CHECK_VIOLATION, constraintViolation } from '../errors.js';
 import { prepared } from '../prepared.js';
 import { loans, tokens, users } from '../schema/index.js';
-import { type ListingTable, listingOrder, listingWhere, pageOf, selectAll } from './listing.js';
+import { type ListingTable, readAll, readPage } from './listing.js';
 
 const userColumns = { id: users.id, name: users.name, role: users.role, version: users.version };
 
 export const userListing: ListingTable = {
+  from: users,
+  selection: userColumns,
   columns: { id: users.id, name: users.name, role: users.role },
   id: users.id,
   search: { column: sql`to_tsvector('simple'::regconfig, ${users.name})`, config: 'simple' },
@@ -69,34 +71,14 @@ export async function updateUser(
   return user;
 }
 
-export async function listUsersPage(
-  db: Db,
-  listing: Listing & { paging: NonNullable<Listing['paging']> },
-): Promise<{ rows: StoredUser[]; totalItems: number }> {
-  const where = listingWhere(userListing, listing);
-  const [rows, [total]] = await Promise.all([
-    pageOf(
-      db
-        .select(userColumns)
-        .from(users)
-        .where(where)
-        .orderBy(...listingOrder(userListing, listing))
-        .$dynamic(),
-      listing.paging,
-    ),
-    db.select({ n: count() }).from(users).where(where),
-  ]);
-  return { rows, totalItems: total?.n ?? 0 };
+/** One page of the listing and its total. */
+export function listUsersPage(db: Db, listing: PagedListing) {
+  return readPage<StoredUser>(db, userListing, listing);
 }
 
-export function streamUsers(database: Database, listing: Listing): AsyncGenerator<StoredUser> {
-  const query = database.db
-    .select(userColumns)
-    .from(users)
-    .where(listingWhere(userListing, listing))
-    .orderBy(...listingOrder(userListing, listing))
-    .$dynamic();
-  return selectAll<StoredUser>(database, query);
+/** Every item of the listing, streamed from a cursor. */
+export function streamUsers(database: Database, listing: Listing) {
+  return readAll<StoredUser>(database, userListing, listing);
 }
 
 function rejectedWrite(error: unknown): never {
