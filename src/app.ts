@@ -2,10 +2,10 @@
  * @module Assembles the HTTP application: middleware, routes, and the single mapping of errors to the
  * error shape. Everything it needs comes in through `createApp`, so tests run the real app in-process.
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Database } from './db/client.js';
-import { NotFound, PayloadTooLarge } from './domain/errors.js';
+import { type CatalogueError, NotFound, PayloadTooLarge } from './domain/errors.js';
 import { MAX_BODY_BYTES } from './domain/limits.js';
 import { type AccessPolicy, createPolicy, defaultAccessPolicy } from './domain/policy.js';
 import type { Format } from './formats/format.js';
@@ -13,12 +13,16 @@ import { formats } from './formats/registry.js';
 import type { AppEnv } from './http/env.js';
 import { errorResponse, toCatalogueError } from './http/errors.js';
 import { authenticate } from './http/middleware/authenticate.js';
+import { formMethod } from './http/middleware/form-method.js';
 import { negotiateFormat } from './http/middleware/negotiate.js';
 import { requestLog } from './http/middleware/request-log.js';
+import { securityHeaders } from './http/middleware/security-headers.js';
+import { assetRoutes } from './http/routes/assets.js';
 import { authorRoutes } from './http/routes/authors.js';
 import { bookRoutes } from './http/routes/books.js';
 import { loanRoutes } from './http/routes/loans.js';
 import { healthRoutes, rootRoutes } from './http/routes/root.js';
+import { sessionRoutes } from './http/routes/session.js';
 import { userRoutes } from './http/routes/users.js';
 import { Uris } from './hypermedia/uris.js';
 import { createLogger, type Logger } from './log.js';
@@ -39,7 +43,10 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const uris = new Uris(options.publicUrl ?? '');
   const app = new Hono<AppEnv>();
 
+  // First: a form post standing for PUT/PATCH/DELETE is dispatched again as that method, from the top.
+  app.use(formMethod(app));
   app.use(requestLog(log));
+  app.use(securityHeaders());
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
@@ -49,21 +56,27 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     }),
   );
   app.use(negotiateFormat(options.formats ?? formats));
-  app.use(async function provideDatabase(c, next) {
+  app.use(async function provideServices(c, next) {
     c.set('database', options.database);
+    c.set('uris', uris);
     await next();
   });
   // Before authentication: a load balancer's probe carries no token.
   healthRoutes(app);
   app.use(authenticate({ uris, policy: createPolicy(options.access ?? defaultAccessPolicy) }));
 
+  assetRoutes(app, options.formats ?? formats);
   rootRoutes(app);
+  sessionRoutes(app);
   bookRoutes(app);
   authorRoutes(app);
   loanRoutes(app);
   userRoutes(app);
 
-  app.notFound((c) => errorResponse(new NotFound(`nothing lives at ${c.req.path}`)));
-  app.onError((error, c) => errorResponse(toCatalogueError(error, c, log)));
+  // Errors in the negotiated format where it has its own way to show them (a page for a browser).
+  const respondWithError = (error: CatalogueError, c: Context<AppEnv>) =>
+    errorResponse(error, c.get('format'), { home: uris.root() });
+  app.notFound((c) => respondWithError(new NotFound(`nothing lives at ${c.req.path}`), c));
+  app.onError((error, c) => respondWithError(toCatalogueError(error, c, log), c));
   return app;
 }

@@ -147,7 +147,6 @@ const notAnObject: [label: string, body: string][] = [
 
 const notJsonTypes: [label: string, headers: Record<string, string>][] = [
   ['text/plain', { 'Content-Type': 'text/plain' }],
-  ['form-urlencoded', { 'Content-Type': 'application/x-www-form-urlencoded' }],
   ['application/xml', { 'Content-Type': 'application/xml' }],
   ['no Content-Type at all', {}],
 ];

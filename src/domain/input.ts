@@ -6,6 +6,14 @@
 import type { Field, FieldType } from '../hypermedia/model.js';
 import { InvalidInput } from './errors.js';
 
+/**
+ * Values submitted by an HTML form: every value is text, and an empty input means "not given". They are
+ * typed by the same field definitions before validation, so a form and a JSON body meet the same rules.
+ */
+export class FormInput {
+  constructor(readonly values: Readonly<Record<string, string>>) {}
+}
+
 /** A writable property: its type, bounds, and whether creation requires it. */
 export type InputField = Omit<Field, 'value' | 'options'>;
 
@@ -14,7 +22,8 @@ export type InputField = Omit<Field, 'value' | 'options'>;
  * PATCH) takes any non-empty subset. Unknown properties are rejected so that a typo never goes unnoticed.
  * Throws `InvalidInput` with one message per offending field.
  */
-export function validateInput<T>(fields: readonly InputField[], body: unknown, mode: 'create' | 'change'): T {
+export function validateInput<T>(fields: readonly InputField[], submitted: unknown, mode: 'create' | 'change'): T {
+  const body = submitted instanceof FormInput ? typedFormValues(fields, submitted) : submitted;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InvalidInput('request body must be a JSON object');
   }
@@ -42,6 +51,21 @@ export function validateInput<T>(fields: readonly InputField[], body: unknown, m
     throw new InvalidInput(`request body must carry at least one of: ${[...known].join(', ')}`);
   }
   return input as T;
+}
+
+function typedFormValues(fields: readonly InputField[], form: FormInput): Record<string, unknown> {
+  const typed: Record<string, unknown> = Object.create(null);
+  for (const [name, text] of Object.entries(form.values)) {
+    if (text === '') continue;
+    const type = fields.find((f) => f.name === name)?.type;
+    typed[name] =
+      type === 'integer' && /^-?\d{1,16}$/.test(text.trim())
+        ? Number(text.trim())
+        : type === 'boolean' && ['true', 'on', 'false'].includes(text)
+          ? text !== 'false'
+          : text;
+  }
+  return typed;
 }
 
 /** Returns what is wrong with one value, or undefined when it is acceptable. */

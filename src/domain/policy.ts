@@ -29,6 +29,8 @@ export type Caller =
       readonly role: Role;
       /** Loans this user holds now; the per-member cap reads it. */
       readonly activeLoans: number;
+      /** How the caller proved who they are: a bearer token, or a browser session cookie holding one. */
+      readonly via?: 'bearer' | 'session';
     };
 
 export type SignedIn = Extract<Caller, { kind: 'user' }>;
@@ -126,6 +128,12 @@ export function createPolicy(rules: AccessPolicy) {
       return loan.returned_at === null ? allowed : refuse(loanAlreadyReturned(loan.id));
     },
     manageUsers: (caller: Caller): Decision => librarian(caller, 'manage users'),
+    /** A browser signs in by exchanging a token for a session cookie; only while not signed in. */
+    signIn: (caller: Caller): Decision =>
+      signedIn(caller) ? refuse(new Conflict('already signed in; sign out first')) : allowed,
+    /** Signing out ends a browser session; a bearer token is not a session. */
+    signOut: (caller: Caller): Decision =>
+      signedIn(caller) && caller.via === 'session' ? allowed : refuse(new Conflict('there is no session to end')),
     seeUser: (caller: Caller, userId: number): Decision =>
       selfOrLibrarian(caller, userId, new NotFound(`user ${userId} not found`)),
     /** Tokens: one's own, or anyone's for a librarian. */

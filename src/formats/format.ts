@@ -5,13 +5,45 @@
  */
 import type { Resource, ResourceStream } from '../hypermedia/model.js';
 
+/** Where a document is shown, for formats that present a whole page (a browser's). */
+export interface PageContext {
+  /** The href of the root document, for a way home from anywhere. */
+  home: string;
+}
+
+/** The error shape's content, for formats that present errors their own way. */
+export interface ErrorContent {
+  code: number;
+  message: string;
+  details?: Record<string, string>;
+}
+
+/** A file a format needs served beside its documents (a stylesheet, a script). */
+export interface Asset {
+  /** Path under the site root, e.g. `/assets/catalogue.css`. */
+  path: string;
+  contentType: string;
+  body: string;
+}
+
 export interface Format {
   /** The media type produced, as sent in `Content-Type` (parameters included). */
   contentType: string;
   /** Media types in `Accept` that select this format, most specific first. */
   mediaTypes: readonly string[];
   /** A whole document. */
-  resource(resource: Resource): string;
+  resource(resource: Resource, page?: PageContext): string;
   /** A collection sent whole as its items arrive, in chunks. */
   stream(stream: ResourceStream): AsyncIterable<string>;
+  /** Collections are always shown a page at a time (a person reads pages, not a million rows). */
+  alwaysPaged?: boolean;
+  /**
+   * After a successful write, send the client on to the result with `303 See Other` instead of the
+   * representation (post/redirect/get, for browsers submitting forms).
+   */
+  redirectAfterWrite?: boolean;
+  /** Errors in this format; without it, errors use the seed's JSON error shape. */
+  error?(error: ErrorContent, page?: PageContext): string;
+  /** Files served with this format. */
+  assets?: readonly Asset[];
 }

@@ -3,10 +3,12 @@
  * Registering a format here is all it takes for every route to offer it.
  */
 import type { Format } from './format.js';
+import { halFormat } from './hal.js';
+import { halFormsFormat } from './hal-forms.js';
 import { jsonFormat } from './json.js';
 
 /** In order of preference when the client likes several equally; the first is the default. */
-export const formats: readonly Format[] = [jsonFormat];
+export const formats: readonly Format[] = [jsonFormat, halFormsFormat, halFormat];
 
 interface MediaRange {
   type: string;

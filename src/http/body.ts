@@ -1,10 +1,19 @@
-/** @module Reading request bodies: JSON only, within the size limit (enforced by the app's body limit). */
+/** @module Reading request bodies: JSON or form fields, within the size limit (enforced by the app's body limit). */
 import type { Context } from 'hono';
 import { InvalidInput, UnsupportedMediaType } from '../domain/errors.js';
+import { FormInput } from '../domain/input.js';
 
-/** Parses the body as JSON: 415 when it is not declared as JSON, 400 when it does not parse. */
+/**
+ * Parses the body: JSON, or the fields of an HTML form (`application/x-www-form-urlencoded`), which the
+ * validator types by the control's fields. 415 for anything else, 400 for JSON that does not parse.
+ */
 export async function readJson(c: Context): Promise<unknown> {
   const type = c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type === 'application/x-www-form-urlencoded') {
+    const values: Record<string, string> = Object.create(null);
+    for (const [name, value] of new URLSearchParams(await c.req.text())) values[name] = value;
+    return new FormInput(values);
+  }
   if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
     throw new UnsupportedMediaType('application/json');
   }

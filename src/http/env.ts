@@ -1,6 +1,7 @@
 /** @module What the middleware hands every route handler. */
 import type { Database } from '../db/client.js';
 import type { Format } from '../formats/format.js';
+import type { Uris } from '../hypermedia/uris.js';
 import type { RenderContext } from '../renderers/context.js';
 
 export interface AppEnv {
@@ -10,5 +11,7 @@ export interface AppEnv {
     format: Format;
     /** The caller and URI builder, for renderers. */
     ctx: RenderContext;
+    /** Builds hrefs; set before the caller is known (errors need it too). */
+    uris: Uris;
   };
 }

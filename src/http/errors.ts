@@ -2,14 +2,22 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { CatalogueError } from '../domain/errors.js';
+import type { Format, PageContext } from '../formats/format.js';
 import type { Logger } from '../log.js';
 
-/** `{"error":{"code","message","details?"}}` with the status and any headers the error calls for. */
-export function errorResponse(error: CatalogueError): Response {
-  const body = {
-    error: { code: error.status, message: error.message, ...(error.details && { details: error.details }) },
-  };
-  return new Response(JSON.stringify(body), {
+/**
+ * `{"error":{"code","message","details?"}}` with the status and any headers the error calls for; a
+ * format that presents errors itself (a browser's page) gets the same content to show.
+ */
+export function errorResponse(error: CatalogueError, format?: Format, page?: PageContext): Response {
+  const content = { code: error.status, message: error.message, ...(error.details && { details: error.details }) };
+  if (format?.error) {
+    return new Response(format.error(content, page), {
+      status: error.status,
+      headers: { 'Content-Type': format.contentType, Vary: 'Accept, Authorization', ...error.headers },
+    });
+  }
+  return new Response(JSON.stringify({ error: content }), {
     status: error.status,
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...error.headers },
   });

@@ -3,6 +3,7 @@
  * were given, otherwise the whole collection streamed as it is read.
  */
 import type { Context } from 'hono';
+import { DEFAULT_PER_PAGE } from '../domain/limits.js';
 import type { Listing, PagedListing } from '../domain/listing.js';
 import type { Resource } from '../hypermedia/model.js';
 import { type Collection, renderPage, renderStream } from '../renderers/collection.js';
@@ -22,8 +23,10 @@ export async function sendListing<Row>(
   read: ListingReader<Row>,
   renderItem: (row: Row) => Resource,
 ): Promise<Response> {
-  if (listing.paging) {
-    const paged = { ...listing, paging: listing.paging };
+  // A format read by people shows pages even where the JSON form would stream the whole collection.
+  const paging = listing.paging ?? (c.get('format').alwaysPaged ? { page: 1, perPage: DEFAULT_PER_PAGE } : undefined);
+  if (paging) {
+    const paged = { ...listing, paging };
     const { rows, totalItems } = await read.page(paged);
     return send(c, renderPage(collection, paged, rows.map(renderItem), totalItems));
   }

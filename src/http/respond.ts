@@ -18,7 +18,11 @@ export interface SendOptions {
 
 export function send(c: Context<AppEnv>, resource: Resource, options: SendOptions = {}): Response {
   const format = c.get('format');
-  const body = format.resource(resource);
+  if (format.redirectAfterWrite && isWrite(c)) {
+    const target = options.headers?.Location ?? resource.links.find((l) => l.rel === 'self')?.href ?? '/';
+    return seeOther(c, target);
+  }
+  const body = format.resource(resource, pageContext(c));
   const headers = new Headers(options.headers);
   headers.set('Content-Type', format.contentType);
   headers.set('Vary', VARY);
@@ -28,9 +32,31 @@ export function send(c: Context<AppEnv>, resource: Resource, options: SendOption
   const method = c.req.method;
   if ((method === 'GET' || method === 'HEAD') && etagMatches(c.req.header('if-none-match'), etag)) {
     headers.delete('Content-Type');
-    return new Response(null, { status: 304, headers });
+    return c.newResponse(null, { status: 304, headers });
   }
-  return new Response(body, { status: options.status ?? 200, headers });
+  return c.newResponse(body, { status: options.status ?? 200, headers });
+}
+
+/**
+ * A successful DELETE: 204, with a `collection` link saying where to go next (a browser is sent there).
+ */
+export function sendDeleted(c: Context<AppEnv>, next: string): Response {
+  if (c.get('format').redirectAfterWrite) return seeOther(c, next);
+  return c.newResponse(null, { status: 204, headers: { Link: `<${next}>; rel="collection"` } });
+}
+
+/** Where the document is shown, for formats that draw a whole page. */
+export function pageContext(c: Context<AppEnv>) {
+  return { home: c.get('uris').root() };
+}
+
+function isWrite(c: Context<AppEnv>): boolean {
+  return !['GET', 'HEAD', 'OPTIONS'].includes(c.req.method);
+}
+
+/** Responses go through the context so that headers set along the way (cookies) are kept. */
+function seeOther(c: Context<AppEnv>, location: string): Response {
+  return c.newResponse(null, { status: 303, headers: { Location: location } });
 }
 
 /** Flushes to the socket in chunks of about this many characters rather than item by item. */
@@ -44,7 +70,7 @@ export async function sendStream(c: Context<AppEnv>, stream: ResourceStream): Pr
   const format = c.get('format');
   const headers = new Headers({ 'Content-Type': format.contentType, Vary: VARY });
   setLinkHeader(headers, stream.links);
-  if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers });
+  if (c.req.method === 'HEAD') return c.newResponse(null, { status: 200, headers });
   const chunks = format.stream(stream)[Symbol.asyncIterator]();
   let pending = await chunks.next();
   const encoder = new TextEncoder();
@@ -62,7 +88,7 @@ export async function sendStream(c: Context<AppEnv>, stream: ResourceStream): Pr
       await chunks.return?.();
     },
   });
-  return new Response(body, { status: 200, headers });
+  return c.newResponse(body, { status: 200, headers });
 }
 
 /**

@@ -27,6 +27,7 @@ export const paths = {
   userLoans: template('/users/{id}/loans{?filter*,sort,page,per_page,fields}'),
   userTokens: template('/users/{id}/tokens'),
   userToken: template('/users/{id}/tokens/{token}'),
+  session: template('/session'),
 } as const;
 
 /** The query parameters of a listing URI, in the order they appear. */
@@ -60,6 +61,8 @@ export class Uris {
   userLoans = (id: number, params: ListingParams = {}) => this.at(paths.userLoans.expand({ id, ...params }));
   userTokens = (id: number) => this.at(paths.userTokens.expand({ id }));
   userToken = (id: number, token: number) => this.at(paths.userToken.expand({ id, token }));
+
+  session = () => this.at(paths.session.expand({}));
 
   /** The search template as advertised by the root (`templated: true`). */
   booksSearchTemplate = () => `${this.base}/books{?query,author,filter,sort,page,per_page,fields}`;

@@ -35,5 +35,7 @@ export const controls = {
   delete: 'Remove this resource (DELETE); for a token, revoke it.',
   borrow: 'Borrow this book (POST); the due date is set by the library.',
   return: 'Return this loan (PATCH with status "returned").',
+  login: 'Sign in for this browser: exchange a token for a session cookie (POST).',
+  logout: 'End this browser session (DELETE).',
 } as const;
 export type ControlName = keyof typeof controls;

@@ -1,8 +1,9 @@
 /** @module Renders the root document, where every client starts. */
 import { bookListingSpec } from '../domain/listings.js';
-import type { Link, Resource } from '../hypermedia/model.js';
+import { sessionInputFields } from '../domain/session.js';
+import type { Control, Link, Resource } from '../hypermedia/model.js';
 import type { RenderContext } from './context.js';
-import { listingFields } from './fields.js';
+import { inputFields, listingFields } from './fields.js';
 import { firstPage } from './first-page.js';
 
 export function renderRoot(ctx: RenderContext): Resource {
@@ -29,6 +30,7 @@ export function renderRoot(ctx: RenderContext): Resource {
     },
     links,
     controls: [
+      ...sessionControls(ctx),
       {
         name: 'search',
         href: uris.books(),
@@ -38,4 +40,23 @@ export function renderRoot(ctx: RenderContext): Resource {
       },
     ],
   };
+}
+
+function sessionControls(ctx: RenderContext): Control[] {
+  const { uris, caller, policy } = ctx;
+  const controls: Control[] = [];
+  if (policy.signIn(caller).allowed) {
+    controls.push({
+      name: 'login',
+      href: uris.session(),
+      method: 'POST',
+      title: 'Sign in',
+      contentType: 'application/json',
+      fields: inputFields(sessionInputFields),
+    });
+  }
+  if (policy.signOut(caller).allowed) {
+    controls.push({ name: 'logout', href: uris.session(), method: 'DELETE', title: 'Sign out', fields: [] });
+  }
+  return controls;
 }

@@ -2,7 +2,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { InvalidInput } from '../../domain/errors.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
-import type { Caller } from '../../domain/policy.js';
+import type { SignedIn } from '../../domain/policy.js';
 import type { StoredUser, UserInput } from '../../domain/user.js';
 import type { Database, Db } from '../client.js';
 import { CHECK_VIOLATION, constraintViolation } from '../errors.js';
@@ -21,7 +21,7 @@ export const userListing: ListingTable = {
 };
 
 /** The signed-in caller behind a token hash, with their active loans; `undefined` for an unknown token. */
-export async function findCallerByTokenHash(db: Db, params: { hash: string }): Promise<Caller | undefined> {
+export async function findCallerByTokenHash(db: Db, params: { hash: string }): Promise<SignedIn | undefined> {
   const statement = prepared(db, 'find_caller_by_token_hash', (db) =>
     db
       .select({

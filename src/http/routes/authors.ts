@@ -19,12 +19,13 @@ import { authorize } from '../../domain/policy.js';
 import { renderAuthor } from '../../renderers/author.js';
 import { renderBook } from '../../renderers/book.js';
 import { authorBooksCollection, authorsCollection } from '../../renderers/collections.js';
+import { firstPage } from '../../renderers/first-page.js';
 import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
 import { ifMatchVersions } from '../preconditions.js';
-import { send } from '../respond.js';
+import { send, sendDeleted } from '../respond.js';
 import { route } from '../route.js';
 
 const authorNotFound = (id: number) => new NotFound(`author ${id} not found`);
@@ -70,7 +71,7 @@ export function authorRoutes(app: Hono<AppEnv>): void {
       authorize(policy.deleteAuthor(caller, author));
       // The foreign key refuses too, should a book arrive between the check and the delete.
       if (await deleteAuthor(db, { id, versions: ifMatchVersions(c.req.header('if-match')) })) {
-        return c.body(null, 204);
+        return sendDeleted(c, c.get('ctx').uris.authors(firstPage));
       }
       throw (await findAuthor(db, { id })) ? new PreconditionFailed() : authorNotFound(id);
     },

@@ -13,13 +13,14 @@ import { authorize, type SignedIn } from '../../domain/policy.js';
 import { renderAuthor } from '../../renderers/author.js';
 import { bookFacts, renderBook } from '../../renderers/book.js';
 import { booksCollection } from '../../renderers/collections.js';
+import { firstPage } from '../../renderers/first-page.js';
 import { renderLoan } from '../../renderers/loan.js';
 import { readJson, readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
 import { ifMatchVersions } from '../preconditions.js';
-import { send } from '../respond.js';
+import { send, sendDeleted } from '../respond.js';
 import { route } from '../route.js';
 
 export const bookNotFound = (id: number) => new NotFound(`book ${id} not found`);
@@ -64,7 +65,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
       if (!book) throw bookNotFound(id);
       authorize(policy.deleteBook(caller, bookFacts(book)));
       if (await deleteBook(db, { id, versions: ifMatchVersions(c.req.header('if-match')) })) {
-        return c.body(null, 204);
+        return sendDeleted(c, c.get('ctx').uris.books(firstPage));
       }
       throw (await findBook(db, { id })) ? new PreconditionFailed() : bookNotFound(id);
     },

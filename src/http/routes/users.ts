@@ -16,7 +16,7 @@ import type { AppEnv } from '../env.js';
 import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
 import { ifMatchVersions } from '../preconditions.js';
-import { send } from '../respond.js';
+import { send, sendDeleted } from '../respond.js';
 import { route } from '../route.js';
 import { sendLoans } from './loans.js';
 
@@ -100,7 +100,7 @@ export function userRoutes(app: Hono<AppEnv>): void {
       if (!(await deleteToken(c.get('database').db, { userId: user.id, id }))) {
         throw new NotFound(`token ${id} not found`);
       }
-      return c.body(null, 204);
+      return sendDeleted(c, c.get('ctx').uris.userTokens(user.id));
     },
   });
 }

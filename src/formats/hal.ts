@@ -1,0 +1,78 @@
+/**
+ * @module HAL (`application/hal+json`, draft-kelly-json-hal): state at the top level, links under
+ * `_links` keyed by rel, and a collection's members under `_embedded.item`, each a HAL object with its
+ * own `_links`. Plain HAL has no affordances, so controls are left out; HAL-FORMS (`hal-forms.ts`) is
+ * this same translation plus `_templates`.
+ */
+import type { Control, Link, Resource, ResourceStream } from '../hypermedia/model.js';
+import type { Format } from './format.js';
+
+/** A HAL Link Object. */
+interface HalLink {
+  href: string;
+  templated?: true;
+  title?: string;
+}
+
+/** Translates controls into a flavour's affordances, or `undefined` when there are none to show. */
+export type TemplatesOf = (controls: Control[]) => Record<string, unknown> | undefined;
+
+export interface HalFormatOptions {
+  contentType: string;
+  mediaTypes: readonly string[];
+  /** Absent for plain HAL, which ignores controls. */
+  templates?: TemplatesOf;
+}
+
+/** A HAL format; HAL and HAL-FORMS differ only in whether and how controls are shown. */
+export function createHalFormat(options: HalFormatOptions): Format {
+  const templatesOf: TemplatesOf = options.templates ?? (() => undefined);
+
+  /** `_templates` goes before `_embedded`, as in a stream, where only the members come late. */
+  const document = (resource: Resource): Record<string, unknown> => {
+    const body: Record<string, unknown> = { ...resource.state, _links: linksOf(resource.links) };
+    const templates = templatesOf(resource.controls);
+    if (templates) body._templates = templates;
+    if (resource.items) body._embedded = { item: resource.items.map(document) };
+    return body;
+  };
+
+  return {
+    contentType: options.contentType,
+    mediaTypes: options.mediaTypes,
+    resource: (resource) => JSON.stringify(document(resource)),
+    async *stream(stream: ResourceStream) {
+      const templates = templatesOf(stream.controls);
+      const head =
+        `{"_links":${JSON.stringify(linksOf(stream.links))}` +
+        (templates ? `,"_templates":${JSON.stringify(templates)}` : '') +
+        ',"_embedded":{"item":[';
+      // The head goes out with the first member, not before it: until a row has been read the response
+      // has not started, so a failing query still gets a proper error response (see `sendStream`).
+      let first = true;
+      for await (const item of stream.items) {
+        yield (first ? head : ',') + JSON.stringify(document(item));
+        first = false;
+      }
+      yield first ? `${head}]}}` : ']}}';
+    },
+  };
+}
+
+/** Links keyed by rel: one Link Object, or an array of them when the rel repeats. */
+function linksOf(links: Link[]): Record<string, HalLink | HalLink[]> {
+  const byRel: Record<string, HalLink | HalLink[]> = {};
+  for (const l of links) {
+    const link: HalLink = { href: l.href, ...(l.templated && { templated: true }), ...(l.title && { title: l.title }) };
+    const existing = byRel[l.rel];
+    if (existing === undefined) byRel[l.rel] = link;
+    else if (Array.isArray(existing)) existing.push(link);
+    else byRel[l.rel] = [existing, link];
+  }
+  return byRel;
+}
+
+export const halFormat = createHalFormat({
+  contentType: 'application/hal+json; charset=utf-8',
+  mediaTypes: ['application/hal+json'],
+});

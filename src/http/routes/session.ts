@@ -1,0 +1,52 @@
+/**
+ * @module Browser sessions. Signing in exchanges a token for an HttpOnly, SameSite=Strict cookie holding
+ * it (Secure over HTTPS), so a person in a browser never handles the token again; signing out clears it.
+ * Bearer-token clients never need this.
+ */
+import type { Context, Hono } from 'hono';
+import { deleteCookie, setCookie } from 'hono/cookie';
+import { findCallerByTokenHash } from '../../db/queries/users.js';
+import { Unauthorized } from '../../domain/errors.js';
+import { validateInput } from '../../domain/input.js';
+import { anonymous, authorize } from '../../domain/policy.js';
+import { SESSION_COOKIE, type SessionInput, sessionInputFields } from '../../domain/session.js';
+import { hashTokenSecret } from '../../domain/token.js';
+import { renderRoot } from '../../renderers/root.js';
+import { readJson } from '../body.js';
+import type { AppEnv } from '../env.js';
+import { refuseCrossSite } from '../middleware/authenticate.js';
+import { send } from '../respond.js';
+import { route } from '../route.js';
+
+export function sessionRoutes(app: Hono<AppEnv>): void {
+  route(app, '/session', {
+    /** Answers the root as the newly signed-in caller sees it. */
+    async POST(c) {
+      const ctx = c.get('ctx');
+      // Signing a browser in from another site would sign it in as someone else's account.
+      refuseCrossSite(c);
+      authorize(ctx.policy.signIn(ctx.caller));
+      const { token } = validateInput<SessionInput>(sessionInputFields, await readJson(c), 'create');
+      const caller = await findCallerByTokenHash(c.get('database').db, { hash: hashTokenSecret(token) });
+      if (!caller) throw new Unauthorized('that token is not valid (unknown or revoked)');
+      setCookie(c, SESSION_COOKIE, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'Strict',
+        secure: isHttps(c),
+      });
+      return send(c, renderRoot({ ...ctx, caller: { ...caller, via: 'session' } }));
+    },
+    /** Answers the root as an anonymous caller sees it. */
+    DELETE(c) {
+      const ctx = c.get('ctx');
+      authorize(ctx.policy.signOut(ctx.caller));
+      deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c) });
+      return send(c, renderRoot({ ...ctx, caller: anonymous }));
+    },
+  });
+}
+
+function isHttps(c: Context): boolean {
+  return new URL(c.req.url).protocol === 'https:' || c.get('uris').root().startsWith('https:');
+}
