@@ -611,7 +611,8 @@ const resourceCases: ResourceCase[] = [
     name: 'the root',
     make: async () => ({ href: '/' }),
     status: publicDoc,
-    controls: { anonymous: ['search'], member: ['search'], otherMember: ['search'], librarian: ['search'] },
+    // Signing in is for those not signed in; bearer-token callers have no session to end.
+    controls: { anonymous: ['login', 'search'], member: ['search'], otherMember: ['search'], librarian: ['search'] },
   },
   {
     name: 'an available book',
@@ -758,6 +759,8 @@ const resourceCases: ResourceCase[] = [
 
 /** A valid value for a required field that gives none, as a client would choose it. */
 async function chooseValue(w: World, f: FieldDoc): Promise<unknown> {
+  // What a person signing in types: their own token.
+  if (f.name === 'token') return w.member.token;
   if (f.options) {
     // The choices live in a collection: pick its first item (asking as the librarian, who may list any).
     const choices = await json<Record<string, unknown>[]>(await w.t.request(f.options.href));

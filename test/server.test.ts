@@ -114,7 +114,7 @@ describe('the server process', () => {
     expect(response.status).toBe(200);
     const root = await json(response);
     expect(root.links.map((l: { rel: string }) => l.rel)).toEqual(['self', 'books', 'authors', 'search']);
-    expect(Object.keys(root.controls)).toEqual(['search']);
+    expect(Object.keys(root.controls)).toEqual(['login', 'search']);
   });
 
   it('loads the sample catalogue on first start', async () => {
