@@ -5,10 +5,11 @@
 import type { Format } from './format.js';
 import { halFormat } from './hal.js';
 import { halFormsFormat } from './hal-forms.js';
+import { htmlFormat } from './html/index.js';
 import { jsonFormat } from './json.js';
 
 /** In order of preference when the client likes several equally; the first is the default. */
-export const formats: readonly Format[] = [jsonFormat, halFormsFormat, halFormat];
+export const formats: readonly Format[] = [jsonFormat, halFormsFormat, halFormat, htmlFormat];
 
 interface MediaRange {
   type: string;
