@@ -199,7 +199,11 @@ describe('signing in', () => {
   });
 
   it('a cookie-authenticated write from another site is refused (403) and changes nothing', async () => {
-    for (const headers of [{ 'Sec-Fetch-Site': 'cross-site' }, { Origin: 'https://evil.example' }]) {
+    const crossSite: Record<string, string>[] = [
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { Origin: 'https://evil.example' },
+    ];
+    for (const headers of crossSite) {
       const response = await t.anonymous.request(`/books/${book}`, {
         method: 'POST',
         headers: { ...HTML, 'Content-Type': 'application/x-www-form-urlencoded', Cookie: session, ...headers },
