@@ -235,3 +235,14 @@ describe('signing in', () => {
     expect(Object.keys((await json(response)).controls)).toEqual(['login', 'search']);
   });
 });
+
+describe('search forms', () => {
+  it('an HTML search form sends every field, filled or not: empty ones mean "not given"', async () => {
+    const query = '?query=html&author=&filter=&sort=&page=&per_page=20&fields=';
+    const page = await t.anonymous.request(`/books${query}`, { headers: HTML });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Html Book');
+    // An API client sending an empty parameter still hears that it is invalid.
+    expect((await t.anonymous.request(`/books${query}`)).status).toBe(400);
+  });
+});

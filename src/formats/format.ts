@@ -42,6 +42,11 @@ export interface Format {
    * representation (post/redirect/get, for browsers submitting forms).
    */
   redirectAfterWrite?: boolean;
+  /**
+   * Its search forms send every field, filled or not (an HTML form does): an empty query parameter then
+   * means "not given" rather than an invalid value.
+   */
+  sendsEmptyParameters?: boolean;
   /** Errors in this format; without it, errors use the seed's JSON error shape. */
   error?(error: ErrorContent, page?: PageContext): string;
   /** Files served with this format. */

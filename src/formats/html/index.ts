@@ -20,6 +20,7 @@ export const htmlFormat: Format = {
   // Not reached while `alwaysPaged` holds; kept so the format stands on its own.
   stream: streamList,
   alwaysPaged: true,
+  sendsEmptyParameters: true,
   redirectAfterWrite: true,
   error: errorPage,
   assets: [asset('catalogue.css', 'text/css; charset=utf-8'), asset('catalogue.js', 'text/javascript; charset=utf-8')],

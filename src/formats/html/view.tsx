@@ -83,6 +83,8 @@ function document(title: string, page: PageContext | undefined, body: unknown): 
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{title} · catalogue</title>
+        {/* No favicon to fetch: without this every page view asks for /favicon.ico and gets a 404. */}
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href={`${base}/assets/catalogue.css`} />
         <script src={`${base}/assets/catalogue.js`} defer />
       </head>
@@ -151,7 +153,7 @@ const State: FC<{ state: Record<string, unknown> }> = ({ state }) => {
           {entries.map(([name, value]) => (
             <>
               <dt>{label(name)}</dt>
-              <dd data-field={name}>{isRecord(value) ? <State state={value} /> : text(value)}</dd>
+              <dd data-field={name}>{isRecord(value) ? <State state={value} /> : show(value)}</dd>
             </>
           ))}
         </dl>
@@ -190,10 +192,10 @@ const Items: FC<{ items: Resource[] }> = ({ items }) => {
                   <td data-field={name}>
                     {name === linked && self ? (
                       <a rel="item" href={self.href}>
-                        {text(item.state[name])}
+                        {show(item.state[name])}
                       </a>
                     ) : (
-                      text(item.state[name])
+                      show(item.state[name])
                     )}
                   </td>
                 ))}
@@ -333,6 +335,24 @@ function label(name: string): string {
   const words = name.replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/**
+ * An instant (ISO 8601 with a time) is a `<time>` that may wrap between its date and its time of day but
+ * nowhere else (not at the date's hyphens); its text is the value unchanged. Anything else is text.
+ */
+function show(value: unknown): unknown {
+  if (typeof value !== 'string' || !INSTANT.test(value)) return text(value);
+  const at = value.indexOf('T');
+  return (
+    <time datetime={value}>
+      <span>{value.slice(0, at)}</span>
+      <wbr />
+      <span>{value.slice(at)}</span>
+    </time>
+  );
+}
+
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 function text(value: unknown): string {
   if (value === null || value === undefined) return '—';

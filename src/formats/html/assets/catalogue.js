@@ -6,7 +6,8 @@
 document.addEventListener('DOMContentLoaded', () => {
   for (const form of document.querySelectorAll('form[data-method]')) {
     const method = form.dataset.method;
-    if (method !== 'GET') form.addEventListener('submit', (event) => submit(event, form, method));
+    if (method === 'GET') form.addEventListener('formdata', (event) => dropEmpty(event.formData));
+    else form.addEventListener('submit', (event) => submit(event, form, method));
   }
   for (const input of document.querySelectorAll('input[data-options]')) offerChoices(input);
   for (const back of document.querySelectorAll('[data-back]')) {
@@ -58,6 +59,13 @@ async function submit(event, form, method) {
       }
       if (input) input.setAttribute('aria-invalid', 'true');
     }
+  }
+}
+
+/** A query leaves out the fields left blank: the service reads an empty parameter as a mistake. */
+function dropEmpty(formData) {
+  for (const [name, value] of [...formData.entries()]) {
+    if (value === '') formData.delete(name);
   }
 }
 

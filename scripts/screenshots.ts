@@ -1,0 +1,149 @@
+/**
+ * Screenshots of the browsable view for the docs: starts the service on a throw-away in-memory database
+ * with the sample catalogue, signs in through the page's own form, and saves PNGs of the main pages into
+ * docs/screenshots/. Run with `npm run screenshots` (needs Chromium at /usr/bin/chromium, or set CHROMIUM).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdir } from 'node:fs/promises';
+import { chromium, type Page } from 'playwright-core';
+
+const OUT = new URL('../docs/screenshots/', import.meta.url);
+const WIDTH = 1100;
+const PHONE = { width: 375, height: 800 };
+const TOKEN = `screenshots-${randomBytes(16).toString('hex')}`;
+
+/** Starts the service as an operator would, on a free port, and answers its root URL. */
+async function startServer(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: new URL('..', import.meta.url),
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      CATALOGUE_DATA_DIR: 'memory://',
+      CATALOGUE_SEED: 'sample',
+      CATALOGUE_PUBLIC_URL: '',
+      CATALOGUE_LOG: 'requests',
+      CATALOGUE_ADMIN_TOKEN: TOKEN,
+      PORT: '0',
+      HOST: '127.0.0.1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output}`)), 90_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const match = /"message":"listening","url":"([^"]+)"/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', () => reject(new Error(`the service exited:\n${output}`)));
+  });
+  return { child, url };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+const { child, url: base } = await startServer();
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+});
+const saved: string[] = [];
+
+/** Saves the whole page (or the full-width band holding one element) as docs/screenshots/<name>.png. */
+async function shoot(page: Page, name: string, selector?: string): Promise<void> {
+  const path = new URL(`${name}.png`, OUT).pathname;
+  const box = selector ? await page.locator(selector).boundingBox() : null;
+  if (box) {
+    const margin = 16;
+    const width = page.viewportSize()?.width ?? WIDTH;
+    const clip = { x: 0, y: Math.max(0, box.y - margin), width, height: box.height + 2 * margin };
+    await page.screenshot({ path, fullPage: true, clip });
+  } else {
+    await page.screenshot({ path, fullPage: true });
+  }
+  saved.push(path);
+}
+
+/** Sends a request as a librarian's API client would. */
+async function api(path: string, body?: unknown): Promise<Response> {
+  const response = await fetch(new URL(path, base), {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response;
+}
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto(base);
+  await page.locator('form[rel="login"] [name="token"]').fill(TOKEN);
+  await page.locator('form[rel="login"] button[type="submit"]').click();
+  await page.locator('form[rel="logout"]').waitFor();
+}
+
+try {
+  await mkdir(OUT, { recursive: true });
+  // A few loans, so that the loans page has something to show.
+  const { data: lent } = (await (await api('/books?sort=-publication_year&page=1&per_page=3')).json()) as {
+    data: { id: number }[];
+  };
+  for (const book of lent) await api(`/books/${book.id}/borrow`, {});
+  const { data: found } = (await (await api('/books?query=hobbit&page=1')).json()) as {
+    data: { id: number; author_id: number }[];
+  };
+  const hobbit = found[0];
+  if (!hobbit) throw new Error('the sample catalogue has no Hobbit');
+
+  const context = await browser.newContext({ viewport: { width: WIDTH, height: 800 } });
+  const page = await context.newPage();
+
+  // As anyone arrives: the root, with sign-in and search.
+  await page.goto(base);
+  await shoot(page, 'root');
+
+  // Signed in as a librarian: every control the role allows is a form.
+  await signIn(page);
+  await page.goto(new URL('/books', base).href);
+  await shoot(page, 'books');
+  await page.goto(new URL(`/books/${hobbit.id}`, base).href);
+  await shoot(page, 'book');
+  await page.goto(new URL(`/authors/${hobbit.author_id}`, base).href);
+  await shoot(page, 'author');
+  await page.goto(new URL('/loans', base).href);
+  await shoot(page, 'loans');
+
+  // A change the service refuses: the message sits next to the field it concerns.
+  await page.goto(new URL(`/books/${hobbit.id}`, base).href);
+  const edit = page.locator('form[rel="edit"]');
+  await edit.locator('[name="title"]').fill('   ');
+  await edit.locator('button[type="submit"]').click();
+  await edit.locator('[data-error-for="title"]').waitFor({ state: 'visible' });
+  await shoot(page, 'validation-error', 'section.controls');
+
+  // The same book on a phone.
+  const phone = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+  const phonePage = await phone.newPage();
+  await signIn(phonePage);
+  await phonePage.goto(new URL(`/books/${hobbit.id}`, base).href);
+  await shoot(phonePage, 'book-phone');
+
+  for (const path of saved) process.stdout.write(`saved ${path}\n`);
+} finally {
+  await browser.close();
+  await stop(child);
+}

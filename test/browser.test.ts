@@ -1,0 +1,513 @@
+/**
+ * The browsable view in real Chromium (Debian's, driven by playwright-core), against the real server
+ * process on a fresh database with the sample catalogue: a person starts at `/`, follows links, searches,
+ * signs in, creates, edits, borrows and returns a book, and signs out — with the page script, and with
+ * JavaScript disabled (native form posts, `_method`, post/redirect/get). Also: a hostile title stays
+ * text, cross-site posts with the session cookie are refused, the security headers are sent, no page
+ * throws, and the pages fit a phone.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import postgres from 'postgres';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+/** The librarian token the server starts with (`CATALOGUE_ADMIN_TOKEN`): the "Administrator". */
+const ADMIN_TOKEN = `browser-admin-${randomBytes(12).toString('hex')}`;
+const HOSTILE_TITLE = '<img src=x onerror="window.__pwned=1">';
+
+interface RunningServer {
+  process: ChildProcess;
+  /** The catalogue's root, e.g. `http://localhost:41234/`. */
+  url: string;
+  output: () => string;
+}
+
+/** The database the server uses: in memory, or a fresh database on the PostgreSQL server under test. */
+async function serverDatabase(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) return { env: { DATABASE_URL: '', CATALOGUE_DATA_DIR: 'memory://' }, drop: async () => {} };
+  const name = `catalogue_browser_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.href },
+    drop: async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Starts `node --import tsx src/server.ts` on a free port and waits for its "listening" line. */
+async function startServer(env: Record<string, string>): Promise<RunningServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      CATALOGUE_ADMIN_TOKEN: ADMIN_TOKEN,
+      // The defaults: the sample catalogue, public reads, request logs (the "listening" line among them).
+      CATALOGUE_SEED: '',
+      CATALOGUE_PUBLIC_READS: '',
+      CATALOGUE_PUBLIC_URL: '',
+      CATALOGUE_LOG: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
+    child.stdout?.on('data', () => {
+      const match = /"message":"listening","url":"([^"]+)"/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.on('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`server exited:\n${output}`));
+    });
+  });
+  return { process: child, url, output: () => output };
+}
+
+async function stopServer(server: RunningServer | undefined): Promise<void> {
+  if (!server || server.process.exitCode !== null) return;
+  const exited = once(server.process, 'exit');
+  server.process.kill('SIGTERM');
+  const timer = setTimeout(() => server.process.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Another site's page: a form that posts to the catalogue, as an attacker would host it. Served on
+ * another port, so it is another origin; the same host keeps it same-site, so a SameSite=Strict cookie
+ * still rides along and only the service's own check stands in the way.
+ */
+async function startOtherSite(target: string): Promise<{ server: Server; port: number }> {
+  const page = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Win a prize</title></head><body>
+<form method="post" action="${target}"><input type="hidden" name="_method" value="PATCH">
+<input type="hidden" name="title" value="Hijacked"><button type="submit">Claim your prize</button></form>
+</body></html>`;
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    response.end(page);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+const LAUNCH = {
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+};
+
+let database: Awaited<ReturnType<typeof serverDatabase>> | undefined;
+let server: RunningServer | undefined;
+let browser: Browser;
+let base: string;
+/** The path of the book titled HOSTILE_TITLE. */
+let hostileBook: string;
+const contexts: BrowserContext[] = [];
+/** Uncaught exceptions in any page, and anything the Content-Security-Policy blocked. */
+const pageErrors: string[] = [];
+const policyViolations: string[] = [];
+
+/** A fresh browser profile whose pages report their errors here. */
+async function newContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
+  contexts.push(context);
+  context.on('page', (page) => {
+    page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) policyViolations.push(message.text());
+    });
+  });
+  return context;
+}
+
+const url = (path: string) => new URL(path, base).href;
+/** The JSON API, as a librarian's client (bearer token) calls it. */
+const api = (path: string, init: RequestInit = {}) =>
+  fetch(url(path), {
+    ...init,
+    headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json', ...init.headers },
+  });
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are checked by the assertions that read them.
+const apiJson = async (path: string): Promise<any> => (await api(path)).json();
+
+/** Signs in through the root's `<form rel="login">`, as a person pastes their token. */
+async function signIn(page: Page): Promise<void> {
+  await page.goto(base);
+  await page.locator('form[rel="login"] [name="token"]').fill(ADMIN_TOKEN);
+  await page.locator('form[rel="login"] button[type="submit"]').click();
+  await page.locator('form[rel="logout"]').waitFor();
+}
+
+const text = async (page: Page, selector: string) => (await page.locator(selector).first().textContent())?.trim();
+
+beforeAll(async () => {
+  database = await serverDatabase();
+  server = await startServer(database.env);
+  base = server.url;
+  browser = await chromium.launch(LAUNCH);
+  // A book whose title is markup, added over HTTP by a librarian's client.
+  const created = await api('/books', {
+    method: 'POST',
+    body: JSON.stringify({ title: HOSTILE_TITLE, publication_year: 1999, author_id: 1 }),
+  });
+  expect(created.status, `${await created.clone().text()}\n${server.output()}`).toBe(201);
+  hostileBook = created.headers.get('location') as string;
+}, 180_000);
+
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close();
+  expect(pageErrors, 'uncaught errors in pages').toEqual([]);
+  expect(policyViolations, 'Content-Security-Policy violations').toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stopServer(server);
+  await database?.drop();
+}, 60_000);
+
+describe('a person with a browser (script enabled)', () => {
+  it('starts at /, follows Books, searches, opens a book and its author', async () => {
+    const page = await (await newContext()).newPage();
+    const root = await page.goto(base);
+    expect(root?.status()).toBe(200);
+    expect(root?.headers()['content-type']).toBe('text/html; charset=utf-8');
+    expect(await text(page, 'h1')).toBe('Library catalogue');
+    // Anonymous: sign-in and search, nothing that writes.
+    expect(await page.locator('form[rel]').evaluateAll((forms) => forms.map((f) => f.getAttribute('rel')))).toEqual([
+      'login',
+      'search',
+    ]);
+
+    await page.locator('a[rel="books"]').click();
+    await page.waitForURL(/\/books\?/);
+    expect(await text(page, 'h1')).toBe('Books');
+    expect(await page.locator('a[rel="item"]').count()).toBe(20);
+    expect(await page.locator('nav.pager a[rel="next"]').count()).toBe(1);
+    expect(await page.locator('form[rel="create"]').count()).toBe(0);
+
+    // Paging works by following links.
+    await page.locator('nav.pager a[rel="next"]').click();
+    await page.waitForURL(/page=2/);
+    expect(await page.locator('a[rel="item"]').count()).toBe(20);
+    expect(await page.locator('nav.pager a[rel="prev"]').count()).toBe(1);
+
+    // The search form: blank fields are left out of the query.
+    await page.locator('form[rel="search"] [name="query"]').fill('hobbit');
+    await page.locator('form[rel="search"] button[type="submit"]').click();
+    await page.waitForURL(/query=hobbit/);
+    expect(new URL(page.url()).searchParams.has('sort')).toBe(false);
+    const hit = page.locator('a[rel="item"]', { hasText: 'The Hobbit' });
+    expect(await hit.count()).toBe(1);
+
+    await hit.click();
+    await page.waitForURL(/\/books\/\d+$/);
+    expect(await text(page, 'h1')).toBe('The Hobbit');
+    expect(await text(page, 'dd[data-field="publication_year"]')).toBe('1937');
+    expect(await page.locator('form').count()).toBe(0);
+
+    await page.locator('main a[rel="author"]').click();
+    await page.waitForURL(/\/authors\/\d+$/);
+    expect(await text(page, 'h1')).toBe('J. R. R. Tolkien');
+    // …and back from the author to their books.
+    await page.locator('main a[rel="books"]').click();
+    await page.waitForURL(/\/authors\/\d+\/books/);
+    expect(await page.locator('a[rel="item"]', { hasText: 'The Hobbit' }).count()).toBe(1);
+  }, 60_000);
+
+  it('signs in, creates, edits (and sees a refused edit next to its field), borrows, returns, signs out', async () => {
+    const context = await newContext();
+    const page = await context.newPage();
+    // An author to write books for: the one of The Hobbit, as the JSON API tells.
+    const authorId = String((await apiJson('/books?query=hobbit&page=1')).data[0].author_id);
+
+    // Sign in: the cookie that holds the session is out of reach of scripts and of other sites.
+    await signIn(page);
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(await page.locator('a[rel="me"]').count()).toBe(1);
+    expect(await page.locator('form[rel="login"]').count()).toBe(0);
+    const cookies = await context.cookies();
+    expect(cookies).toHaveLength(1);
+    expect(cookies[0]).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+    expect(await page.evaluate<string>('document.cookie')).toBe('');
+
+    // Create a book through the books page's form, and land on it.
+    await page.locator('a[rel="books"]').click();
+    await page.waitForURL(/\/books\?/);
+    const create = page.locator('form[rel="create"]');
+    await create.locator('[name="title"]').fill('A Book Made in a Browser');
+    await create.locator('[name="publication_year"]').fill('2024');
+    // The author field offers matching authors as you type a name (a few at a time, not all of them)…
+    const authorField = create.locator('[name="author_id"]');
+    await authorField.pressSequentially('Tolkien');
+    const choice = create.locator(`datalist option[value="${authorId}"]`);
+    await choice.waitFor({ state: 'attached' });
+    expect(await choice.getAttribute('label')).toBe('J. R. R. Tolkien');
+    // …and takes the chosen author's id.
+    await authorField.fill(authorId);
+    await create.locator('button[type="submit"]').click();
+    await page.waitForURL(/\/books\/\d+$/);
+    const bookUrl = page.url();
+    expect(await text(page, 'h1')).toBe('A Book Made in a Browser');
+    expect(await text(page, 'dd[data-field="publication_year"]')).toBe('2024');
+    expect(await text(page, 'dd[data-field="author_id"]')).toBe(authorId);
+
+    // Edit it: the page shows the change.
+    const edit = page.locator('form[rel="edit"]');
+    expect(await edit.locator('[name="title"]').inputValue()).toBe('A Book Made in a Browser');
+    await edit.locator('[name="title"]').fill('A Book Edited in a Browser');
+    await edit.locator('button[type="submit"]').click();
+    await page.getByRole('heading', { level: 1, name: 'A Book Edited in a Browser' }).waitFor();
+    expect(page.url()).toBe(bookUrl);
+
+    // A year out of range is stopped by the browser itself (the input carries min/max)…
+    await edit.locator('[name="publication_year"]').fill('99999');
+    expect(
+      await page.evaluate<boolean>(
+        `document.querySelector('form[rel="edit"] [name="publication_year"]').validity.valid`,
+      ),
+    ).toBe(false);
+    await edit.locator('[name="publication_year"]').fill('2024');
+    // …a blank title passes the browser and the service refuses it: the error shows next to the field.
+    await edit.locator('[name="title"]').fill('   ');
+    await edit.locator('button[type="submit"]').click();
+    const titleError = edit.locator('[data-error-for="title"]');
+    await titleError.waitFor({ state: 'visible' });
+    expect((await titleError.textContent())?.trim()).toMatch(/blank/);
+    expect(await edit.locator('[name="title"]').getAttribute('aria-invalid')).toBe('true');
+    expect(await edit.locator('[data-error-for="publication_year"]').isVisible()).toBe(false);
+    expect(page.url()).toBe(bookUrl);
+    expect(await text(page, 'h1')).toBe('A Book Edited in a Browser');
+
+    // Borrow it (the librarian borrows for themselves when no borrower is named) and land on the loan.
+    await page.reload();
+    await page.locator('form[rel="borrow"] button[type="submit"]').click();
+    await page.waitForURL(/\/loans\/\d+$/);
+    expect(await text(page, 'dd[data-field="status"]')).toBe('active');
+    expect(new URL((await page.locator('main a[rel="book"]').getAttribute('href')) as string, base).href).toBe(bookUrl);
+    const loanUrl = page.url();
+
+    // The book says it is out.
+    await page.goto(bookUrl);
+    expect(await text(page, 'dd[data-field="available"]')).toBe('no');
+    expect(await page.locator('form[rel="borrow"]').count()).toBe(0);
+
+    // Return it from the loan's page.
+    await page.goto(loanUrl);
+    await page.locator('form[rel="return"] button[type="submit"]').click();
+    await page.locator('dd[data-field="status"]', { hasText: 'returned' }).waitFor();
+    expect(page.url()).toBe(loanUrl);
+    expect(await page.locator('form[rel="return"]').count()).toBe(0);
+
+    // The loans list has it.
+    await page.locator('a[rel="home"]').first().click();
+    await page.locator('a[rel="loans"]').click();
+    await page.waitForURL(/\/loans\?/);
+    expect(await page.locator(`a[rel="item"][href="${new URL(loanUrl).pathname}"]`).count()).toBe(1);
+
+    // Sign out: the cookie goes, and with it every form that writes.
+    await page.locator('a[rel="home"]').first().click();
+    await page.locator('form[rel="logout"] button[type="submit"]').click();
+    await page.locator('form[rel="login"]').waitFor();
+    expect(await context.cookies()).toEqual([]);
+    expect(await page.locator('a[rel="me"], a[rel="loans"]').count()).toBe(0);
+    await page.goto(bookUrl);
+    expect(await page.locator('form').count()).toBe(0);
+    await page.goto(url('/books'));
+    expect(await page.locator('form[rel]').evaluateAll((forms) => forms.map((f) => f.getAttribute('rel')))).toEqual([
+      'search',
+    ]);
+  }, 90_000);
+
+  it('shows a hostile title as text, on its page and in the list, and never runs it', async () => {
+    const location = hostileBook;
+    const page = await (await newContext()).newPage();
+
+    await page.goto(url(location));
+    expect(await page.locator('h1').textContent()).toBe(HOSTILE_TITLE);
+    expect(await page.locator('dd[data-field="title"]').textContent()).toBe(HOSTILE_TITLE);
+    expect(await page.title()).toBe(`${HOSTILE_TITLE} · catalogue`);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.evaluate<unknown>('window.__pwned')).toBeUndefined();
+
+    await page.goto(url('/books?sort=-id&per_page=50'));
+    expect(await page.locator(`a[rel="item"][href="${location}"]`).textContent()).toBe(HOSTILE_TITLE);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.evaluate<unknown>('window.__pwned')).toBeUndefined();
+  }, 60_000);
+
+  it('sends the security headers on pages, error pages and assets', async () => {
+    const page = await (await newContext()).newPage();
+    for (const [path, status] of [
+      ['/', 200],
+      ['/books/1', 200],
+      ['/books/987654', 404],
+      ['/assets/catalogue.js', 200],
+    ] as const) {
+      const response = await page.goto(url(path));
+      expect(response?.status(), path).toBe(status);
+      const headers = response?.headers() ?? {};
+      expect(headers['content-security-policy'], path).toContain("default-src 'none'");
+      expect(headers['content-security-policy'], path).toContain("script-src 'self'");
+      expect(headers['content-security-policy'], path).toContain("frame-ancestors 'none'");
+      expect(headers['x-content-type-options'], path).toBe('nosniff');
+      expect(headers['x-frame-options'], path).toBe('DENY');
+      expect(headers['referrer-policy'], path).toBeTruthy();
+    }
+    // The 404 is a page a person can read, with a way home.
+    await page.goto(url('/books/987654'));
+    expect(await page.locator('[role="alert"] h1').textContent()).toContain('404');
+    expect(await page.locator('a[rel="home"]').count()).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('refuses a write that another site makes the signed-in browser send (403), changing nothing', async () => {
+    const context = await newContext();
+    const page = await context.newPage();
+    await signIn(page);
+    const book = url('/books/2');
+    const before = await apiJson('/books/2');
+
+    // A page on another origin whose form posts to the catalogue: the browser sends the cookie along.
+    const other = await startOtherSite(book);
+    try {
+      await page.goto(`http://localhost:${other.port}/`);
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.url() === book && r.request().method() === 'POST'),
+        page.locator('button[type="submit"]').click(),
+      ]);
+      const sent = await response.request().allHeaders();
+      expect(sent.cookie).toContain('catalogue_session=');
+      expect(sent['sec-fetch-site']).toBe('same-site');
+      expect(response.status()).toBe(403);
+    } finally {
+      other.server.close();
+    }
+
+    // The same post, declared cross-site, with the session cookie of this browser.
+    const forged = await context.request.post(book, {
+      headers: { 'Sec-Fetch-Site': 'cross-site', Accept: 'text/html' },
+      form: { _method: 'PATCH', title: 'Hijacked' },
+      maxRedirects: 0,
+    });
+    expect(forged.status()).toBe(403);
+
+    // The session itself still works from the catalogue's own pages.
+    expect((await apiJson('/books/2')).title).toBe(before.title);
+    await page.goto(book);
+    expect(await page.locator('form[rel="edit"]').count()).toBe(1);
+  }, 60_000);
+
+  it('fits a phone: no sideways scrolling on the main pages', async () => {
+    const context = await newContext({ viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await signIn(page);
+    for (const path of ['/', '/books', '/books/1', '/authors', '/authors/1', '/loans', '/books/987654']) {
+      await page.goto(url(path));
+      const width = await page.evaluate<number>(
+        'Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)',
+      );
+      expect(width, path).toBeLessThanOrEqual(375);
+    }
+  }, 60_000);
+});
+
+describe('a person with JavaScript disabled', () => {
+  it('signs in, creates and deletes a book with native form posts, each landing on its result', async () => {
+    const context = await newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await signIn(page);
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect((await context.cookies())[0]).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+
+    // Create: a POST, then 303 to the new book.
+    await page.goto(url('/books'));
+    const create = page.locator('form[rel="create"]');
+    expect(await create.getAttribute('method')).toBe('post');
+    await create.locator('[name="title"]').fill('A Book Posted Without Script');
+    await create.locator('[name="publication_year"]').fill('1990');
+    await create.locator('[name="author_id"]').fill('1');
+    const [created] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      create.locator('button[type="submit"]').click(),
+    ]);
+    expect(created.status()).toBe(303);
+    await page.waitForURL(/\/books\/\d+$/);
+    const bookUrl = page.url();
+    expect(await text(page, 'h1')).toBe('A Book Posted Without Script');
+
+    // Edit: a form post with _method=PATCH, then back to the book.
+    const edit = page.locator('form[rel="edit"]');
+    expect(await edit.locator('input[name="_method"]').getAttribute('value')).toBe('PATCH');
+    await edit.locator('[name="title"]').fill('A Book Changed Without Script');
+    await edit.locator('button[type="submit"]').click();
+    await page.getByRole('heading', { level: 1, name: 'A Book Changed Without Script' }).waitFor();
+    expect(page.url()).toBe(bookUrl);
+
+    // A refused edit is a page naming the field.
+    await page.locator('form[rel="edit"] [name="title"]').fill('   ');
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.locator('form[rel="edit"] button[type="submit"]').click(),
+    ]);
+    expect(refused.status()).toBe(400);
+    await page.locator('[role="alert"] [data-field="title"]').waitFor();
+    await page.goto(bookUrl);
+
+    // Delete: a form post with _method=DELETE, then 303 to the books.
+    const remove = page.locator('form[rel="delete"]');
+    expect(await remove.locator('input[name="_method"]').getAttribute('value')).toBe('DELETE');
+    const [deleted] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      remove.locator('button[type="submit"]').click(),
+    ]);
+    expect(deleted.status()).toBe(303);
+    await page.waitForURL(/\/books\?page=1/);
+    expect(await text(page, 'h1')).toBe('Books');
+    expect((await page.goto(bookUrl))?.status()).toBe(404);
+
+    // Sign out with a form post too.
+    await page.goto(base);
+    await page.locator('form[rel="logout"] button[type="submit"]').click();
+    await page.locator('form[rel="login"]').waitFor();
+    expect(await context.cookies()).toEqual([]);
+  }, 90_000);
+
+  it('browses by links, and shows a hostile title as text', async () => {
+    const page = await (await newContext({ javaScriptEnabled: false })).newPage();
+    await page.goto(base);
+    await page.locator('a[rel="books"]').click();
+    await page.waitForURL(/\/books\?/);
+    await page.locator('a[rel="item"]').first().click();
+    await page.waitForURL(/\/books\/\d+$/);
+    await page.locator('main a[rel="author"]').click();
+    await page.waitForURL(/\/authors\/\d+$/);
+
+    await page.goto(url(hostileBook));
+    expect(await page.locator('h1').textContent()).toBe(HOSTILE_TITLE);
+    await page.goto(url('/books?sort=-id&per_page=50'));
+    expect(await page.locator(`a[rel="item"][href="${hostileBook}"]`).textContent()).toBe(HOSTILE_TITLE);
+    expect(await page.locator('img').count()).toBe(0);
+  }, 60_000);
+});
