@@ -9,7 +9,8 @@ import { type CatalogueError, NotFound, PayloadTooLarge } from './domain/errors.
 import { MAX_BODY_BYTES } from './domain/limits.js';
 import { type AccessPolicy, createPolicy, defaultAccessPolicy } from './domain/policy.js';
 import type { Format } from './formats/format.js';
-import { formats } from './formats/registry.js';
+import { formats as registeredFormats } from './formats/registry.js';
+import { deprecationsOf } from './http/deprecation.js';
 import type { AppEnv } from './http/env.js';
 import { errorResponse, toCatalogueError } from './http/errors.js';
 import { authenticate } from './http/middleware/authenticate.js';
@@ -20,11 +21,13 @@ import { securityHeaders } from './http/middleware/security-headers.js';
 import { assetRoutes } from './http/routes/assets.js';
 import { authorRoutes } from './http/routes/authors.js';
 import { bookRoutes } from './http/routes/books.js';
+import { descriptionRoutes } from './http/routes/description.js';
 import { loanRoutes } from './http/routes/loans.js';
 import { healthRoutes, rootRoutes } from './http/routes/root.js';
 import { sessionRoutes } from './http/routes/session.js';
 import { userRoutes } from './http/routes/users.js';
 import { Uris } from './hypermedia/uris.js';
+import { vocabulary as catalogueVocabulary, type Vocabulary } from './hypermedia/vocabulary.js';
 import { createLogger, type Logger } from './log.js';
 
 export interface AppOptions {
@@ -36,11 +39,19 @@ export interface AppOptions {
   formats?: readonly Format[];
   /** Who may read, the loan period and the cap on loans; the defaults when absent. */
   access?: AccessPolicy;
+  /**
+   * The rels and controls, with any deprecations to announce; the catalogue's own by default. Tests pass
+   * one from `deprecate()` to exercise the mechanism without retiring a real name.
+   */
+  vocabulary?: Vocabulary;
 }
 
 export function createApp(options: AppOptions): Hono<AppEnv> {
   const log = options.log ?? createLogger({ enabled: false });
   const uris = new Uris(options.publicUrl ?? '');
+  const formats = options.formats ?? registeredFormats;
+  const vocabulary = options.vocabulary ?? catalogueVocabulary;
+  const deprecations = deprecationsOf(vocabulary);
   const app = new Hono<AppEnv>();
 
   // First: a form post standing for PUT/PATCH/DELETE is dispatched again as that method, from the top.
@@ -55,18 +66,20 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       },
     }),
   );
-  app.use(negotiateFormat(options.formats ?? formats));
+  app.use(negotiateFormat(formats));
   app.use(async function provideServices(c, next) {
     c.set('database', options.database);
     c.set('uris', uris);
+    c.set('deprecations', deprecations);
     await next();
   });
   // Before authentication: a load balancer's probe carries no token.
   healthRoutes(app);
   app.use(authenticate({ uris, policy: createPolicy(options.access ?? defaultAccessPolicy) }));
 
-  assetRoutes(app, options.formats ?? formats);
+  assetRoutes(app, formats);
   rootRoutes(app);
+  descriptionRoutes(app, { formats, vocabulary });
   sessionRoutes(app);
   bookRoutes(app);
   authorRoutes(app);

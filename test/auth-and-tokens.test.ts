@@ -110,7 +110,14 @@ describe('authentication', () => {
     expect(root.status).toBe(200);
     expect(root.headers.get('www-authenticate')).toBeNull();
     const body = await json(root);
-    expect(body.links.map((l: { rel: string }) => l.rel)).toEqual(['self', 'books', 'authors', 'search']);
+    expect(body.links.map((l: { rel: string }) => l.rel)).toEqual([
+      'self',
+      'books',
+      'authors',
+      'search',
+      'profile',
+      'service-desc',
+    ]);
     expect((await t.anonymous.request('/books')).status).toBe(200);
     expect((await t.anonymous.request('/authors?page=1')).status).toBe(200);
   });
@@ -322,6 +329,8 @@ describe('a closed catalogue (publicReads: false)', () => {
       'search',
       'me',
       'loans',
+      'profile',
+      'service-desc',
     ]);
     expect((await member.request(`/users/${memberId}`)).status).toBe(200);
   });

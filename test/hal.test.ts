@@ -339,6 +339,8 @@ describe('golden HAL and HAL-FORMS documents', () => {
           title: 'Search books',
         },
         ...links,
+        profile: { href: '/profile', title: 'What the links and controls mean' },
+        'service-desc': { href: '/openapi.json', title: 'OpenAPI description' },
       },
       _templates: templates,
     });

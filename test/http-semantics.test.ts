@@ -474,7 +474,7 @@ describe('Link header', () => {
     const body = await json(response);
     const links = linkHeader(response);
     expect(sorted(links)).toEqual(sorted(bodyLinks(body)));
-    expect(links.map((l) => l.rel).sort()).toEqual(['authors', 'books', 'self']);
+    expect(links.map((l) => l.rel).sort()).toEqual(['authors', 'books', 'profile', 'self', 'service-desc']);
     expect(links.some((l) => l.href.includes('{'))).toBe(false);
   });
 
@@ -493,6 +493,8 @@ describe('Link header', () => {
         { rel: 'me', href: `/users/${librarian.id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         { rel: 'users', href: '/users?page=1&per_page=20' },
+        { rel: 'profile', href: '/profile' },
+        { rel: 'service-desc', href: '/openapi.json' },
       ]),
     );
   });

@@ -104,6 +104,12 @@ async function librarianId(t: TestCatalogue): Promise<number> {
   return found[0]?.id as number;
 }
 
+/** The root's last links, for every caller: what the API's names mean, and its OpenAPI description. */
+const descriptions = [
+  { rel: 'profile', href: '/profile' },
+  { rel: 'service-desc', href: '/openapi.json' },
+];
+
 /** Links as `{rel, href}` (plus `templated` when set), to compare exactly. */
 function linkPairs(doc: { links: LinkDoc[] }) {
   return doc.links.map((l) => ({ rel: l.rel, href: l.href, ...(l.templated && { templated: true }) }));
@@ -162,6 +168,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'books', href: '/books?page=1&per_page=20' },
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
         { rel: 'search', href: '/books{?query,author,filter,sort,page,per_page,fields}', templated: true },
+        ...descriptions,
       ]);
     });
 
@@ -175,6 +182,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'search', href: '/books{?query,author,filter,sort,page,per_page,fields}', templated: true },
         { rel: 'me', href: `/users/${member.id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
+        ...descriptions,
       ]);
       const me = await fetchDoc(t.as(member.token), link(root, 'me'));
       expect(me).toMatchObject({ id: member.id, name: 'Rootwise Member', role: 'member' });
@@ -191,6 +199,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'me', href: `/users/${id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         { rel: 'users', href: '/users?page=1&per_page=20' },
+        ...descriptions,
       ]);
       const me = await fetchDoc(t, link(root, 'me'));
       expect(me).toMatchObject({ id, name: 'Administrator', role: 'librarian' });
@@ -604,6 +613,8 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
       { rel: 'me', href: `${base}/users/${id}` },
       { rel: 'loans', href: `${base}/loans?page=1&per_page=20` },
       { rel: 'users', href: `${base}/users?page=1&per_page=20` },
+      { rel: 'profile', href: `${base}/profile` },
+      { rel: 'service-desc', href: `${base}/openapi.json` },
     ]);
     expect(control(root, 'search').href).toBe(`${base}/books`);
   });

@@ -897,7 +897,7 @@ describe('controls shown ⇔ allowed, for every caller and resource', () => {
         member: ['self', 'books', 'authors', 'search', 'me', 'loans'],
         otherMember: ['self', 'books', 'authors', 'search', 'me', 'loans'],
         librarian: ['self', 'books', 'authors', 'search', 'me', 'loans', 'users'],
-      }[role];
+      }[role].concat('profile', 'service-desc');
       expect(root.links.map((l) => l.rel).sort()).toEqual([...expectedRels].sort());
       for (const link of root.links.filter((l) => !l.templated)) {
         expect((await client.request(link.href)).status, `${link.rel} ${link.href} as ${role}`).toBe(200);

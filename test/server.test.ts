@@ -113,7 +113,14 @@ describe('the server process', () => {
     const response = await fetch(server.url);
     expect(response.status).toBe(200);
     const root = await json(response);
-    expect(root.links.map((l: { rel: string }) => l.rel)).toEqual(['self', 'books', 'authors', 'search']);
+    expect(root.links.map((l: { rel: string }) => l.rel)).toEqual([
+      'self',
+      'books',
+      'authors',
+      'search',
+      'profile',
+      'service-desc',
+    ]);
     expect(Object.keys(root.controls)).toEqual(['login', 'search']);
   });
 

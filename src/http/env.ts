@@ -3,6 +3,7 @@ import type { Database } from '../db/client.js';
 import type { Format } from '../formats/format.js';
 import type { Uris } from '../hypermedia/uris.js';
 import type { RenderContext } from '../renderers/context.js';
+import type { Deprecations } from './deprecation.js';
 
 export interface AppEnv {
   Variables: {
@@ -13,5 +14,7 @@ export interface AppEnv {
     ctx: RenderContext;
     /** Builds hrefs; set before the caller is known (errors need it too). */
     uris: Uris;
+    /** The deprecated rels and controls, announced in the responses that carry them. */
+    deprecations: Deprecations;
   };
 }

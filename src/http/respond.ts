@@ -1,10 +1,11 @@
 /**
  * @module Sends resources in the negotiated format: status, `Content-Type`, `Vary`, the links again as an
- * RFC 8288 `Link` header, and an `ETag` with `If-None-Match` → 304.
+ * RFC 8288 `Link` header, deprecation notices, and an `ETag` with `If-None-Match` → 304.
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import type { Link, Resource, ResourceStream } from '../hypermedia/model.js';
+import { announceDeprecations } from './deprecation.js';
 import type { AppEnv } from './env.js';
 import { etagMatches } from './preconditions.js';
 
@@ -27,6 +28,7 @@ export function send(c: Context<AppEnv>, resource: Resource, options: SendOption
   headers.set('Content-Type', format.contentType);
   headers.set('Vary', VARY);
   setLinkHeader(headers, resource.links);
+  announceDeprecations(headers, c.get('deprecations'), resource);
   const etag = etagOf(resource.version, body);
   headers.set('ETag', etag);
   const method = c.req.method;
@@ -42,7 +44,11 @@ export function send(c: Context<AppEnv>, resource: Resource, options: SendOption
  */
 export function sendDeleted(c: Context<AppEnv>, next: string): Response {
   if (c.get('format').redirectAfterWrite) return seeOther(c, next);
-  return c.newResponse(null, { status: 204, headers: { Link: `<${next}>; rel="collection"` } });
+  const links: Link[] = [{ rel: 'collection', href: next }];
+  const headers = new Headers();
+  setLinkHeader(headers, links);
+  announceDeprecations(headers, c.get('deprecations'), { links, controls: [] });
+  return c.newResponse(null, { status: 204, headers });
 }
 
 /** Where the document is shown, for formats that draw a whole page. */
@@ -70,6 +76,7 @@ export async function sendStream(c: Context<AppEnv>, stream: ResourceStream): Pr
   const format = c.get('format');
   const headers = new Headers({ 'Content-Type': format.contentType, Vary: VARY });
   setLinkHeader(headers, stream.links);
+  announceDeprecations(headers, c.get('deprecations'), { links: stream.links, controls: stream.controls });
   if (c.req.method === 'HEAD') return c.newResponse(null, { status: 200, headers });
   const chunks = format.stream(stream)[Symbol.asyncIterator]();
   let pending = await chunks.next();

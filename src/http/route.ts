@@ -1,19 +1,77 @@
 /**
  * @module Registers the methods of one URI template. The methods not listed answer 405 with `Allow`;
- * OPTIONS answers 204 with `Allow`; HEAD comes with GET.
+ * OPTIONS answers 204 with `Allow`; HEAD comes with GET. Each registration is also recorded, with what
+ * each method takes and answers, in the app's route table, from which the profile and the OpenAPI
+ * document are generated: what is served and what is described cannot differ.
  */
 import type { Handler, Hono } from 'hono';
 import { MethodNotAllowed } from '../domain/errors.js';
+import type { InputField } from '../domain/input.js';
+import type { ListingSpec } from '../domain/listing.js';
+import type { Method } from '../hypermedia/model.js';
+import type { ControlName } from '../hypermedia/vocabulary.js';
 import type { AppEnv } from './env.js';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** What one method of a route takes and answers. */
+export interface Operation {
+  /** What it does, in one line. */
+  summary: string;
+  /** The control that submits to it, where renderers offer one. */
+  control?: ControlName;
+  /** The body it reads, checked against these fields (`validateInput`). */
+  body?: {
+    fields: readonly InputField[];
+    /** `create`: the required fields must be sent; `change`: any non-empty subset of them. */
+    mode: 'create' | 'change';
+    /** The body may be left out, standing for `{}`. */
+    optional?: boolean;
+  };
+  /** The listing parameters it takes (`parseListing`). */
+  listing?: ListingSpec;
+  /** Status of success; by default 201 for POST, 204 for DELETE, 200 otherwise. */
+  status?: 200 | 201 | 204;
+  /** `If-Match` makes it conditional (412 on a stale tag). */
+  conditional?: boolean;
+  /** Error statuses beyond those its shape implies (see `openapi.ts`). */
+  errors?: readonly number[];
+  /** The media type answered when it is not a resource in the negotiated format (a stylesheet, say). */
+  produces?: string;
+  /** Answered before any token is read (a load balancer's probe). */
+  unauthenticated?: boolean;
+}
 
-export function route(app: Hono<AppEnv>, path: string, handlers: Partial<Record<Method, Handler<AppEnv>>>): void {
-  const methods = Object.keys(handlers) as Method[];
-  const allowed = [...methods, ...(handlers.GET ? ['HEAD'] : []), 'OPTIONS'];
-  for (const method of methods) app.on(method, path, handlers[method] as Handler<AppEnv>);
+/** The methods of one URI template, described. */
+export type Operations = Partial<Record<Method, Operation>>;
+
+/** One registered URI template and its methods. */
+export interface RouteEntry {
+  /** The path as an RFC 6570 template: `/books/{id}`. */
+  path: string;
+  operations: Operations;
+}
+
+const tables = new WeakMap<object, RouteEntry[]>();
+
+/** The routes registered on an app so far, in registration order. */
+export function routesOf(app: Hono<AppEnv>): readonly RouteEntry[] {
+  return tables.get(app) ?? [];
+}
+
+/** Registers `handlers` at `path`, described by `operations`: one per method, no more, no fewer. */
+export function route<M extends Method>(
+  app: Hono<AppEnv>,
+  path: string,
+  operations: Record<M, Operation>,
+  handlers: NoInfer<Record<M, Handler<AppEnv>>>,
+): void {
+  const methods = Object.keys(handlers) as M[];
+  const allowed = [...methods, ...('GET' in handlers ? ['HEAD'] : []), 'OPTIONS'];
+  for (const method of methods) app.on(method, path, handlers[method]);
   app.options(path, (c) => c.body(null, 204, { Allow: allowed.join(', ') }));
   app.all(path, (c) => {
     throw new MethodNotAllowed(c.req.method, allowed);
   });
+  const table = tables.get(app) ?? [];
+  table.push({ path: path.replace(/:(\w+)/g, '{$1}'), operations });
+  tables.set(app, table);
 }

@@ -91,7 +91,7 @@ export interface Resource {
 /** Kinds of member a collection can have. */
 export type ItemKind = 'book' | 'author' | 'user' | 'loan' | 'token';
 
-export type ResourceKind = 'root' | ItemKind | `${ItemKind}-page`;
+export type ResourceKind = 'root' | 'profile' | ItemKind | `${ItemKind}-page`;
 
 /**
  * A collection sent whole, item by item as they are read from the database. Only the collection's own

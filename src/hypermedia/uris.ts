@@ -28,6 +28,8 @@ export const paths = {
   userTokens: template('/users/{id}/tokens'),
   userToken: template('/users/{id}/tokens/{token}'),
   session: template('/session'),
+  profile: template('/profile'),
+  openapi: template('/openapi.json'),
 } as const;
 
 /** The query parameters of a listing URI, in the order they appear. */
@@ -63,6 +65,11 @@ export class Uris {
   userToken = (id: number, token: number) => this.at(paths.userToken.expand({ id, token }));
 
   session = () => this.at(paths.session.expand({}));
+  profile = () => this.at(paths.profile.expand({}));
+  openapi = () => this.at(paths.openapi.expand({}));
+
+  /** A path template (`/books/{id}`) under this base, unexpanded: for descriptions of the interface. */
+  pathTemplate = (path: string) => this.at(path);
 
   /** The search template as advertised by the root (`templated: true`). */
   booksSearchTemplate = () => `${this.base}/books{?query,author,filter,sort,page,per_page,fields}`;

@@ -1,41 +1,153 @@
 /**
- * @module The link relations and control names the catalogue uses: one list that renderers, docs and
- * tests share. Relations are nouns (IANA-registered where one fits, RFC 8288); controls are verbs.
+ * @module The link relations and control names the catalogue uses: one registry that renderers, the
+ * profile, docs and tests share. Relations are nouns (IANA-registered where one fits, RFC 8288); controls
+ * are verbs. An entry may be marked deprecated; responses carrying it then say so (see `deprecation.ts`).
  */
+import type { Method } from './model.js';
 
-/** Every link relation, with what following it gives. */
+/**
+ * A rel or control on its way out. The API has no versions: a name is deprecated, announced in every
+ * response that carries it (`Deprecation`, RFC 9745; `Sunset`, RFC 8594; a `deprecation` link), kept
+ * working until its sunset, and only then removed.
+ */
+export interface Deprecation {
+  /** Day it was (or will be) deprecated, `YYYY-MM-DD` (UTC). */
+  since: string;
+  /** Day after which it may stop working, `YYYY-MM-DD` (UTC); absent while no date is set. */
+  sunset?: string;
+  /** Where people read what replaces it and how to move. */
+  docs: string;
+}
+
+/** A link relation. */
+export interface RelEntry {
+  /** What following it gives. */
+  means: string;
+  deprecated?: Deprecation;
+}
+
+/** A control name. */
+export interface ControlEntry {
+  /** What submitting it does. */
+  does: string;
+  /** The HTTP method it always uses. */
+  method: Method;
+  /** Where and for whom it is offered. */
+  appears: string;
+  deprecated?: Deprecation;
+}
+
+/** Every link relation. */
 export const rels = {
-  self: 'This resource.',
-  collection: 'The collection this item belongs to (its first page).',
-  item: 'A member of this collection.',
-  author: 'The author of this book.',
-  books: 'The books collection (first page); from an author, the books by that author.',
-  authors: 'The authors collection (first page).',
-  search: 'A URI template for searching and listing books.',
-  first: 'The first page of this listing.',
-  last: 'The last page of this listing.',
-  prev: 'The previous page of this listing.',
-  next: 'The next page of this listing.',
-  up: 'The resource one level up (from a page of an author\u2019s or a borrower\u2019s items, that author or borrower).',
-  book: 'The book a loan is of.',
-  borrower: 'The user who borrowed (a loan\u2019s borrower).',
-  loans: 'Loans: all of them for a librarian, one\u2019s own for a member; from a user, that user\u2019s loans.',
-  users: 'The users collection (librarians).',
-  tokens: 'The bearer tokens of a user.',
-  me: 'The signed-in user.',
-} as const;
+  self: { means: 'This resource.' },
+  collection: { means: 'The collection this item belongs to (its first page).' },
+  item: { means: 'A member of this collection.' },
+  author: { means: 'The author of this book.' },
+  books: { means: 'The books collection (first page); from an author, the books by that author.' },
+  authors: { means: 'The authors collection (first page).' },
+  search: { means: 'A URI template for searching and listing books.' },
+  first: { means: 'The first page of this listing.' },
+  last: { means: 'The last page of this listing.' },
+  prev: { means: 'The previous page of this listing.' },
+  next: { means: 'The next page of this listing.' },
+  up: {
+    means:
+      'The resource one level up (from a page of an author\u2019s or a borrower\u2019s items, that author or borrower).',
+  },
+  book: { means: 'The book a loan is of.' },
+  borrower: { means: 'The user who borrowed (a loan\u2019s borrower).' },
+  loans: {
+    means: 'Loans: all of them for a librarian, one\u2019s own for a member; from a user, that user\u2019s loans.',
+  },
+  users: { means: 'The users collection (librarians).' },
+  tokens: { means: 'The bearer tokens of a user.' },
+  me: { means: 'The signed-in user.' },
+  profile: { means: 'The profile: every link relation and control, its fields and when it appears (RFC 6906).' },
+  'service-desc': { means: 'An OpenAPI 3.1 description of the HTTP interface, for tools (RFC 8631).' },
+  deprecation: {
+    means: 'Documentation of a deprecation announced by this response\u2019s Deprecation header (RFC 9745).',
+  },
+} as const satisfies Record<string, RelEntry>;
 export type Rel = keyof typeof rels;
 
-/** Every control, with what submitting it does. */
+/** Every control. */
 export const controls = {
-  search: 'List books matching the given parameters (GET with query parameters).',
-  create: 'Add a new member to this collection (POST).',
-  update: 'Change the fields sent, answering the full resource (PUT).',
-  edit: 'Change the fields sent, answering the full resource (PATCH).',
-  delete: 'Remove this resource (DELETE); for a token, revoke it.',
-  borrow: 'Borrow this book (POST); the due date is set by the library.',
-  return: 'Return this loan (PATCH with status "returned").',
-  login: 'Sign in for this browser: exchange a token for a session cookie (POST).',
-  logout: 'End this browser session (DELETE).',
-} as const;
+  search: {
+    does: 'List the collection\u2019s members matching the given parameters (its fields are query parameters).',
+    method: 'GET',
+    appears: 'On the root (books) and on the books, authors and an author\u2019s books collections, for everyone.',
+  },
+  create: {
+    does: 'Add a new member to this collection; answers 201 with its Location.',
+    method: 'POST',
+    appears:
+      'On the books, authors and an author\u2019s books collections for librarians; on the users collection for ' +
+      'librarians; on a user\u2019s tokens for that user and librarians.',
+  },
+  update: {
+    does: 'Change the fields sent, answering the full resource.',
+    method: 'PUT',
+    appears: 'On a book or an author for librarians; on a user for librarians.',
+  },
+  edit: {
+    does: 'Change the fields sent, answering the full resource (every field optional).',
+    method: 'PATCH',
+    appears: 'On a book or an author for librarians; on a user for librarians.',
+  },
+  delete: {
+    does: 'Remove this resource; for a token, revoke it.',
+    method: 'DELETE',
+    appears:
+      'On a book without loan history and on an author without books, for librarians; on a token, for its ' +
+      'owner and librarians.',
+  },
+  borrow: {
+    does: 'Borrow this book; the due date is set by the library. A librarian may lend for someone else.',
+    method: 'POST',
+    appears:
+      'On an available book for a signed-in user below the loan cap; `borrower_id` is offered to librarians only.',
+  },
+  return: {
+    does: 'Return this loan (its only field, status, is "returned").',
+    method: 'PATCH',
+    appears: 'On an active loan, for its borrower and librarians.',
+  },
+  login: {
+    does: 'Sign in for this browser: exchange a token for a session cookie.',
+    method: 'POST',
+    appears: 'On the root while not signed in.',
+  },
+  logout: {
+    does: 'End this browser session.',
+    method: 'DELETE',
+    appears: 'On the root while signed in through a browser session (not with a bearer token).',
+  },
+} as const satisfies Record<string, ControlEntry>;
 export type ControlName = keyof typeof controls;
+
+/** A registry of rels and controls: the catalogue's own, or (in tests) one with entries changed. */
+export interface Vocabulary {
+  rels: Readonly<Record<Rel, RelEntry>>;
+  controls: Readonly<Record<ControlName, ControlEntry>>;
+}
+
+/** The catalogue's vocabulary. */
+export const vocabulary: Vocabulary = { rels, controls };
+
+/**
+ * A copy of a vocabulary with one rel or control marked deprecated: how an entry is retired (set it in
+ * the registry above), and how tests exercise the mechanism without retiring a real name.
+ */
+export function deprecate(
+  base: Vocabulary,
+  entry: { rel: Rel } | { control: ControlName },
+  deprecation: Deprecation,
+): Vocabulary {
+  if ('rel' in entry) {
+    return { ...base, rels: { ...base.rels, [entry.rel]: { ...base.rels[entry.rel], deprecated: deprecation } } };
+  }
+  return {
+    ...base,
+    controls: { ...base.controls, [entry.control]: { ...base.controls[entry.control], deprecated: deprecation } },
+  };
+}

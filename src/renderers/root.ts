@@ -22,6 +22,10 @@ export function renderRoot(ctx: RenderContext): Resource {
     }
     if (policy.manageUsers(caller).allowed) links.push({ rel: 'users', href: uris.users(firstPage), title: 'Users' });
   }
+  links.push(
+    { rel: 'profile', href: uris.profile(), title: 'What the links and controls mean' },
+    { rel: 'service-desc', href: uris.openapi(), title: 'OpenAPI description' },
+  );
   return {
     kind: 'root',
     state: {

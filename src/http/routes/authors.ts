@@ -26,12 +26,44 @@ import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
 import { ifMatchVersions } from '../preconditions.js';
 import { send, sendDeleted } from '../respond.js';
-import { route } from '../route.js';
+import { type Operations, route } from '../route.js';
 
 const authorNotFound = (id: number) => new NotFound(`author ${id} not found`);
 
+const authorChange = { fields: authorInputFields, mode: 'change' } as const;
+
+/** What each route takes and answers: the profile and the OpenAPI document are generated from it. */
+const operations = {
+  /** `/authors` */
+  authors: {
+    GET: { summary: 'List or search authors', control: 'search', listing: authorListingSpec },
+    POST: { summary: 'Add an author', control: 'create', body: { fields: authorInputFields, mode: 'create' } },
+  },
+  /** `/authors/{id}` */
+  author: {
+    GET: { summary: 'An author' },
+    PUT: {
+      summary: 'Change the fields of an author that are sent',
+      control: 'update',
+      body: authorChange,
+      conditional: true,
+    },
+    PATCH: {
+      summary: 'Change the fields of an author that are sent',
+      control: 'edit',
+      body: authorChange,
+      conditional: true,
+    },
+    DELETE: { summary: 'Delete an author who has no books', control: 'delete', conditional: true, errors: [409] },
+  },
+  /** `/authors/{id}/books` */
+  authorBooks: {
+    GET: { summary: 'List or search the books of an author', control: 'search', listing: bookListingSpec },
+  },
+} satisfies Record<string, Operations>;
+
 export function authorRoutes(app: Hono<AppEnv>): void {
-  route(app, '/authors', {
+  route(app, '/authors', operations.authors, {
     async GET(c) {
       const ctx = c.get('ctx');
       const database = c.get('database');
@@ -53,7 +85,7 @@ export function authorRoutes(app: Hono<AppEnv>): void {
     },
   });
 
-  route(app, '/authors/:id', {
+  route(app, '/authors/:id', operations.author, {
     async GET(c) {
       const id = idParam(c, 'id', 'author');
       const author = await findAuthor(c.get('database').db, { id });
@@ -77,7 +109,7 @@ export function authorRoutes(app: Hono<AppEnv>): void {
     },
   });
 
-  route(app, '/authors/:id/books', {
+  route(app, '/authors/:id/books', operations.authorBooks, {
     async GET(c) {
       const id = idParam(c, 'id', 'author');
       const ctx = c.get('ctx');

@@ -21,12 +21,63 @@ import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
 import { ifMatchVersions } from '../preconditions.js';
 import { send, sendDeleted } from '../respond.js';
-import { route } from '../route.js';
+import { type Operations, route } from '../route.js';
 
 export const bookNotFound = (id: number) => new NotFound(`book ${id} not found`);
 
+const bookChange = { fields: bookInputFields, mode: 'change' } as const;
+
+/** What each route takes and answers: the profile and the OpenAPI document are generated from it. */
+const operations = {
+  /** `/books` */
+  books: {
+    GET: { summary: 'List or search books', control: 'search', listing: bookListingSpec },
+    POST: {
+      summary: 'Add a book',
+      control: 'create',
+      body: { fields: bookInputFields, mode: 'create' },
+      errors: [422],
+    },
+  },
+  /** `/books/{id}` */
+  book: {
+    GET: { summary: 'A book' },
+    PUT: {
+      summary: 'Change the fields of a book that are sent',
+      control: 'update',
+      body: bookChange,
+      conditional: true,
+      errors: [422],
+    },
+    PATCH: {
+      summary: 'Change the fields of a book that are sent',
+      control: 'edit',
+      body: bookChange,
+      conditional: true,
+      errors: [422],
+    },
+    DELETE: {
+      summary: 'Delete a book that has no loan history',
+      control: 'delete',
+      conditional: true,
+      errors: [409],
+    },
+  },
+  /** `/books/{id}/borrow` */
+  borrow: {
+    POST: {
+      summary: 'Borrow a book (a librarian may lend it to `borrower_id`)',
+      control: 'borrow',
+      body: { fields: borrowInputFields, mode: 'create', optional: true },
+      errors: [409, 422],
+    },
+  },
+  /** `/books/{id}/author` */
+  bookAuthor: { GET: { summary: 'The author of a book' } },
+} satisfies Record<string, Operations>;
+
 export function bookRoutes(app: Hono<AppEnv>): void {
-  route(app, '/books', {
+  route(app, '/books', operations.books, {
     async GET(c) {
       const ctx = c.get('ctx');
       const database = c.get('database');
@@ -48,7 +99,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
     },
   });
 
-  route(app, '/books/:id', {
+  route(app, '/books/:id', operations.book, {
     async GET(c) {
       const id = idParam(c, 'id', 'book');
       const book = await findBook(c.get('database').db, { id });
@@ -72,7 +123,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
   });
 
   /** The one verb path the seed allows: borrowing a book. The due date is the library's, not the client's. */
-  route(app, '/books/:id/borrow', {
+  route(app, '/books/:id/borrow', operations.borrow, {
     async POST(c) {
       const id = idParam(c, 'id', 'book');
       const ctx = c.get('ctx');
@@ -94,7 +145,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
     },
   });
 
-  route(app, '/books/:id/author', {
+  route(app, '/books/:id/author', operations.bookAuthor, {
     async GET(c) {
       const id = idParam(c, 'id', 'book');
       const author = await findAuthorOfBook(c.get('database').db, { bookId: id });

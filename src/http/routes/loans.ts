@@ -15,12 +15,28 @@ import type { AppEnv } from '../env.js';
 import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
 import { send } from '../respond.js';
-import { route } from '../route.js';
+import { type Operations, route } from '../route.js';
 
 const loanNotFound = (id: number) => new NotFound(`loan ${id} not found`);
 
+/** What each route takes and answers: the profile and the OpenAPI document are generated from it. */
+const operations = {
+  /** `/loans` */
+  loans: { GET: { summary: 'List loans: all for a librarian, one\u2019s own for a member', listing: loanListingSpec } },
+  /** `/loans/{id}` */
+  loan: {
+    GET: { summary: 'A loan' },
+    PATCH: {
+      summary: 'Return a loan',
+      control: 'return',
+      body: { fields: returnInputFields, mode: 'create' },
+      errors: [409],
+    },
+  },
+} satisfies Record<string, Operations>;
+
 export function loanRoutes(app: Hono<AppEnv>): void {
-  route(app, '/loans', {
+  route(app, '/loans', operations.loans, {
     GET(c) {
       const { caller, policy } = c.get('ctx');
       authorize(policy.listLoans(caller));
@@ -29,7 +45,7 @@ export function loanRoutes(app: Hono<AppEnv>): void {
     },
   });
 
-  route(app, '/loans/:id', {
+  route(app, '/loans/:id', operations.loan, {
     async GET(c) {
       const id = idParam(c, 'id', 'loan');
       const ctx = c.get('ctx');

@@ -16,10 +16,25 @@ import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { refuseCrossSite } from '../middleware/authenticate.js';
 import { send } from '../respond.js';
-import { route } from '../route.js';
+import { type Operations, route } from '../route.js';
+
+/** What each route takes and answers: the profile and the OpenAPI document are generated from it. */
+const operations = {
+  /** `/session` */
+  session: {
+    POST: {
+      summary: 'Sign a browser in: exchange a token for a session cookie; answers the root',
+      control: 'login',
+      body: { fields: sessionInputFields, mode: 'create' },
+      status: 200,
+      errors: [409],
+    },
+    DELETE: { summary: 'End a browser session; answers the root', control: 'logout', status: 200, errors: [409] },
+  },
+} satisfies Record<string, Operations>;
 
 export function sessionRoutes(app: Hono<AppEnv>): void {
-  route(app, '/session', {
+  route(app, '/session', operations.session, {
     /** Answers the root as the newly signed-in caller sees it. */
     async POST(c) {
       const ctx = c.get('ctx');

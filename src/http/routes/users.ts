@@ -5,7 +5,7 @@ import { findUser, insertUser, listUsersPage, streamUsers, updateUser } from '..
 import { NotFound, PreconditionFailed } from '../../domain/errors.js';
 import { validateInput } from '../../domain/input.js';
 import { parseListing } from '../../domain/listing.js';
-import { userListingSpec } from '../../domain/listings.js';
+import { loanListingSpec, userListingSpec } from '../../domain/listings.js';
 import { authorize } from '../../domain/policy.js';
 import { hashTokenSecret, newTokenSecret, type TokenInput, tokenInputFields } from '../../domain/token.js';
 import { type StoredUser, type UserInput, userInputFields } from '../../domain/user.js';
@@ -17,13 +17,56 @@ import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
 import { ifMatchVersions } from '../preconditions.js';
 import { send, sendDeleted } from '../respond.js';
-import { route } from '../route.js';
+import { type Operations, route } from '../route.js';
 import { sendLoans } from './loans.js';
 
 const userNotFound = (id: number) => new NotFound(`user ${id} not found`);
 
+const userChange = { fields: userInputFields, mode: 'change' } as const;
+
+/** What each route takes and answers: the profile and the OpenAPI document are generated from it. */
+const operations = {
+  /** `/users` */
+  users: {
+    GET: { summary: 'List users (librarians only)', listing: userListingSpec, errors: [403] },
+    POST: { summary: 'Add a user', control: 'create', body: { fields: userInputFields, mode: 'create' } },
+  },
+  /** `/users/{id}` */
+  user: {
+    GET: { summary: 'A user' },
+    PUT: {
+      summary: 'Change the fields of a user that are sent',
+      control: 'update',
+      body: userChange,
+      conditional: true,
+    },
+    PATCH: {
+      summary: 'Change the fields of a user that are sent',
+      control: 'edit',
+      body: userChange,
+      conditional: true,
+    },
+  },
+  /** `/users/{id}/loans` */
+  userLoans: { GET: { summary: 'List the loans of a user', listing: loanListingSpec } },
+  /** `/users/{id}/tokens` */
+  tokens: {
+    GET: { summary: 'The tokens of a user (never their secrets)' },
+    POST: {
+      summary: 'Create a token; the answer carries its secret, once',
+      control: 'create',
+      body: { fields: tokenInputFields, mode: 'create', optional: true },
+    },
+  },
+  /** `/users/{id}/tokens/{token}` */
+  token: {
+    GET: { summary: 'A token (never its secret)' },
+    DELETE: { summary: 'Revoke a token', control: 'delete' },
+  },
+} satisfies Record<string, Operations>;
+
 export function userRoutes(app: Hono<AppEnv>): void {
-  route(app, '/users', {
+  route(app, '/users', operations.users, {
     GET(c) {
       const ctx = c.get('ctx');
       authorize(ctx.policy.manageUsers(ctx.caller));
@@ -46,7 +89,7 @@ export function userRoutes(app: Hono<AppEnv>): void {
     },
   });
 
-  route(app, '/users/:id', {
+  route(app, '/users/:id', operations.user, {
     async GET(c) {
       const user = await visibleUser(c);
       return send(c, renderUser(user, c.get('ctx')));
@@ -55,14 +98,14 @@ export function userRoutes(app: Hono<AppEnv>): void {
     PATCH: changeUser,
   });
 
-  route(app, '/users/:id/loans', {
+  route(app, '/users/:id/loans', operations.userLoans, {
     async GET(c) {
       const user = await visibleUser(c);
       return sendLoans(c, userLoansCollection(c.get('ctx'), user), user.id);
     },
   });
 
-  route(app, '/users/:id/tokens', {
+  route(app, '/users/:id/tokens', operations.tokens, {
     async GET(c) {
       const user = await tokenOwner(c);
       const tokens = await listTokens(c.get('database').db, { userId: user.id });
@@ -86,7 +129,7 @@ export function userRoutes(app: Hono<AppEnv>): void {
     },
   });
 
-  route(app, '/users/:id/tokens/:token', {
+  route(app, '/users/:id/tokens/:token', operations.token, {
     async GET(c) {
       const user = await tokenOwner(c);
       const id = idParam(c, 'token', 'token');

@@ -1,0 +1,116 @@
+/**
+ * @module The shared schemas of the OpenAPI description: the JSON format's shapes (`formats/json.ts`:
+ * links, controls, fields, resources, pages) with the vocabulary's names, and the seed's error shape.
+ */
+import type { Vocabulary } from '../hypermedia/vocabulary.js';
+
+type Schema = Record<string, unknown>;
+
+/** The JSON format's shapes (`formats/json.ts`) and the error shape. */
+export function schemas(vocabulary: Vocabulary): Record<string, Schema> {
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  const links = { type: 'array', items: ref('Link') };
+  const controls = {
+    type: 'object',
+    propertyNames: { enum: Object.keys(vocabulary.controls) },
+    additionalProperties: ref('Control'),
+  };
+  return {
+    Link: {
+      type: 'object',
+      required: ['rel', 'href'],
+      properties: {
+        rel: { type: 'string', enum: Object.keys(vocabulary.rels) },
+        href: { type: 'string' },
+        title: { type: 'string' },
+        templated: { type: 'boolean', description: 'The href is an RFC 6570 URI template.' },
+      },
+    },
+    Field: {
+      type: 'object',
+      required: ['name', 'type', 'required'],
+      properties: {
+        name: { type: 'string' },
+        type: { enum: ['string', 'integer', 'boolean', 'date'] },
+        required: { type: 'boolean' },
+        value: { type: ['string', 'number', 'boolean'] },
+        min: { type: 'number' },
+        max: { type: 'number' },
+        maxLength: { type: 'integer' },
+        enum: { type: 'array', items: { type: 'string' } },
+        title: { type: 'string' },
+        options: {
+          type: 'object',
+          required: ['href', 'valueField', 'promptField'],
+          properties: {
+            href: { type: 'string' },
+            templated: { type: 'boolean' },
+            valueField: { type: 'string' },
+            promptField: { type: 'string' },
+          },
+        },
+      },
+    },
+    Control: {
+      type: 'object',
+      required: ['href', 'method', 'fields'],
+      properties: {
+        href: { type: 'string' },
+        method: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
+        title: { type: 'string' },
+        contentType: { type: 'string' },
+        fields: { type: 'array', items: ref('Field') },
+      },
+    },
+    Resource: {
+      type: 'object',
+      description: 'A resource in the JSON format: its fields at the top level, its links and its controls.',
+      required: ['links', 'controls'],
+      properties: { links, controls },
+    },
+    Item: {
+      type: 'object',
+      description: 'A member of a collection: its fields and links (its controls are on its own document).',
+      required: ['links'],
+      properties: { links, controls },
+    },
+    Page: {
+      allOf: [
+        ref('Resource'),
+        {
+          type: 'object',
+          required: ['data', 'meta'],
+          properties: {
+            data: { type: 'array', items: ref('Item') },
+            meta: {
+              type: 'object',
+              required: ['page', 'per_page', 'total_pages', 'total_items'],
+              properties: Object.fromEntries(
+                ['page', 'per_page', 'total_pages', 'total_items'].map((name) => [name, { type: 'integer' }]),
+              ),
+            },
+          },
+        },
+      ],
+    },
+    Error: {
+      type: 'object',
+      required: ['error'],
+      properties: {
+        error: {
+          type: 'object',
+          required: ['code', 'message'],
+          properties: {
+            code: { type: 'integer', description: 'The HTTP status.' },
+            message: { type: 'string' },
+            details: {
+              type: 'object',
+              description: 'Per field or parameter, by the name the controls use: what is wrong with it.',
+              additionalProperties: { type: 'string' },
+            },
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * @module The interface described, generated from the vocabulary and the route table: the profile (a
+ * resource like any other, in every format) and the OpenAPI document.
+ */
+import type { Hono } from 'hono';
+import type { Format } from '../../formats/format.js';
+import type { Method } from '../../hypermedia/model.js';
+import type { Vocabulary } from '../../hypermedia/vocabulary.js';
+import { type ControlTarget, renderProfile } from '../../renderers/profile.js';
+import type { AppEnv } from '../env.js';
+import { openApiDocument } from '../openapi.js';
+import { send } from '../respond.js';
+import { type Operations, type RouteEntry, route, routesOf } from '../route.js';
+
+const operations = {
+  profile: { GET: { summary: 'The profile: every link relation and control, its fields, and when it appears' } },
+  openapi: { GET: { summary: 'This OpenAPI description of the interface', produces: 'application/json' } },
+} satisfies Record<string, Operations>;
+
+export function descriptionRoutes(app: Hono<AppEnv>, options: { formats: readonly Format[]; vocabulary: Vocabulary }) {
+  const { formats, vocabulary } = options;
+  route(app, '/profile', operations.profile, {
+    GET: (c) => send(c, renderProfile(c.get('ctx'), vocabulary, controlTargets(routesOf(app)))),
+  });
+
+  // Generated on first request, when every route has been registered; the same for every caller.
+  let openapi: string | undefined;
+  route(app, '/openapi.json', operations.openapi, {
+    GET(c) {
+      const uris = c.get('uris');
+      openapi ??= JSON.stringify(
+        openApiDocument({
+          routes: routesOf(app),
+          formats,
+          vocabulary,
+          base: uris.pathTemplate(''),
+          profile: uris.profile(),
+        }),
+      );
+      return c.body(openapi, 200, { 'Content-Type': 'application/json; charset=utf-8' });
+    },
+  });
+}
+
+/** Where each control submits, as the routes record it. */
+export function controlTargets(routes: readonly RouteEntry[]): ControlTarget[] {
+  return routes.flatMap((entry) =>
+    Object.entries(entry.operations).flatMap(([method, operation]) =>
+      operation.control
+        ? [
+            {
+              control: operation.control,
+              path: entry.path,
+              method: method as Method,
+              ...(operation.body && { body: operation.body }),
+              ...(operation.listing && { listing: operation.listing }),
+            },
+          ]
+        : [],
+    ),
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * @module Renders the profile (RFC 6906): every link relation and control of the vocabulary, and for
+ * each control where it submits to and the fields it carries there, typed and bounded by the same
+ * definitions the controls and the validators use.
+ */
+import type { InputField } from '../domain/input.js';
+import type { ListingSpec } from '../domain/listing.js';
+import type { Field, Method, Resource } from '../hypermedia/model.js';
+import type { ControlName, Deprecation, Vocabulary } from '../hypermedia/vocabulary.js';
+import type { RenderContext } from './context.js';
+import { inputFields, listingFields } from './fields.js';
+
+/** Somewhere a control submits to, as the routes describe it. */
+export interface ControlTarget {
+  control: ControlName;
+  /** The target's path as a URI template (`/books/{id}`). */
+  path: string;
+  method: Method;
+  /** The body it reads: `change` bodies take any subset. */
+  body?: { fields: readonly InputField[]; mode: 'create' | 'change' };
+  /** The listing parameters it takes, for GET controls. */
+  listing?: ListingSpec;
+}
+
+export function renderProfile(ctx: RenderContext, vocabulary: Vocabulary, targets: readonly ControlTarget[]): Resource {
+  const { uris } = ctx;
+  const rels = Object.fromEntries(
+    Object.entries(vocabulary.rels).map(([name, entry]) => [
+      name,
+      { means: entry.means, ...deprecation(entry.deprecated) },
+    ]),
+  );
+  const controls = Object.fromEntries(
+    Object.entries(vocabulary.controls).map(([name, entry]) => [
+      name,
+      {
+        does: entry.does,
+        method: entry.method,
+        appears: entry.appears,
+        ...deprecation(entry.deprecated),
+        targets: Object.fromEntries(
+          targets
+            .filter((target) => target.control === name)
+            .map((target) => [uris.pathTemplate(target.path), targetState(target)]),
+        ),
+      },
+    ]),
+  );
+  return {
+    kind: 'profile',
+    state: {
+      name: 'Catalogue profile',
+      description:
+        'What the link relations and controls of the catalogue mean. Follow links by rel; submit a control by ' +
+        'its method to its href, with the fields it lists (query parameters for GET, a JSON body otherwise).',
+      vocabulary: { rels, controls },
+    },
+    links: [
+      { rel: 'self', href: uris.profile() },
+      { rel: 'service-desc', href: uris.openapi(), title: 'OpenAPI description' },
+    ],
+    controls: [],
+  };
+}
+
+/** The fields as a control offers them: a PATCH that changes a resource makes every field optional. */
+function targetState(target: ControlTarget) {
+  let fields: Field[] = [];
+  if (target.body) {
+    const optional = target.body.mode === 'change' && target.method === 'PATCH';
+    fields = inputFields(target.body.fields, optional ? { required: false } : {});
+  } else if (target.listing) {
+    fields = listingFields({ fieldNames: Object.keys(target.listing.fields), author: target.listing.author });
+  }
+  return {
+    ...(target.body && { contentType: 'application/json' }),
+    fields: Object.fromEntries(fields.map(({ name, ...rest }) => [name, rest])),
+  };
+}
+
+function deprecation(deprecated: Deprecation | undefined) {
+  return deprecated ? { deprecated: { ...deprecated } } : {};
+}

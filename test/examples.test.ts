@@ -1,0 +1,92 @@
+/**
+ * The scripts in docs/examples, run as a reader would run them: each as its own process, given only the
+ * root URL of a live server, a member's token and a keyword. Each must find, borrow and return a book,
+ * say so, and exit 0.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, type LiveServer, startLiveServer } from './live-server.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: documents are inspected loosely by design
+type Doc = Record<string, any>;
+
+let server: LiveServer;
+let member: { id: number; token: string; loans: string };
+
+/** A JSON request to the live server as the librarian, by an href it gave. */
+async function asLibrarian(href: string, method = 'GET', body?: unknown) {
+  const response = await fetch(new URL(href, server.url), {
+    method,
+    headers: {
+      Authorization: `Bearer ${ADMIN_TOKEN}`,
+      Accept: 'application/json',
+      ...(body !== undefined && { 'Content-Type': 'application/json' }),
+    },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  expect(response.ok, `${method} ${href}: ${response.status}`).toBe(true);
+  return { body: (await response.json()) as Doc, location: response.headers.get('location') };
+}
+
+const linkOf = (doc: Doc, rel: string) => doc.links.find((l: { rel: string }) => l.rel === rel)?.href as string;
+
+beforeAll(async () => {
+  server = await startLiveServer();
+  // A member with a token, made over HTTP by the librarian, by links and controls.
+  const root = (await asLibrarian('/')).body;
+  const users = (await asLibrarian(linkOf(root, 'users'))).body;
+  const created = await asLibrarian(users.controls.create.href, 'POST', { name: 'Example Reader', role: 'member' });
+  const user = created.body;
+  const tokens = (await asLibrarian(linkOf(user, 'tokens'))).body;
+  const token = (await asLibrarian(tokens.controls.create.href, 'POST', { name: 'examples' })).body.token;
+  member = { id: user.id, token, loans: linkOf(user, 'loans') };
+}, 120_000);
+afterAll(() => server?.stop());
+
+/** Runs a script to its end. */
+async function run(script: string, args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    env: { ...process.env, CATALOGUE_URL: '', CATALOGUE_TOKEN: '', CATALOGUE_KEYWORD: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const [code] = await once(child, 'close');
+  return { code: code as number | null, stdout, stderr };
+}
+
+describe.each([
+  ['docs/examples/agent.ts', 'hobbit', 'The Hobbit'],
+  ['docs/examples/ketting.ts', 'quixote', 'Don Quixote'],
+])('%s', (script, keyword, title) => {
+  it(`finds a book by "${keyword}", borrows it and returns it, from the root URL and a token alone`, async () => {
+    const before = (await asLibrarian(member.loans)).body.meta.total_items as number;
+    const result = await run(script, [server.url, member.token, keyword]);
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    expect(result.stdout).toContain(`searched for "${keyword}"`);
+    expect(result.stdout).toMatch(new RegExp(`found "${title}[^"]*" at /books/\\d+, which offers borrow`));
+    expect(result.stdout).toMatch(/borrowed it: loan \/loans\/\d+, status active, due \d{4}-/);
+    expect(result.stdout).toMatch(/returned it: loan \/loans\/\d+, status returned/);
+    // The member's loans say the same: one more, already returned.
+    const loans = (await asLibrarian(member.loans)).body;
+    expect(loans.meta.total_items).toBe(before + 1);
+    const loanPath = /borrowed it: loan (\/loans\/\d+)/.exec(result.stdout)?.[1] as string;
+    const loan = (await asLibrarian(loanPath)).body;
+    expect(loan).toMatchObject({ borrower_id: member.id, status: 'returned' });
+  });
+});
+
+describe('without a root URL, token or keyword', () => {
+  it.each(['docs/examples/agent.ts', 'docs/examples/ketting.ts'])('%s prints its usage and exits 2', async (script) => {
+    const result = await run(script, []);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('usage:');
+  });
+});

@@ -1,0 +1,214 @@
+/**
+ * The profile: linked from the root as `profile`, generated from the vocabulary and the route table,
+ * served like any resource in every format. Every control any caller is offered must be described there,
+ * with the same method and the same typed, bounded fields; and everything it describes is offered to
+ * someone.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { controls as controlVocabulary, rels as relVocabulary } from '../src/hypermedia/vocabulary.js';
+import {
+  addAuthor,
+  addBook,
+  addUser,
+  json,
+  linkHref,
+  openTestCatalogue,
+  type TestCatalogue,
+  type TestClient,
+} from './support/catalogue.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: documents are inspected loosely by design
+type Doc = Record<string, any>;
+
+let t: TestCatalogue;
+let profile: Doc;
+/** Documents as their callers see them, each offering some controls. */
+const documents: { who: string; path: string; doc: Doc }[] = [];
+
+beforeAll(async () => {
+  t = await openTestCatalogue();
+  const author = await addAuthor(t, 'Profila Vocabularia');
+  const lonelyAuthor = await addAuthor(t, 'Nobody Wrote Here');
+  const lent = await addBook(t, 'Described Destinies', 1990, author);
+  const untouched = await addBook(t, 'Undescribed Dunes', 1991, author);
+  const member = await addUser(t, 'Profile Reader');
+  const asMember = t.as(member.token);
+  const borrowed = await asMember.request(`/books/${lent}/borrow`, { method: 'POST' });
+  expect(borrowed.status).toBe(201);
+  const loan = borrowed.headers.get('location') as string;
+  const tokens = await json(await asMember.request(`/users/${member.id}/tokens`));
+  const token = tokens.data[0].links.find((l: Doc) => l.rel === 'self').href as string;
+
+  const callers: Record<string, TestClient> = { anonymous: t.anonymous, member: asMember, librarian: t };
+  const paths = [
+    '/',
+    '/books?page=1&per_page=5',
+    `/books/${lent}`,
+    `/books/${untouched}`,
+    `/books/${lent}/author`,
+    '/authors?page=1',
+    `/authors/${author}`,
+    `/authors/${lonelyAuthor}`,
+    `/authors/${author}/books?page=1`,
+    '/loans?page=1',
+    loan,
+    '/users?page=1',
+    `/users/${member.id}`,
+    `/users/${member.id}/loans?page=1`,
+    `/users/${member.id}/tokens`,
+    token,
+  ];
+  for (const [who, client] of Object.entries(callers)) {
+    for (const path of paths) {
+      const response = await client.request(path);
+      if (response.status === 200) documents.push({ who, path, doc: await json(response) });
+    }
+  }
+  // Signing in through a browser session answers the root with `logout`.
+  const session = await t.anonymous.send('POST', '/session', { token: member.token });
+  expect(session.status).toBe(200);
+  documents.push({ who: 'member (session)', path: 'POST /session', doc: await json(session) });
+
+  const root = await json(await t.anonymous.request('/'));
+  const response = await t.anonymous.request(linkHref(root, 'profile') as string);
+  expect(response.status).toBe(200);
+  profile = await json(response);
+});
+afterAll(() => t.close());
+
+/** Whether a path matches a URI template's path (`/books/{id}`). */
+function matches(template: string, href: string): boolean {
+  const path = new URL(href, 'http://x').pathname;
+  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+');
+  return new RegExp(`^${pattern}$`).test(path);
+}
+
+/** What a field is, whatever its value: its type, bounds and label (the name is the profile's key). */
+function typeOf(field: Doc): Doc {
+  const { name: _name, value: _value, options: _options, ...rest } = field;
+  return rest;
+}
+
+describe('the profile', () => {
+  it('is linked from the root as profile, for every caller and in every format', async () => {
+    for (const client of [t.anonymous, t]) {
+      const root = await json(await client.request('/'));
+      expect(linkHref(root, 'profile')).toBe('/profile');
+      const hal = await json(await client.request('/', { headers: { Accept: 'application/hal+json' } }));
+      expect(hal._links.profile.href).toBe('/profile');
+    }
+    const head = await t.anonymous.request('/');
+    expect(head.headers.get('link')).toContain('</profile>; rel="profile"');
+  });
+
+  it('describes every rel and every control of the vocabulary, and nothing else', () => {
+    expect(profile.name).toBe('Catalogue profile');
+    expect(Object.keys(profile.vocabulary.rels)).toEqual(Object.keys(relVocabulary));
+    expect(Object.keys(profile.vocabulary.controls)).toEqual(Object.keys(controlVocabulary));
+    for (const [name, entry] of Object.entries(relVocabulary)) {
+      expect(profile.vocabulary.rels[name]).toEqual({ means: entry.means });
+    }
+    for (const [name, entry] of Object.entries(controlVocabulary)) {
+      const described = profile.vocabulary.controls[name];
+      expect(described).toMatchObject({ does: entry.does, method: entry.method, appears: entry.appears });
+      expect(Object.keys(described.targets).length, `targets of ${name}`).toBeGreaterThan(0);
+    }
+    expect(profile.links).toEqual([
+      { rel: 'self', href: '/profile' },
+      { rel: 'service-desc', href: '/openapi.json', title: 'OpenAPI description' },
+    ]);
+    expect(profile.controls).toEqual({});
+  });
+
+  it('states the fields of a control with the types and bounds of the input definitions', () => {
+    const { create, edit, update, search } = profile.vocabulary.controls;
+    expect(create.targets['/books']).toEqual({
+      contentType: 'application/json',
+      fields: {
+        title: { type: 'string', required: true, maxLength: 500, title: 'Title' },
+        publication_year: { type: 'integer', required: true, min: -3000, max: 2100, title: 'Year' },
+        author_id: { type: 'integer', required: true, min: 1, title: 'Author' },
+      },
+    });
+    // PUT advertises the whole resource; PATCH makes every field optional.
+    expect(update.targets['/books/{id}'].fields.title.required).toBe(true);
+    expect(edit.targets['/books/{id}'].fields.title.required).toBe(false);
+    expect(profile.vocabulary.controls.return.targets['/loans/{id}'].fields).toEqual({
+      status: { type: 'string', required: true, enum: ['returned'], title: 'Status' },
+    });
+    expect(Object.keys(search.targets['/authors'].fields)).toEqual([
+      'query',
+      'filter',
+      'sort',
+      'page',
+      'per_page',
+      'fields',
+    ]);
+    expect(search.targets['/books'].fields.per_page).toMatchObject({ type: 'integer', min: 1, max: 100 });
+    expect(profile.vocabulary.controls.delete.targets['/books/{id}']).toEqual({ fields: {} });
+  });
+
+  it('describes every control any caller is offered: same method, a target it submits to, the same fields', () => {
+    const seen = new Set<string>();
+    let offered = 0;
+    for (const { who, path, doc } of documents) {
+      for (const [name, control] of Object.entries(doc.controls ?? {}) as [string, Doc][]) {
+        const where = `${name} on ${path} as ${who}`;
+        const described = profile.vocabulary.controls[name];
+        expect(described, where).toBeDefined();
+        expect(control.method, where).toBe(described.method);
+        const target = Object.keys(described.targets).find((template) => matches(template, control.href));
+        expect(target, `${where}: ${control.href} among ${Object.keys(described.targets)}`).toBeDefined();
+        const fields = described.targets[target as string].fields;
+        for (const field of control.fields) {
+          expect(typeOf(fields[field.name] ?? {}), `${where}: field ${field.name}`).toEqual(typeOf(field));
+        }
+        // Borrowing offers `borrower_id` to librarians only; every other control offers all its fields.
+        if (name !== 'borrow')
+          expect(
+            control.fields.map((f: Doc) => f.name),
+            where,
+          ).toEqual(Object.keys(fields));
+        seen.add(`${name} ${target}`);
+        offered += 1;
+      }
+    }
+    expect(offered).toBeGreaterThan(40);
+    const described = Object.entries(profile.vocabulary.controls).flatMap(([name, entry]) =>
+      Object.keys((entry as Doc).targets).map((target) => `${name} ${target}`),
+    );
+    expect([...seen].sort()).toEqual(described.sort());
+  });
+
+  it('comes in HAL-FORMS and HTML too, as any resource does', async () => {
+    const hal = await t.anonymous.request('/profile', { headers: { Accept: 'application/prs.hal-forms+json' } });
+    expect(hal.status).toBe(200);
+    const halDoc = await json(hal);
+    expect(halDoc._links['service-desc'].href).toBe('/openapi.json');
+    expect(halDoc.vocabulary).toEqual(profile.vocabulary);
+    expect(halDoc._templates).toBeUndefined();
+
+    const html = await t.anonymous.request('/profile', { headers: { Accept: 'text/html' } });
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const page = await html.text();
+    expect(page).toContain('<h1>Catalogue profile</h1>');
+    expect(page).toContain('<a rel="service-desc" href="/openapi.json">');
+    for (const name of Object.keys(controlVocabulary)) expect(page).toContain(`data-field="${name}"`);
+  });
+
+  it('has absolute targets behind a proxy', async () => {
+    const base = 'https://example.org/catalogue';
+    const proxied = await openTestCatalogue({ publicUrl: base });
+    try {
+      const root = await json(await proxied.anonymous.request('/'));
+      const href = linkHref(root, 'profile') as string;
+      expect(href).toBe(`${base}/profile`);
+      const doc = await json(await proxied.anonymous.request(href.slice(base.length)));
+      expect(linkHref(doc, 'self')).toBe(`${base}/profile`);
+      expect(Object.keys(doc.vocabulary.controls.borrow.targets)).toEqual([`${base}/books/{id}/borrow`]);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
