@@ -83,6 +83,20 @@ describe.each([
   });
 });
 
+describe('docs/examples/agent.ts with a title to add (a librarian)', () => {
+  it("adds the book through the books collection's create control, then finds, borrows and returns it", async () => {
+    const title = 'Agentic Cartography';
+    const result = await run('docs/examples/agent.ts', [server.url, ADMIN_TOKEN, 'cartography', title]);
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    const added = /added "Agentic Cartography" by [^\n]+ at (\/books\/\d+)/.exec(result.stdout);
+    expect(added, result.stdout).not.toBeNull();
+    expect(result.stdout).toContain(`found "${title}" at ${added?.[1]}, which offers borrow`);
+    expect(result.stdout).toMatch(/returned it: loan \/loans\/\d+, status returned/);
+    const book = (await asLibrarian(added?.[1] as string)).body;
+    expect(book).toMatchObject({ title, available: true, publication_year: new Date().getUTCFullYear() });
+  });
+});
+
 describe('without a root URL, token or keyword', () => {
   it.each(['docs/examples/agent.ts', 'docs/examples/ketting.ts'])('%s prints its usage and exits 2', async (script) => {
     const result = await run(script, []);

@@ -1,12 +1,14 @@
 /**
  * An automation script that knows the catalogue only by its root URL and the names of its link relations
- * and controls. It searches for a book by keyword through the root's `search` control, borrows the first
- * match whose document offers `borrow`, follows the `Location` to the loan and submits its `return`. It
- * builds no URL: every request goes to an href the service gave it.
+ * and controls. Given a title to add (a librarian's token), it first follows `books` and submits the
+ * collection's `create` control, choosing the author from the `author_id` field's options. Then it
+ * searches for a book by keyword through the root's `search` control, borrows the first match whose
+ * document offers `borrow`, follows the `Location` to the loan and submits its `return`. It builds no
+ * URL: every request goes to an href the service gave it.
  *
- *   node --import tsx docs/examples/agent.ts <root-url> <token> <keyword>
+ *   node --import tsx docs/examples/agent.ts <root-url> <token> <keyword> [title-to-add]
  *
- * (or CATALOGUE_URL, CATALOGUE_TOKEN and CATALOGUE_KEYWORD in the environment). It speaks the plain JSON
+ * (or CATALOGUE_URL, CATALOGUE_TOKEN, CATALOGUE_KEYWORD and CATALOGUE_ADD_TITLE in the environment). It speaks the plain JSON
  * format: `links` as `{rel, href}` and `controls` keyed by name, each `{href, method, fields}`.
  */
 
@@ -14,6 +16,8 @@ interface Field {
   name: string;
   required: boolean;
   value?: string | number | boolean;
+  /** Where the valid values come from: a collection whose items' `valueField` is the value. */
+  options?: { href: string; valueField: string; promptField: string };
 }
 interface Control {
   href: string;
@@ -28,13 +32,14 @@ interface Doc {
   [property: string]: unknown;
 }
 
-const [rootUrl, token, keyword] = [
+const [rootUrl, token, keyword, titleToAdd] = [
   process.argv[2] ?? process.env.CATALOGUE_URL,
   process.argv[3] ?? process.env.CATALOGUE_TOKEN,
   process.argv[4] ?? process.env.CATALOGUE_KEYWORD,
+  process.argv[5] ?? process.env.CATALOGUE_ADD_TITLE,
 ];
 if (!rootUrl || !token || !keyword) {
-  console.error('usage: agent.ts <root-url> <token> <keyword>');
+  console.error('usage: agent.ts <root-url> <token> <keyword> [title-to-add]');
   process.exit(2);
 }
 
@@ -88,6 +93,27 @@ async function submit(control: Control, base: URL, values: Record<string, unknow
 
 const root = new URL(rootUrl);
 const start = (await request(root)).doc;
+
+if (titleToAdd) {
+  const { doc: books, url } = await follow(start, root, 'books');
+  const create = books.controls?.create;
+  if (!create) throw new Error('the books collection offers no "create" control (is the token a librarian\'s?)');
+  // The author comes from where the control says valid values live; the first one will do here.
+  const authorField = create.fields.find((f) => f.name === 'author_id');
+  if (!authorField?.options) throw new Error('the "create" control says nothing about where authors come from');
+  const authors = (await request(new URL(authorField.options.href, url))).doc as unknown as Record<string, unknown>[];
+  const author = authors[0];
+  if (!author) throw new Error('there is no author to add a book for');
+  const created = await submit(create, url, {
+    title: titleToAdd,
+    publication_year: new Date().getUTCFullYear(),
+    author_id: author[authorField.options.valueField],
+  });
+  console.log(
+    `added "${titleToAdd}" by ${String(author[authorField.options.promptField])} at ${created.location?.pathname}`,
+  );
+}
+
 const search = start.controls?.search;
 if (!search) throw new Error('the root offers no "search" control');
 const results = (await submit(search, root, { query: keyword })).doc;
