@@ -19,7 +19,8 @@ export function errorResponse(error: CatalogueError, format?: Format, page?: Pag
   }
   return new Response(JSON.stringify({ error: content }), {
     status: error.status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...error.headers },
+    // Which error a request gets can depend on its Accept (406, an HTML page) and its caller (401, 403, 404).
+    headers: { 'Content-Type': 'application/json; charset=utf-8', Vary: 'Accept, Authorization', ...error.headers },
   });
 }
 
