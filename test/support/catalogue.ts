@@ -11,8 +11,9 @@ import { type Database, openDatabase, openPglite } from '../../src/db/client.js'
 import { prepareDatabase } from '../../src/db/migrate.js';
 import { type AccessPolicy, defaultAccessPolicy } from '../../src/domain/policy.js';
 
-/** The librarian token every test catalogue is started with (as `CATALOGUE_ADMIN_TOKEN`). */
-export const LIBRARIAN_TOKEN = 'test-librarian-token-0123456789abcdef';
+import { LIBRARIAN_TOKEN } from './tokens.js';
+
+export { LIBRARIAN_TOKEN };
 
 /** Requests as one caller. */
 export interface TestClient {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openPglite } from '../../src/db/client.js';
 import { prepareDatabase } from '../../src/db/migrate.js';
+import { LIBRARIAN_TOKEN } from './tokens.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,7 +25,8 @@ export default async function setup(project: TestProject) {
   }
   const dir = await mkdtemp(join(tmpdir(), 'catalogue-test-'));
   const database = await openPglite({ kind: 'pglite', dataDir: 'memory://' });
-  await prepareDatabase(database, { seedSample: false });
+  // The same librarian every test catalogue starts with, so the snapshot holds no stranger.
+  await prepareDatabase(database, { seedSample: false, adminToken: LIBRARIAN_TOKEN });
   const dump = await database.dump?.();
   if (!dump) throw new Error('PGlite cannot dump its data directory');
   await database.close();
