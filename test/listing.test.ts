@@ -978,6 +978,12 @@ describe('query (full-text)', () => {
     expect(await listedIds('/authors', [['query', 'kim -twin']])).toEqual([]);
     expect(await listedIds('/authors', [['query', 'hobbit']])).toEqual([]);
   });
+
+  it('on /authors matches the starts of words, as a person types a name', async () => {
+    expect(await listedIds('/authors', [['query', 'tolk']])).toEqual([a.tolkien]);
+    expect(await listedIds('/authors', [['query', 'gabr márq']])).toEqual([a.garcia]);
+    expect(await listedIds('/authors', [['query', 'olkien']])).toEqual([]);
+  });
 });
 
 describe('fields', () => {

@@ -97,7 +97,26 @@ function columnOf(table: ListingTable, field: string): PgColumn {
 }
 
 function tsQuery(table: ListingTable, text: string): SQL {
-  return sql`websearch_to_tsquery(${sql.raw(`'${table.search.config}'`)}::regconfig, ${text})`;
+  const config = sql.raw(`'${table.search.config}'::regconfig`);
+  const prefix = table.search.config === 'simple' && !usesSearchSyntax(text) ? namePrefixes(text) : undefined;
+  // Names are searched as typed: each word matches the start of a word ("tolk" finds Tolkien), which is
+  // what a person picking an author or user from thousands expects. Phrases, `or` and `-word` keep the
+  // web search syntax.
+  return prefix === undefined ? sql`websearch_to_tsquery(${config}, ${text})` : sql`to_tsquery(${config}, ${prefix})`;
+}
+
+function usesSearchSyntax(text: string): boolean {
+  return /["]|(^|\s)-\S|(^|\s)or(\s|$)/i.test(text);
+}
+
+/** `ursula le gu` → `ursula:* & le:* & gu:*`, keeping letters and digits only; undefined if none remain. */
+function namePrefixes(text: string): string | undefined {
+  const words = text
+    .toLowerCase()
+    .split(/\s+/)
+    .map((word) => word.replace(/[^\p{L}\p{N}]/gu, ''))
+    .filter((word) => word !== '');
+  return words.length === 0 ? undefined : words.map((word) => `${word}:*`).join(' & ');
 }
 
 /** The `author` parameter is a plain substring: LIKE's wildcards in it match themselves. */
