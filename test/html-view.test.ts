@@ -246,3 +246,20 @@ describe('search forms', () => {
     expect((await t.anonymous.request(`/books${query}`)).status).toBe(400);
   });
 });
+
+describe('answers shown only once', () => {
+  it('a token created from a form is shown on the page that answers, not lost to a redirect', async () => {
+    const member = await addUser(t, 'Form Token Member');
+    const response = await t.request(`/users/${member.id}/tokens`, {
+      method: 'POST',
+      headers: { ...HTML, ...FORM, Cookie: session },
+      body: 'name=laptop',
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const html = await response.text();
+    const secret = /<dd data-field="token">(cat_[\w-]{43})<\/dd>/.exec(html)?.[1];
+    expect(secret).toBeDefined();
+    expect((await t.as(secret as string).request(`/users/${member.id}`)).status).toBe(200);
+  });
+});

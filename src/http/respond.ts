@@ -19,7 +19,9 @@ export interface SendOptions {
 
 export function send(c: Context<AppEnv>, resource: Resource, options: SendOptions = {}): Response {
   const format = c.get('format');
-  if (format.redirectAfterWrite && isWrite(c)) {
+  // An answer that cannot be fetched again (a new token's secret, `no-store`) is shown, not redirected.
+  const showOnce = options.headers?.['Cache-Control']?.includes('no-store') ?? false;
+  if (format.redirectAfterWrite && isWrite(c) && !showOnce) {
     const target = options.headers?.Location ?? resource.links.find((l) => l.rel === 'self')?.href ?? '/';
     return seeOther(c, target);
   }

@@ -42,6 +42,11 @@ async function submit(event, form, method) {
     showError(form, 'The catalogue could not be reached. Try again.');
     return;
   }
+  if (response.ok && (response.headers.get('Cache-Control') || '').includes('no-store')) {
+    // An answer shown only once (a new token's secret): show it here instead of moving on.
+    showOnce(form, await response.json(), response.headers.get('Location'));
+    return;
+  }
   if (response.ok) {
     location.assign(nextPage(response, form));
     return;
@@ -77,6 +82,32 @@ function nextPage(response, form) {
   if (response.status === 204 && link) return link[1];
   if (form.getAttribute('rel') === 'login' || form.getAttribute('rel') === 'logout') return form.baseURI;
   return window.location.href;
+}
+
+function showOnce(form, body, location) {
+  const section = document.createElement('section');
+  section.className = 'once';
+  section.setAttribute('role', 'status');
+  const heading = document.createElement('h2');
+  heading.textContent = 'Shown only now: copy what you need';
+  const list = document.createElement('dl');
+  for (const [name, value] of Object.entries(body)) {
+    if (value === null || typeof value === 'object') continue;
+    const term = document.createElement('dt');
+    term.textContent = name;
+    const detail = document.createElement('dd');
+    detail.textContent = String(value);
+    detail.dataset.field = name;
+    list.append(term, detail);
+  }
+  section.append(heading, list);
+  if (location) {
+    const link = document.createElement('a');
+    link.href = location;
+    link.textContent = 'Continue';
+    section.append(link);
+  }
+  form.after(section);
 }
 
 function showError(form, message) {
