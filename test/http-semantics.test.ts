@@ -313,6 +313,21 @@ describe('ETag and conditional requests', () => {
   });
 
   it.each(['PUT', 'PATCH'])(
+    '%s: a stale If-Match answers 412 before the body is looked at (RFC 9110 §13.2.2)',
+    async (method) => {
+      const id = await addBook(t, `Precondition First ${method}`, 1970, author);
+      const path = `/books/${id}`;
+      const stale = await etagOf(path);
+      expect((await t.send('PATCH', path, { publication_year: 1971 })).status).toBe(200);
+      await expectError(await t.send(method, path, { publication_year: 'not a year' }, { 'If-Match': stale }), 412);
+      await expectError(await t.send(method, path, '{broken json', { 'If-Match': stale }), 412);
+      // With a current tag the body is judged as usual.
+      const current = await etagOf(path);
+      await expectError(await t.send(method, path, { publication_year: 'not a year' }, { 'If-Match': current }), 400);
+    },
+  );
+
+  it.each(['PUT', 'PATCH'])(
     '%s with If-Match: the current ETag succeeds, a stale one is 412 and changes nothing',
     async (method) => {
       const id = await addBook(t, `If Match Book ${method}`, 1970, author);

@@ -1,4 +1,5 @@
 /** @module Conditional request headers (RFC 9110 §13): `If-None-Match` and `If-Match`. */
+import { type CatalogueError, PreconditionFailed } from '../domain/errors.js';
 
 /** Weak comparison, as `If-None-Match` uses: `W/` is ignored; `*` matches any current representation. */
 export function etagMatches(header: string | undefined, etag: string): boolean {
@@ -22,4 +23,28 @@ export function ifMatchVersions(header: string | undefined): number[] | undefine
       return match ? [Number(match[1])] : [];
     })
     .filter((v) => v <= 2_147_483_647);
+}
+
+/**
+ * A write under `If-Match`. The precondition is evaluated before the request body is even read, as
+ * RFC 9110 §13.2.2 orders it (a stale tag answers 412 whatever the body holds), and enforced again by
+ * the write itself, which only touches the row at one of the given versions, so no race slips through.
+ */
+export async function writeIfMatch<T>(
+  ifMatch: string | undefined,
+  steps: {
+    find: () => Promise<{ version: number } | undefined>;
+    notFound: () => CatalogueError;
+    write: (versions: number[] | undefined) => Promise<T | undefined>;
+  },
+): Promise<T> {
+  const versions = ifMatchVersions(ifMatch);
+  if (versions) {
+    const current = await steps.find();
+    if (!current) throw steps.notFound();
+    if (!versions.includes(current.version)) throw new PreconditionFailed();
+  }
+  const written = await steps.write(versions);
+  if (written !== undefined) return written;
+  throw (await steps.find()) ? new PreconditionFailed() : steps.notFound();
 }

@@ -24,7 +24,7 @@ import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
-import { ifMatchVersions } from '../preconditions.js';
+import { ifMatchVersions, writeIfMatch } from '../preconditions.js';
 import { send, sendDeleted } from '../respond.js';
 import { type Operations, route } from '../route.js';
 
@@ -137,8 +137,13 @@ async function changeAuthor(c: Context<AppEnv>) {
   const ctx = c.get('ctx');
   const { db } = c.get('database');
   authorize(ctx.policy.manageCatalogue(ctx.caller));
-  const changes = validateInput<Partial<AuthorInput>>(authorInputFields, await readJson(c), 'change');
-  const author = await updateAuthor(db, { id, changes, versions: ifMatchVersions(c.req.header('if-match')) });
-  if (!author) throw (await findAuthor(db, { id })) ? new PreconditionFailed() : authorNotFound(id);
+  const author = await writeIfMatch(c.req.header('if-match'), {
+    find: () => findAuthor(db, { id }),
+    notFound: () => authorNotFound(id),
+    write: async (versions) => {
+      const changes = validateInput<Partial<AuthorInput>>(authorInputFields, await readJson(c), 'change');
+      return updateAuthor(db, { id, changes, versions });
+    },
+  });
   return send(c, renderAuthor(author, ctx));
 }

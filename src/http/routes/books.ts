@@ -19,7 +19,7 @@ import { readJson, readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
-import { ifMatchVersions } from '../preconditions.js';
+import { ifMatchVersions, writeIfMatch } from '../preconditions.js';
 import { send, sendDeleted } from '../respond.js';
 import { type Operations, route } from '../route.js';
 
@@ -162,8 +162,13 @@ const changeBook = async (c: import('hono').Context<AppEnv>) => {
   const ctx = c.get('ctx');
   const { db } = c.get('database');
   authorize(ctx.policy.manageCatalogue(ctx.caller));
-  const changes = validateInput<Partial<BookInput>>(bookInputFields, await readJson(c), 'change');
-  const book = await updateBook(db, { id, changes, versions: ifMatchVersions(c.req.header('if-match')) });
-  if (!book) throw (await findBook(db, { id })) ? new PreconditionFailed() : bookNotFound(id);
+  const book = await writeIfMatch(c.req.header('if-match'), {
+    find: () => findBook(db, { id }),
+    notFound: () => bookNotFound(id),
+    write: async (versions) => {
+      const changes = validateInput<Partial<BookInput>>(bookInputFields, await readJson(c), 'change');
+      return updateBook(db, { id, changes, versions });
+    },
+  });
   return send(c, renderBook(book, ctx));
 };

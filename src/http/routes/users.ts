@@ -2,7 +2,7 @@
 import type { Context, Hono } from 'hono';
 import { deleteToken, findToken, insertToken, listTokens } from '../../db/queries/tokens.js';
 import { findUser, insertUser, listUsersPage, streamUsers, updateUser } from '../../db/queries/users.js';
-import { NotFound, PreconditionFailed } from '../../domain/errors.js';
+import { NotFound } from '../../domain/errors.js';
 import { validateInput } from '../../domain/input.js';
 import { parseListing } from '../../domain/listing.js';
 import { loanListingSpec, userListingSpec } from '../../domain/listings.js';
@@ -15,7 +15,7 @@ import { readJson, readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
-import { ifMatchVersions } from '../preconditions.js';
+import { writeIfMatch } from '../preconditions.js';
 import { send, sendDeleted } from '../respond.js';
 import { type Operations, route } from '../route.js';
 import { sendLoans } from './loans.js';
@@ -173,8 +173,13 @@ async function changeUser(c: Context<AppEnv>) {
   const ctx = c.get('ctx');
   const { db } = c.get('database');
   authorize(ctx.policy.manageUsers(ctx.caller));
-  const changes = validateInput<Partial<UserInput>>(userInputFields, await readJson(c), 'change');
-  const user = await updateUser(db, { id, changes, versions: ifMatchVersions(c.req.header('if-match')) });
-  if (!user) throw (await findUser(db, { id })) ? new PreconditionFailed() : userNotFound(id);
+  const user = await writeIfMatch(c.req.header('if-match'), {
+    find: () => findUser(db, { id }),
+    notFound: () => userNotFound(id),
+    write: async (versions) => {
+      const changes = validateInput<Partial<UserInput>>(userInputFields, await readJson(c), 'change');
+      return updateUser(db, { id, changes, versions });
+    },
+  });
   return send(c, renderUser(user, ctx));
 }
