@@ -15,11 +15,13 @@ export interface UserRenderOptions {
 
 export function renderUser(user: User & { version?: number }, ctx: RenderContext, options: UserRenderOptions = {}) {
   const { uris, caller, policy } = ctx;
-  const links: Resource['links'] = [
-    { rel: 'self', href: uris.user(user.id) },
-    { rel: 'loans', href: uris.userLoans(user.id, firstPage), title: `Loans of ${user.name}` },
-    { rel: 'tokens', href: uris.userTokens(user.id), title: 'Tokens' },
-  ];
+  const links: Resource['links'] = [{ rel: 'self', href: uris.user(user.id) }];
+  if (policy.seeUser(caller, user.id).allowed) {
+    links.push({ rel: 'loans', href: uris.userLoans(user.id, firstPage), title: `Loans of ${user.name}` });
+  }
+  if (policy.manageTokens(caller, user.id).allowed) {
+    links.push({ rel: 'tokens', href: uris.userTokens(user.id), title: 'Tokens' });
+  }
   if (policy.manageUsers(caller).allowed) links.push({ rel: 'collection', href: uris.users(firstPage) });
   const controls: Control[] = [];
   if (!options.asItem && policy.manageUsers(caller).allowed) {
@@ -71,15 +73,28 @@ export function renderToken(token: Token, ctx: RenderContext, options: { secret?
       { rel: 'collection', href: uris.userTokens(token.user_id) },
       { rel: 'up', href: uris.user(token.user_id) },
     ],
-    // Whoever may see the token may revoke it (the same predicate allowed reading it).
-    controls: options.asItem ? [] : [{ name: 'delete', href, method: 'DELETE', title: 'Revoke token', fields: [] }],
+    controls:
+      !options.asItem && ctx.policy.manageTokens(ctx.caller, token.user_id).allowed
+        ? [{ name: 'delete', href, method: 'DELETE', title: 'Revoke token', fields: [] }]
+        : [],
   };
   return resource;
 }
 
 /** A user's tokens: small, so always whole, with a `create` control. */
 export function renderTokens(userId: number, tokens: Token[], ctx: RenderContext): Resource {
-  const { uris } = ctx;
+  const { uris, caller, policy } = ctx;
+  const controls: Control[] = [];
+  if (policy.manageTokens(caller, userId).allowed) {
+    controls.push({
+      name: 'create',
+      href: uris.userTokens(userId),
+      method: 'POST',
+      title: 'Create a token',
+      contentType: 'application/json',
+      fields: inputFields(tokenInputFields),
+    });
+  }
   return {
     kind: 'token-page',
     state: {},
@@ -87,16 +102,7 @@ export function renderTokens(userId: number, tokens: Token[], ctx: RenderContext
       { rel: 'self', href: uris.userTokens(userId) },
       { rel: 'up', href: uris.user(userId) },
     ],
-    controls: [
-      {
-        name: 'create',
-        href: uris.userTokens(userId),
-        method: 'POST',
-        title: 'Create a token',
-        contentType: 'application/json',
-        fields: inputFields(tokenInputFields),
-      },
-    ],
+    controls,
     items: tokens.map((token) => renderToken(token, ctx, { asItem: true })),
   };
 }
