@@ -18,6 +18,7 @@ import { insertToken, listTokens } from './db/queries/tokens.js';
 import { findUser, insertUser } from './db/queries/users.js';
 import { tokens, users } from './db/schema/index.js';
 import { checkValue } from './domain/input.js';
+import { INT4_MAX } from './domain/limits.js';
 import { hashTokenSecret, newTokenSecret } from './domain/token.js';
 import { type Role, roles, userInputFields } from './domain/user.js';
 
@@ -122,7 +123,7 @@ function checkArguments(command: string, values: { name?: string; role?: string;
 }
 
 function wholeNumber(flag: string, value: string | undefined): number {
-  if (!value || !/^[1-9]\d{0,9}$/.test(value) || Number(value) > 2_147_483_647) {
+  if (!value || !/^[1-9]\d{0,9}$/.test(value) || Number(value) > INT4_MAX) {
     throw new UsageError(`${flag} must be a positive whole number`);
   }
   return Number(value);

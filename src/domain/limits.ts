@@ -16,8 +16,10 @@ export const NAME_MAX_LENGTH = 200;
 export const DEFAULT_PER_PAGE = 20;
 /** Largest `per_page` accepted. */
 export const MAX_PER_PAGE = 100;
+/** Largest PostgreSQL `integer`: every id lives below it, and no parameter may overflow a query. */
+export const INT4_MAX = 2_147_483_647;
 /** Largest `page` accepted; keeps offsets inside what PostgreSQL and JavaScript count exactly. */
-export const MAX_PAGE = 2_147_483_647;
+export const MAX_PAGE = INT4_MAX;
 /** Largest request body, in bytes. */
 export const MAX_BODY_BYTES = 16 * 1024;
 /** Longest value of a free-text listing parameter (`query`, `author`, a `filter` value). */

@@ -4,7 +4,7 @@
  * parameters for paging links. Invalid input is rejected naming the parameter.
  */
 import { InvalidInput } from './errors.js';
-import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE, MAX_QUERY_PARAM_LENGTH } from './limits.js';
+import { DEFAULT_PER_PAGE, INT4_MAX, MAX_PAGE, MAX_PER_PAGE, MAX_QUERY_PARAM_LENGTH } from './limits.js';
 
 /** What a collection offers to listing parameters. */
 export interface ListingSpec {
@@ -193,7 +193,7 @@ function parseWhole(name: string, value: string, min: number, max: number): numb
 function parseInteger(name: string, value: string, message: string): number {
   if (!/^-?\d{1,10}$/.test(value)) throw invalid(name, message);
   const number = Number(value);
-  if (number < -2_147_483_648 || number > 2_147_483_647) throw invalid(name, message);
+  if (number < -INT4_MAX - 1 || number > INT4_MAX) throw invalid(name, message);
   return number;
 }
 

@@ -5,7 +5,7 @@
  * route records is what it answers (see `route.ts`).
  */
 import type { InputField } from '../domain/input.js';
-import { MAX_BODY_BYTES, MAX_PAGE, MAX_PER_PAGE, MAX_QUERY_PARAM_LENGTH } from '../domain/limits.js';
+import { INT4_MAX, MAX_BODY_BYTES, MAX_PAGE, MAX_PER_PAGE, MAX_QUERY_PARAM_LENGTH } from '../domain/limits.js';
 import type { ListingSpec } from '../domain/listing.js';
 import { SESSION_COOKIE } from '../domain/session.js';
 import type { Format } from '../formats/format.js';
@@ -29,7 +29,7 @@ export interface OpenApiOptions {
 type Schema = Record<string, unknown>;
 
 /** Largest identifier in a path: PostgreSQL's `integer`. */
-const MAX_ID = 2_147_483_647;
+const MAX_ID = INT4_MAX;
 
 /** The statuses a route can answer with in the error shape, and when. */
 const errorDescriptions: Record<number, string> = {

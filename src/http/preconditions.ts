@@ -1,5 +1,6 @@
 /** @module Conditional request headers (RFC 9110 §13): `If-None-Match` and `If-Match`. */
 import { type CatalogueError, PreconditionFailed } from '../domain/errors.js';
+import { INT4_MAX } from '../domain/limits.js';
 
 /** Weak comparison, as `If-None-Match` uses: `W/` is ignored; `*` matches any current representation. */
 export function etagMatches(header: string | undefined, etag: string): boolean {
@@ -22,7 +23,7 @@ export function ifMatchVersions(header: string | undefined): number[] | undefine
       const match = /^"(\d{1,10})-[A-Za-z0-9_-]*"$/.exec(tag);
       return match ? [Number(match[1])] : [];
     })
-    .filter((v) => v <= 2_147_483_647);
+    .filter((v) => v <= INT4_MAX);
 }
 
 /**

@@ -2,6 +2,7 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { BookInput, StoredBook } from '../../domain/book.js';
 import { InvalidInput, UnprocessableEntity } from '../../domain/errors.js';
+import { INT4_MAX } from '../../domain/limits.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import { bookHasLoans } from '../../domain/policy.js';
 import type { Database, Db } from '../client.js';
@@ -155,7 +156,7 @@ function matching(params: { id: number; versions?: number[] }): SQL | undefined 
  * would refuse to even bind it, so it is answered here the way the foreign key answers.
  */
 function refuseUnassignableAuthorId(input: Partial<BookInput>): void {
-  if (input.author_id !== undefined && input.author_id > 2_147_483_647) throw noSuchAuthor(input);
+  if (input.author_id !== undefined && input.author_id > INT4_MAX) throw noSuchAuthor(input);
 }
 
 function noSuchAuthor(input: Partial<BookInput>): UnprocessableEntity {
