@@ -6,6 +6,7 @@
  *   npm run catalogue -- tokens add --user ID [--name LABEL]               prints the token
  *   npm run catalogue -- tokens list --user ID                             ids, dates, labels; no secrets
  *   npm run catalogue -- tokens revoke --id TOKEN_ID
+ *   npm run catalogue -- generate --books N [--authors M]                 adds a synthetic catalogue
  *
  * On the embedded database, stop the server first: one process at a time owns a PGlite data directory.
  */
@@ -13,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { asc, eq } from 'drizzle-orm';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import { generateCatalogue } from './db/generate.js';
 import { prepareDatabase } from './db/migrate.js';
 import { insertToken, listTokens } from './db/queries/tokens.js';
 import { findUser, insertUser } from './db/queries/users.js';
@@ -21,13 +23,15 @@ import { checkValue } from './domain/input.js';
 import { INT4_MAX } from './domain/limits.js';
 import { hashTokenSecret, newTokenSecret } from './domain/token.js';
 import { type Role, roles, userInputFields } from './domain/user.js';
+import { progressBar } from './progress.js';
 
 const usage = `usage:
   catalogue users add --name NAME [--role member|librarian]
   catalogue users list
   catalogue tokens add --user ID [--name LABEL]
   catalogue tokens list --user ID
-  catalogue tokens revoke --id TOKEN_ID`;
+  catalogue tokens revoke --id TOKEN_ID
+  catalogue generate --books N [--authors M]   (M defaults to N/10)`;
 
 class UsageError extends Error {}
 
@@ -40,10 +44,12 @@ async function main(argv: string[]): Promise<void> {
       role: { type: 'string', default: 'member' },
       user: { type: 'string' },
       id: { type: 'string' },
+      books: { type: 'string' },
+      authors: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
-  const known = ['users add', 'users list', 'tokens add', 'tokens list', 'tokens revoke'];
+  const known = ['users add', 'users list', 'tokens add', 'tokens list', 'tokens revoke', 'generate'];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
 
   // Arguments are checked before the database is touched, so a typo changes nothing.
@@ -91,6 +97,14 @@ async function main(argv: string[]): Promise<void> {
         print(`revoked token ${id}`);
         break;
       }
+      case 'generate': {
+        const plan = checked.generate as { books: number; authors?: number };
+        const progress = progressBar(process.stderr);
+        const made = await generateCatalogue(db, { ...plan, onProgress: progress.update });
+        progress.done();
+        print(`generated ${made.authors} authors and ${made.books} books`);
+        break;
+      }
     }
   } finally {
     await database.close();
@@ -103,8 +117,27 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-function checkArguments(command: string, values: { name?: string; role?: string; user?: string; id?: string }) {
+interface CliValues {
+  name?: string;
+  role?: string;
+  user?: string;
+  id?: string;
+  books?: string;
+  authors?: string;
+}
+
+function checkArguments(command: string, values: CliValues) {
   switch (command) {
+    case 'generate':
+      return {
+        name: '',
+        role: 'member' as Role,
+        id: 0,
+        generate: {
+          books: wholeNumber('--books', values.books),
+          ...(values.authors !== undefined && { authors: wholeNumber('--authors', values.authors) }),
+        },
+      };
     case 'users add': {
       const name = values.name ?? '';
       const problem = checkValue(userInputFields[0] as (typeof userInputFields)[0], name);

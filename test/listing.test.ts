@@ -21,7 +21,10 @@ interface Page {
   // biome-ignore lint/suspicious/noExplicitAny: controls are checked by name only here
   controls: Record<string, any>;
 }
-/** A parsed href: its path and every query parameter with all its values. */
+/**
+ * A parsed href: its path and every query parameter with all its values. A keyset cursor (opaque to
+ * clients) is shown as `direction:page`, which is what these tests check of it.
+ */
 interface Target {
   path: string;
   params: Record<string, string[]>;
@@ -156,9 +159,14 @@ function parseHref(href: string): Target {
   const params: Record<string, string[]> = {};
   for (const [k, v] of url.searchParams) {
     params[k] ??= [];
-    params[k].push(v);
+    params[k].push(k === 'cursor' ? describeCursor(v) : v);
   }
   return { path: url.pathname, params };
+}
+
+function describeCursor(text: string): string {
+  const [page, direction] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  return `${{ a: 'after', b: 'before', l: 'last' }[direction as 'a' | 'b' | 'l']}:${page}`;
 }
 
 /** The links by rel, each href parsed; fails when a rel appears twice. */
@@ -271,10 +279,14 @@ function expectedPageLinks(
     path: c.path(),
     params: { ...other, page: [String(n)], per_page: [String(perPage)] },
   });
-  const last = Math.max(totalPages, 1);
-  const links: Record<string, Target> = { self: at(page), first: at(1), last: at(last) };
-  if (page > 1) links.prev = at(Math.min(page - 1, last));
-  if (page < totalPages) links.next = at(page + 1);
+  const via = (direction: string, n: number): Target => ({
+    path: c.path(),
+    params: { ...other, per_page: [String(perPage)], cursor: [`${direction}:${n}`] },
+  });
+  const last = totalPages > 1 ? via('last', totalPages) : at(1);
+  const links: Record<string, Target> = { self: at(page), first: at(1), last };
+  if (page > 1) links.prev = page <= totalPages ? via('before', page - 1) : last;
+  if (page < totalPages) links.next = via('after', page + 1);
   return { ...links, ...c.extraLinks() };
 }
 
@@ -459,7 +471,7 @@ describe.each(collections25)('paging $label (25 items)', (c) => {
     expect(page.data).toEqual([]);
     expect(page.meta).toEqual({ page: 4, per_page: 10, total_pages: 3, total_items: 25 });
     const expected = expectedPageLinks(c, 10, 4, 3);
-    expect(expected.prev?.params.page).toEqual(['3']);
+    expect(expected.prev?.params.cursor).toEqual(['last:3']);
     expect(expected.next).toBeUndefined();
     expect(linkTargets(page.links)).toEqual(expected);
     expect(linkTargets(linkHeader(response))).toEqual(expected);
@@ -550,9 +562,15 @@ describe('paging links carry every other listing parameter', () => {
       page += 1;
       expect(body.meta).toEqual({ page, per_page: 6, total_pages: 5, total_items: 25 });
       const at = (n: number): Target => ({ path: '/books', params: { ...other, page: [String(n)], per_page: ['6'] } });
-      const expected: Record<string, Target> = { self: at(page), first: at(1), last: at(5) };
-      if (page > 1) expected.prev = at(page - 1);
-      if (page < 5) expected.next = at(page + 1);
+      const via = (cursor: string): Target => ({
+        path: '/books',
+        params: { ...other, per_page: ['6'], cursor: [cursor] },
+      });
+      // self is the link followed: page 1 by number, the others by cursor.
+      const self = page === 1 ? at(1) : via(`after:${page}`);
+      const expected: Record<string, Target> = { self, first: at(1), last: via('last:5') };
+      if (page > 1) expected.prev = via(`before:${page - 1}`);
+      if (page < 5) expected.next = via(`after:${page + 1}`);
       expect(linkTargets(body.links)).toEqual(expected);
       for (const item of body.data) expect(Object.keys(item).sort()).toEqual(['id', 'links', 'publication_year']);
       seen.push(...ids(body.data));

@@ -10,6 +10,8 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import type { DatabaseTarget } from '../config.js';
+import { CONNECT_TIMEOUT_SECONDS, STATEMENT_TIME_BUDGET_MS } from '../domain/limits.js';
+import { lockDataDirectory } from './data-dir-lock.js';
 import * as schema from './schema/index.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -33,12 +35,34 @@ export interface Database {
   dump?: () => Promise<Blob>;
 }
 
+/** Seconds before retrying a connection that failed. */
+const RECONNECT_BACKOFF_SECONDS = 0.1;
+
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === 'postgres' ? openPostgres(target) : openPglite(target);
+  if (target.kind === 'postgres') return openPostgres(target);
+  if (target.dataDir === 'memory://') return openPglite(target);
+  const lock = lockDataDirectory(target.dataDir);
+  try {
+    const database = await openPglite(target);
+    return { ...database, close: () => database.close().finally(() => lock.release()) };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }
 
 function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Database {
-  const client = postgres(target.url, { max: 10, onnotice: () => {} });
+  const client = postgres(target.url, {
+    max: 10,
+    onnotice: () => {},
+    // An unreachable server is answered 503 within a second rather than after the driver's 30 s default.
+    connect_timeout: CONNECT_TIMEOUT_SECONDS,
+    // The driver's default backoff after failed connections grows to 20 s, and queries wait for it: an
+    // outage turned into requests hanging for seconds. Retrying soon keeps every answer within a second
+    // (a 503 while the server is down) and recovery immediate; connections are only retried on demand.
+    backoff: () => RECONNECT_BACKOFF_SECONDS,
+    connection: { statement_timeout: STATEMENT_TIME_BUDGET_MS },
+  });
   return {
     db: drizzlePostgres(client, { schema }),
     target,

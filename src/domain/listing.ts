@@ -1,10 +1,18 @@
 /**
  * @module The listing conventions shared by every collection: parsing and validating `page`, `per_page`,
- * `sort`, `filter`, `author`, `query` and `fields` into a `Listing`, and turning one back into query
- * parameters for paging links. Invalid input is rejected naming the parameter.
+ * `cursor`, `sort`, `filter`, `author`, `query` and `fields` into a `Listing`, and turning one back into
+ * query parameters for paging links. Invalid input is rejected naming the parameter.
  */
+import { type Cursor, decodeCursor, encodeCursor, fingerprint, type KeyType } from './cursor.js';
 import { InvalidInput } from './errors.js';
-import { DEFAULT_PER_PAGE, INT4_MAX, MAX_PAGE, MAX_PER_PAGE, MAX_QUERY_PARAM_LENGTH } from './limits.js';
+import {
+  DEFAULT_PER_PAGE,
+  EXACT_COUNT_LIMIT,
+  INT4_MAX,
+  MAX_PAGE,
+  MAX_PER_PAGE,
+  MAX_QUERY_PARAM_LENGTH,
+} from './limits.js';
 
 /** What a collection offers to listing parameters. */
 export interface ListingSpec {
@@ -41,6 +49,13 @@ export interface Listing {
   query?: string;
   /** Item fields to return; absent means all. */
   fields?: string[];
+  /** From a paging link: where the page starts (keyset) and which page number it is. */
+  cursor?: Cursor;
+  /**
+   * Up to this many matching items a filtered or searched total is counted exactly and an unsorted search
+   * is ordered by relevance; beyond it the total is an estimate and the search is in id order.
+   */
+  countLimit: number;
 }
 
 /** A listing that asked for a page. */
@@ -49,10 +64,10 @@ export type PagedListing = Listing & { paging: NonNullable<Listing['paging']> };
 /** Query parameters of a listing, one or more values each. */
 export type QueryParams = Record<string, string[]>;
 
-const SINGLE = ['page', 'per_page', 'sort', 'author', 'query', 'fields'] as const;
+const SINGLE = ['page', 'per_page', 'cursor', 'sort', 'author', 'query', 'fields'] as const;
 
-export function parseListing(spec: ListingSpec, params: QueryParams): Listing {
-  const accepted = new Set<string>(['page', 'per_page', 'sort', 'filter', 'fields']);
+export function parseListing(spec: ListingSpec, params: QueryParams, options: { countLimit?: number } = {}): Listing {
+  const accepted = new Set<string>(['page', 'per_page', 'cursor', 'sort', 'filter', 'fields']);
   if (spec.search !== false) accepted.add('query');
   if (spec.author) accepted.add('author');
   for (const name of Object.keys(params)) {
@@ -73,10 +88,14 @@ export function parseListing(spec: ListingSpec, params: QueryParams): Listing {
   const listing: Listing = {
     sort: parseSort(spec, one('sort')),
     filters: parseFilters(spec, params.filter ?? []),
+    countLimit: options.countLimit ?? EXACT_COUNT_LIMIT,
   };
   const page = one('page');
   const perPage = one('per_page');
-  if (page !== undefined || perPage !== undefined) {
+  const cursor = one('cursor');
+  // A cursor names its page itself; with `page` as well, one of the two would be silently ignored.
+  if (cursor !== undefined && page !== undefined) throw invalid('cursor', 'cannot be combined with "page"');
+  if (page !== undefined || perPage !== undefined || cursor !== undefined) {
     listing.paging = {
       page: page === undefined ? 1 : parseWhole('page', page, 1, MAX_PAGE),
       perPage: perPage === undefined ? DEFAULT_PER_PAGE : parseWhole('per_page', perPage, 1, MAX_PER_PAGE),
@@ -88,11 +107,52 @@ export function parseListing(spec: ListingSpec, params: QueryParams): Listing {
   if (query !== undefined) listing.query = parseText('query', query);
   const fields = one('fields');
   if (fields !== undefined) listing.fields = parseFields(spec, fields);
+  if (cursor !== undefined && listing.paging) {
+    listing.cursor = decodeCursor(cursor, {
+      fit: listingFit(listing),
+      ranked: isRankable(listing),
+      keyTypes: (ranked) => orderKeyTypes(spec, listing, ranked),
+    });
+    listing.paging.page = listing.cursor.page;
+  }
   return listing;
 }
 
-/** The query parameters that reproduce a listing, for a given page (used for paging links). */
-export function listingQuery(listing: Listing, page?: number) {
+/** Whether an unsorted search may be ordered by relevance (else it is in id order). */
+export function isRankable(listing: Listing): boolean {
+  return listing.query !== undefined && listing.sort.length === 0;
+}
+
+/** The sort keys the listing is ordered by, ending with the id tie-break unless the sort names id. */
+export function orderKeys(listing: Listing): SortKey[] {
+  return listing.sort.some((key) => key.field === 'id')
+    ? listing.sort
+    : [...listing.sort, { field: 'id', descending: false }];
+}
+
+/** The fingerprint a cursor carries: everything that decides the order and the pages, nothing else. */
+export function listingFit(listing: Listing): string {
+  const { paging, fields: _fields, cursor: _cursor, ...order } = listing;
+  return fingerprint(JSON.stringify([listingQuery(order), paging?.perPage]));
+}
+
+/** A cursor for a paging link of this listing. */
+export function cursorFor(listing: Listing, cursor: Omit<Cursor, 'fit'>): string {
+  return encodeCursor({ ...cursor, fit: listingFit(listing) });
+}
+
+/**
+ * The query parameters that reproduce a listing, at a page number or a cursor (for paging links); with
+ * neither, as it was asked.
+ */
+export function listingQuery(listing: Listing, at?: number | { cursor: string }) {
+  const paging = listing.paging && {
+    ...(typeof at === 'object'
+      ? { per_page: listing.paging.perPage, cursor: at.cursor }
+      : listing.cursor && at === undefined
+        ? { per_page: listing.paging.perPage, cursor: encodeCursor(listing.cursor) }
+        : { page: at ?? listing.paging.page, per_page: listing.paging.perPage }),
+  };
   return {
     ...(listing.query !== undefined && { query: listing.query }),
     ...(listing.author !== undefined && { author: listing.author }),
@@ -102,7 +162,7 @@ export function listingQuery(listing: Listing, page?: number) {
     ...(listing.sort.length > 0 && {
       sort: listing.sort.map((k) => (k.descending ? `-${k.field}` : k.field)).join(','),
     }),
-    ...(listing.paging && { page: page ?? listing.paging.page, per_page: listing.paging.perPage }),
+    ...paging,
     ...(listing.fields && { fields: listing.fields.join(',') }),
   };
 }
@@ -110,6 +170,11 @@ export function listingQuery(listing: Listing, page?: number) {
 /** Page count for the envelope's meta: ceil(total / per_page). */
 export function totalPages(totalItems: number, perPage: number): number {
   return Math.ceil(totalItems / perPage);
+}
+
+function orderKeyTypes(spec: ListingSpec, listing: Listing, ranked: boolean): KeyType[] {
+  if (ranked) return ['rank', 'integer'];
+  return orderKeys(listing).map((key) => (spec.fields[key.field] === 'integer' ? 'integer' : 'string'));
 }
 
 function parseSort(spec: ListingSpec, value: string | undefined): SortKey[] {

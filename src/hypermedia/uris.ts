@@ -13,18 +13,18 @@ const template = (text: string) => {
 /** The templates, path-absolute. */
 export const paths = {
   root: template('/'),
-  books: template('/books{?query,author,filter*,sort,page,per_page,fields}'),
+  books: template('/books{?query,author,filter*,sort,page,per_page,cursor,fields}'),
   book: template('/books/{id}'),
   bookAuthor: template('/books/{id}/author'),
-  authors: template('/authors{?query,filter*,sort,page,per_page,fields}'),
+  authors: template('/authors{?query,filter*,sort,page,per_page,cursor,fields}'),
   author: template('/authors/{id}'),
-  authorBooks: template('/authors/{id}/books{?query,author,filter*,sort,page,per_page,fields}'),
+  authorBooks: template('/authors/{id}/books{?query,author,filter*,sort,page,per_page,cursor,fields}'),
   borrow: template('/books/{id}/borrow'),
-  loans: template('/loans{?filter*,sort,page,per_page,fields}'),
+  loans: template('/loans{?filter*,sort,page,per_page,cursor,fields}'),
   loan: template('/loans/{id}'),
-  users: template('/users{?query,filter*,sort,page,per_page,fields}'),
+  users: template('/users{?query,filter*,sort,page,per_page,cursor,fields}'),
   user: template('/users/{id}'),
-  userLoans: template('/users/{id}/loans{?filter*,sort,page,per_page,fields}'),
+  userLoans: template('/users/{id}/loans{?filter*,sort,page,per_page,cursor,fields}'),
   userTokens: template('/users/{id}/tokens'),
   userToken: template('/users/{id}/tokens/{token}'),
   session: template('/session'),
@@ -40,6 +40,8 @@ export interface ListingParams {
   sort?: string;
   page?: number;
   per_page?: number;
+  /** An opaque keyset cursor from a paging link (`next`, `prev`, `last`). */
+  cursor?: string;
   fields?: string;
 }
 

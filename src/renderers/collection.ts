@@ -2,8 +2,10 @@
  * @module Renders collections: a page envelope (`data` + `meta` + paging links) when paging was asked
  * for, or a stream of items for the bare array. Which collection it is comes from a `Collection`.
  */
+
+import type { Cursor, KeyValue } from '../domain/cursor.js';
 import { DEFAULT_PER_PAGE } from '../domain/limits.js';
-import { type Listing, listingQuery, totalPages } from '../domain/listing.js';
+import { cursorFor, type Listing, listingQuery, type PagedListing, totalPages } from '../domain/listing.js';
 import type { Control, ItemKind, Link, Resource, ResourceStream } from '../hypermedia/model.js';
 import type { ListingParams } from '../hypermedia/uris.js';
 
@@ -23,26 +25,62 @@ export interface PageMeta {
   per_page: number;
   total_pages: number;
   total_items: number;
+  /** Present (and true) only when `total_items` is an estimate: more items match than are counted exactly. */
+  total_items_estimated?: true;
 }
 
+/** What a page read tells the links and the meta beyond its items. */
+export interface PageFacts {
+  totalItems: number;
+  estimated: boolean;
+  /** The page number answered. */
+  page: number;
+  /** Ordered by relevance; the cursors carry it on so a walk keeps one order. */
+  ranked: boolean;
+  /** Order key values of the first and last item, from which `prev` and `next` cursors start. */
+  edges?: { first: KeyValue[]; last: KeyValue[] };
+  /** Items follow the last one. */
+  more: boolean;
+}
+
+/**
+ * A page envelope. `next` and `prev` carry keyset cursors from the page's last and first items, `last`
+ * a cursor reading the end backwards, so following any of them costs what the first page costs; `first`
+ * is `page=1`. `self` is the request as made.
+ */
 export function renderPage(
   collection: Collection,
-  listing: Listing & { paging: NonNullable<Listing['paging']> },
+  listing: PagedListing,
   items: Resource[],
-  totalItems: number,
+  facts: PageFacts,
 ): Resource {
-  const { page, perPage } = listing.paging;
-  const pages = totalPages(totalItems, perPage);
-  const last = Math.max(pages, 1);
+  const { perPage } = listing.paging;
+  const { page, ranked, edges } = facts;
+  const pages = totalPages(facts.totalItems, perPage);
   const at = (n: number) => collection.uri(listingQuery(listing, n));
+  const via = (cursor: Omit<Cursor, 'fit'>) =>
+    collection.uri(listingQuery(listing, { cursor: cursorFor(listing, cursor) }));
+  const last = pages > 1 ? via({ page: pages, direction: 'last', keys: [], ranked }) : at(1);
   const links: Link[] = [
-    { rel: 'self', href: at(page) },
+    { rel: 'self', href: collection.uri(listingQuery(listing)) },
     { rel: 'first', href: at(1) },
-    { rel: 'last', href: at(last) },
+    { rel: 'last', href: last },
   ];
-  if (page > 1) links.push({ rel: 'prev', href: at(Math.min(page - 1, last)) });
-  if (page < pages) links.push({ rel: 'next', href: at(page + 1) });
-  const meta: PageMeta = { page, per_page: perPage, total_pages: pages, total_items: totalItems };
+  // From past the end there is no item to start from: back is the last page.
+  if (page > 1)
+    links.push({
+      rel: 'prev',
+      href: edges ? via({ page: page - 1, direction: 'before', keys: edges.first, ranked }) : last,
+    });
+  if (facts.more && edges)
+    links.push({ rel: 'next', href: via({ page: page + 1, direction: 'after', keys: edges.last, ranked }) });
+  const meta: PageMeta = {
+    page,
+    per_page: perPage,
+    total_pages: pages,
+    total_items: facts.totalItems,
+    ...(facts.estimated && { total_items_estimated: true as const }),
+  };
   return {
     kind: `${collection.itemKind}-page`,
     state: { meta },

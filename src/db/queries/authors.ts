@@ -8,6 +8,7 @@ import type { Database, Db } from '../client.js';
 import { CHECK_VIOLATION, constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { prepared } from '../prepared.js';
 import { authors, books } from '../schema/index.js';
+import { collectionCount } from './counts.js';
 import { type ListingTable, readAll, readPage } from './listing.js';
 
 const authorColumns = { id: authors.id, name: authors.name, version: authors.version };
@@ -98,7 +99,7 @@ export async function deleteAuthor(db: Db, params: { id: number; versions?: numb
 
 /** One page of the listing and its total. */
 export function listAuthorsPage(db: Db, listing: PagedListing) {
-  return readPage<StoredAuthor>(db, authorListing, listing);
+  return readPage<StoredAuthor>(db, authorListing, listing, { counted: collectionCount('authors') });
 }
 
 /** Every item of the listing, streamed from a cursor. */

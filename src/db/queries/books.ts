@@ -9,7 +9,8 @@ import type { Database, Db } from '../client.js';
 import { CHECK_VIOLATION, constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { prepared } from '../prepared.js';
 import { authors, books, loans } from '../schema/index.js';
-import { type ListingTable, readAll, readPage } from './listing.js';
+import { authorBookCount, collectionCount } from './counts.js';
+import { type ListingScope, type ListingTable, readAll, readPage } from './listing.js';
 import { isoTimestamp } from './sql.js';
 
 /**
@@ -69,14 +70,16 @@ export interface BookScope {
   authorId?: number;
 }
 
+/** The point select behind `GET /books/{id}`; the benchmark's baseline server runs this very statement. */
+export function findBookQuery(db: Db) {
+  return db
+    .select(bookDocumentColumns)
+    .from(books)
+    .where(eq(books.id, sql.placeholder('id')));
+}
+
 export async function findBook(db: Db, params: { id: number }): Promise<BookRecord | undefined> {
-  const statement = prepared(db, 'find_book', (db) =>
-    db
-      .select(bookDocumentColumns)
-      .from(books)
-      .where(eq(books.id, sql.placeholder('id')))
-      .prepare('find_book'),
-  );
+  const statement = prepared(db, 'find_book', (db) => findBookQuery(db).prepare('find_book'));
   const [book] = await statement.execute(params);
   return book;
 }
@@ -141,8 +144,10 @@ export function streamBooks(database: Database, listing: Listing, scope: BookSco
   return readAll<StoredBook>(database, bookListing, listing, scopeOf(scope));
 }
 
-function scopeOf(scope: BookScope): SQL[] {
-  return scope.authorId === undefined ? [] : [eq(books.authorId, scope.authorId)];
+function scopeOf(scope: BookScope): ListingScope {
+  return scope.authorId === undefined
+    ? { counted: collectionCount('books') }
+    : { conditions: [eq(books.authorId, scope.authorId)], counted: authorBookCount(scope.authorId) };
 }
 
 function matching(params: { id: number; versions?: number[] }): SQL | undefined {

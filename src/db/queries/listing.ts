@@ -1,17 +1,21 @@
 /**
  * @module Turns a validated `Listing` into SQL for any collection: the WHERE of filters, `author` and
- * `query`, the ORDER BY of `sort` (ties broken by id) or of relevance, and the page or the whole stream.
+ * `query`, the ORDER BY of `sort` (ties broken by id ascending) or of relevance, one page (by keyset
+ * cursor, or by offset for a direct `page=N` jump) and its total, or the whole listing in keyset batches.
+ * No read costs in proportion to the catalogue except a deep `page=N` jump (see docs/api.md).
  */
-import { and, asc, count, desc, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
-import type { Listing, PagedListing } from '../../domain/listing.js';
+import type { KeyValue } from '../../domain/cursor.js';
+import { isRankable, type Listing, orderKeys, type PagedListing } from '../../domain/listing.js';
 import type { Database, Db } from '../client.js';
+import { boundedCount, readCounter, type Total } from './counts.js';
 
 /** How a collection's listing maps onto its table. */
 export interface ListingTable {
   /** The table listed. */
   from: PgTable;
-  /** What each item reads, named as the API names it (raw cursor rows then carry the same keys). */
+  /** What each item reads, named as the API names it (order key values are read back by those names). */
   selection: SelectedFields;
   /** Item field name → column. */
   columns: Record<string, PgColumn>;
@@ -23,6 +27,38 @@ export interface ListingTable {
   /** Condition for the `author` parameter, given a LIKE pattern; absent where it does not apply. */
   authorNameLike?: (pattern: string) => SQL;
 }
+
+/** Which part of a collection is listed, and how to count all of it without reading it. */
+export interface ListingScope {
+  conditions?: SQL[];
+  /** A query answering the number of items in scope from a counter (constant time), where one is kept. */
+  counted?: SQL;
+}
+
+/** One page as read: its rows, the total, and what its paging links need. */
+export interface PageRead<Row> {
+  rows: Row[];
+  totalItems: number;
+  /** The total is the planner's estimate: more items match than the listing's `countLimit`. */
+  estimated: boolean;
+  /** The page number answered: the asked one, or 1 when a backward walk reached the start. */
+  page: number;
+  /** Ordered by relevance (an unsorted search with few enough matches); cursors carry it on. */
+  ranked: boolean;
+  /** Order key values of the first and the last row, for `prev` and `next` cursors; absent when empty. */
+  edges?: { first: KeyValue[]; last: KeyValue[] };
+  /** Whether items exist after the last row (`next` is offered). */
+  more: boolean;
+}
+
+/** One order key as SQL: a column or the relevance rank, and its direction. */
+interface OrderKey {
+  expr: SQL | PgColumn;
+  field: string;
+  descending: boolean;
+}
+
+const RANK = '_rank';
 
 /** The WHERE of a listing, within a scope (e.g. one author's books). */
 export function listingWhere(table: ListingTable, listing: Listing, scope: SQL[] = []): SQL | undefined {
@@ -40,54 +76,204 @@ export function listingWhere(table: ListingTable, listing: Listing, scope: SQL[]
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
-/** The ORDER BY: the sort keys then id; without sort, relevance for a search, else id. */
-export function listingOrder(table: ListingTable, listing: Listing): SQL[] {
-  const keys = listing.sort.map((key) => (key.descending ? desc : asc)(columnOf(table, key.field)));
-  if (listing.sort.length === 0 && listing.query !== undefined) {
-    keys.push(sql`ts_rank(${table.search.column}, ${tsQuery(table, listing.query)}) desc`);
-  }
-  if (!listing.sort.some((key) => key.field === 'id')) keys.push(asc(table.id));
-  return keys;
-}
-
-/** One page of a listing, and how many items the whole listing has. */
+/** One page of a listing, and how many items the whole listing has (exact, or a marked estimate). */
 export async function readPage<Row>(
   db: Db,
   table: ListingTable,
   listing: PagedListing,
-  scope: SQL[] = [],
-): Promise<{ rows: Row[]; totalItems: number }> {
-  const where = listingWhere(table, listing, scope);
-  const { page, perPage } = listing.paging;
-  const [rows, [total]] = await Promise.all([
+  scope: ListingScope = {},
+): Promise<PageRead<Row>> {
+  const where = listingWhere(table, listing, scope.conditions);
+  const { perPage } = listing.paging;
+  const cursor = listing.cursor;
+  const counting = countItems(db, table, listing, where, scope);
+  // The count runs alongside the page's read; if that read fails first, the count's own failure (the
+  // same outage, say) must not surface later as an unhandled rejection that ends the process.
+  counting.catch(() => {});
+  // Without a cursor saying so, whether a search is ranked depends on how many items match.
+  const ranked = cursor ? cursor.ranked : isRankable(listing) && rankable(await counting, listing);
+  const keys = orderOf(table, listing, ranked);
+  const selection = selectionOf(table, listing, ranked);
+  const select = (backwards: boolean, limit: number, offset = 0) =>
     db
-      .select(table.selection)
+      .select(selection)
       .from(table.from)
       .where(where)
-      .orderBy(...listingOrder(table, listing))
-      .limit(perPage)
-      .offset((page - 1) * perPage),
-    db.select({ n: count() }).from(table.from).where(where),
-  ]);
-  return { rows: rows as Row[], totalItems: total?.n ?? 0 };
+      .orderBy(...orderBy(keys, backwards))
+      .limit(limit)
+      .offset(offset) as unknown as Promise<Record<string, unknown>[]>;
+  const beyond = (values: KeyValue[], backwards: boolean, limit: number) =>
+    readBeyond(db, { table, selection, where, keys, values, backwards, limit });
+
+  let page = listing.paging.page;
+  let rows: Record<string, unknown>[];
+  let more: boolean;
+  if (cursor?.direction === 'after') {
+    rows = await beyond(cursor.keys, false, perPage + 1);
+    more = rows.length > perPage;
+    rows = rows.slice(0, perPage);
+  } else if (cursor?.direction === 'before') {
+    rows = (await beyond(cursor.keys, true, perPage + 1)).reverse();
+    if (rows.length > perPage) rows = rows.slice(1);
+    else {
+      // The start was reached (items before were deleted meanwhile): that is page 1, read as such.
+      page = 1;
+      rows = await select(false, perPage);
+    }
+    more = true;
+  } else if (cursor?.direction === 'last') {
+    const { n } = await counting;
+    const size = n - (Math.max(Math.ceil(n / perPage), 1) - 1) * perPage;
+    rows = size > 0 ? (await select(true, size)).reverse() : [];
+    more = false;
+  } else {
+    // A direct jump: OFFSET reads every row before the page, so a deep jump costs more (docs/api.md).
+    rows = await select(false, perPage + 1, (page - 1) * perPage);
+    more = rows.length > perPage;
+    rows = rows.slice(0, perPage);
+  }
+  const total = await counting;
+  const first = rows[0];
+  const last = rows.at(-1);
+  return {
+    rows: rows.map(withoutRank) as Row[],
+    totalItems: total.n,
+    estimated: total.estimated,
+    page,
+    ranked,
+    ...(first && last && { edges: { first: keysOf(keys, first), last: keysOf(keys, last) } }),
+    more,
+  };
 }
 
-/** Every item of a listing, read in batches through a cursor. */
+/**
+ * Every item of a listing, read in keyset batches: each batch is a short query of its own, so a slow
+ * reader holds no connection or transaction between batches, and an item that exists throughout (with
+ * an unchanged sort key) is read exactly once whatever is written meanwhile.
+ */
 export async function* readAll<Row>(
   database: Database,
   table: ListingTable,
   listing: Listing,
-  scope: SQL[] = [],
+  scope: ListingScope = {},
   batchSize = 500,
 ): AsyncGenerator<Row> {
-  const query = database.db
-    .select(table.selection)
-    .from(table.from)
-    .where(listingWhere(table, listing, scope))
-    .orderBy(...listingOrder(table, listing));
-  for await (const batch of database.batches(query.toSQL(), batchSize)) {
-    yield* batch as Row[];
+  const { db } = database;
+  const where = listingWhere(table, listing, scope.conditions);
+  const ranked =
+    isRankable(listing) && rankable(await boundedCount(db, table.from, where, listing.countLimit), listing);
+  const keys = orderOf(table, listing, ranked);
+  const selection = selectionOf(table, listing, ranked);
+  let after: KeyValue[] | undefined;
+  while (true) {
+    const rows = after
+      ? await readBeyond(db, { table, selection, where, keys, values: after, backwards: false, limit: batchSize })
+      : ((await db
+          .select(selection)
+          .from(table.from)
+          .where(where)
+          .orderBy(...orderBy(keys, false))
+          .limit(batchSize)) as Record<string, unknown>[]);
+    const last = rows.at(-1);
+    yield* rows.map(withoutRank) as Row[];
+    if (!last || rows.length < batchSize) return;
+    after = keysOf(keys, last);
   }
+}
+
+/** Total of a listing: a counter when unfiltered, else a bounded count, else the planner's estimate. */
+function countItems(db: Db, table: ListingTable, listing: Listing, where: SQL | undefined, scope: ListingScope) {
+  const unfiltered = listing.filters.length === 0 && listing.author === undefined && listing.query === undefined;
+  if (unfiltered && scope.counted) {
+    return readCounter(db, scope.counted);
+  }
+  return boundedCount(db, table.from, where, listing.countLimit);
+}
+
+/** Relevance is ranked only over few enough matches that ranking them all stays cheap. */
+function rankable(total: Total, listing: Listing): boolean {
+  return !total.estimated && total.n <= listing.countLimit;
+}
+
+/** The ORDER BY keys: relevance then id for a ranked search, else the sort keys then id. */
+function orderOf(table: ListingTable, listing: Listing, ranked: boolean): OrderKey[] {
+  if (ranked) {
+    return [
+      { expr: rankOf(table, listing.query as string), field: RANK, descending: true },
+      { expr: table.id, field: 'id', descending: false },
+    ];
+  }
+  return orderKeys(listing).map((key) => ({ ...key, expr: columnOf(table, key.field) }));
+}
+
+function selectionOf(table: ListingTable, listing: Listing, ranked: boolean): SelectedFields {
+  return ranked ? { ...table.selection, [RANK]: rankOf(table, listing.query as string).as(RANK) } : table.selection;
+}
+
+/** `ts_rank` is a `real`: its value goes through JSON and back unchanged when compared as a `real`. */
+function rankOf(table: ListingTable, query: string): SQL<number> {
+  return sql<number>`ts_rank(${table.search.column}, ${tsQuery(table, query)})`.mapWith(Number);
+}
+
+function orderBy(keys: OrderKey[], backwards: boolean): SQL[] {
+  return keys.map((key) => (key.descending !== backwards ? desc : asc)(key.expr));
+}
+
+/**
+ * The first `limit` rows after (or, walking backwards, before) the row with the given key values, in the
+ * listing's order. The rows beyond a row are the disjoint union, for each key i, of the rows equal to it
+ * on the keys before i and beyond it on key i: each branch is one range of an index (a descending sort
+ * keeps its id tie-break ascending, so no single row comparison could express it), read only as far as
+ * the limit. A single `k1 <= v AND (k1 < v OR id > i)` would filter, row by row, every item sharing the
+ * boundary's k1 value, a number that grows with the catalogue for a key like publication_year.
+ */
+async function readBeyond(
+  db: Db,
+  read: {
+    table: ListingTable;
+    selection: SelectedFields;
+    where: SQL | undefined;
+    keys: OrderKey[];
+    values: KeyValue[];
+    backwards: boolean;
+    limit: number;
+  },
+): Promise<Record<string, unknown>[]> {
+  const { keys, values, backwards, limit } = read;
+  const value = (i: number) => (keys[i]?.field === RANK ? sql`${values[i]}::real` : sql`${values[i]}`);
+  const branches = keys.map((key, i) => {
+    const equal = keys.slice(0, i).map((before, j) => sql`${before.expr} = ${value(j)}`);
+    const ascending = key.descending === backwards;
+    const past = ascending ? sql`${key.expr} > ${value(i)}` : sql`${key.expr} < ${value(i)}`;
+    const branch = db
+      .select(read.selection)
+      .from(read.table.from)
+      .where(and(read.where, ...equal, past))
+      .orderBy(...orderBy(keys.slice(i), backwards))
+      .limit(limit);
+    return sql`(${branch})`;
+  });
+  // The union is ordered again by the output columns (named as the API names the fields).
+  const outer = keys.map(
+    (key) => sql`${sql.identifier(key.field)} ${sql.raw(key.descending !== backwards ? 'desc' : 'asc')}`,
+  );
+  const result = await db.execute(
+    sql`select * from (${sql.join(branches, sql` union all `)}) as beyond order by ${sql.join(outer, sql`, `)} limit ${limit}`,
+  );
+  return (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) as Record<
+    string,
+    unknown
+  >[];
+}
+
+function keysOf(keys: OrderKey[], row: Record<string, unknown>): KeyValue[] {
+  return keys.map((key) => row[key.field] as KeyValue);
+}
+
+function withoutRank(row: Record<string, unknown>): Record<string, unknown> {
+  if (!(RANK in row)) return row;
+  const { [RANK]: _rank, ...rest } = row;
+  return rest;
 }
 
 function columnOf(table: ListingTable, field: string): PgColumn {

@@ -31,9 +31,15 @@ export const books = pgTable(
       'books_publication_year_range',
       sql`${t.publicationYear} between ${sql.raw(String(YEAR_MIN))} and ${sql.raw(String(YEAR_MAX))}`,
     ),
+    // Each sortable field in both directions, ties by id ascending (the listing's tie-break), so a page
+    // or a keyset cursor reads only the rows it answers with. Descending id is the primary key backwards.
+    // NULLS FIRST is what ORDER BY … DESC means; an index ordered otherwise would not serve it.
     index('books_title_id_idx').on(t.title, t.id),
+    index('books_title_desc_id_idx').on(t.title.desc().nullsFirst(), t.id),
     index('books_publication_year_id_idx').on(t.publicationYear, t.id),
+    index('books_publication_year_desc_id_idx').on(t.publicationYear.desc().nullsFirst(), t.id),
     index('books_author_id_id_idx').on(t.authorId, t.id),
+    index('books_author_id_desc_id_idx').on(t.authorId.desc().nullsFirst(), t.id),
     index('books_search_idx').using('gin', t.search),
   ],
 );

@@ -1,0 +1,39 @@
+/**
+ * The benchmark's baseline: the least a server can do to answer the catalogue's hottest requests. Bare
+ * Hono on @hono/node-server with postgres.js, no middleware, no rendering:
+ * - `GET /books/:id` runs the very statement behind the catalogue's `GET /books/{id}` (taken from
+ *   `findBookQuery`, prepared by postgres.js) and answers the row as JSON;
+ * - `GET /` answers a fixed JSON object, read at start from BASELINE_ROOT_FILE (the benchmark saves the
+ *   catalogue's root document there, so both serialise an object of the same size).
+ *
+ *   DATABASE_URL=postgres://… PORT=3400 BASELINE_ROOT_FILE=root.json node --import tsx scripts/bench/baseline-server.ts
+ */
+import { readFileSync } from 'node:fs';
+import { serve } from '@hono/node-server';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import { Hono } from 'hono';
+import postgres from 'postgres';
+import type { Db } from '../../src/db/client.js';
+import { findBookQuery } from '../../src/db/queries/books.js';
+import * as schema from '../../src/db/schema/index.js';
+
+const url = process.env.DATABASE_URL;
+if (!url) throw new Error('DATABASE_URL must name the database the catalogue serves');
+const client = postgres(url, { max: 10, onnotice: () => {} });
+const statement = findBookQuery(drizzle(client, { schema }) as unknown as Db).toSQL().sql;
+const root: unknown = JSON.parse(readFileSync(process.env.BASELINE_ROOT_FILE ?? '/dev/null', 'utf8') || '{}');
+
+const app = new Hono();
+app.get('/', (c) => c.json(root as object));
+app.get('/books/:id', async (c) => {
+  const id = Number(c.req.param('id'));
+  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) return c.json({ error: { code: 404 } }, 404);
+  const [row] = await client.unsafe(statement, [id], { prepare: true });
+  return row ? c.json(row) : c.json({ error: { code: 404, message: `book ${id} not found` } }, 404);
+});
+
+const server = serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 3400), hostname: '127.0.0.1' });
+process.on('SIGTERM', () => {
+  server.close();
+  void client.end({ timeout: 1 }).then(() => process.exit(0));
+});

@@ -1,0 +1,121 @@
+/**
+ * @module Generates a synthetic catalogue of any size inside the database, for load tests and for trying
+ * the service at the size of a real library. Rows are made by `generate_series` on the database side, in
+ * batches, so a million books never pass through this process.
+ *
+ * The shape is fixed and documented (docs/performance.md), so figures taken at different sizes compare:
+ * - authors are named `Author <n>` (n = 1…authors, counting within this run);
+ * - each title is `<adjective> <common word> of the <noun>`: every title holds exactly one of the ten
+ *   `COMMON_WORDS`, so each of them is in 10% of titles, while adjectives and nouns are rarer;
+ * - years are spread over 1500–2025; books are spread evenly over the authors.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from './client.js';
+import { rowsOf } from './seed.js';
+
+/** Each is in exactly 10% of generated titles (the benchmark's searches pick among them). */
+export const COMMON_WORDS = [
+  'garden',
+  'river',
+  'winter',
+  'house',
+  'mountain',
+  'letter',
+  'island',
+  'shadow',
+  'harvest',
+  'voyage',
+] as const;
+
+const ADJECTIVES = (
+  'silent golden hidden broken distant burning quiet bitter endless fallen scarlet hollow gentle wild ' +
+  'frozen ancient secret last crimson lonely bright silver dark forgotten wandering restless painted ' +
+  'sunken velvet iron amber pale savage patient crooked hungry sleeping northern southern eastern'
+).split(' ');
+
+const NOUNS = (
+  'kings sea stars city wolves desert empire moon orchard bells lantern tides forest crown valley storm ' +
+  'mirror clock prophet sparrow glacier harbour bridge cathedral meadow comet thief widow soldier ' +
+  'painter monk tower circus lighthouse archive vineyard canyon railway market monastery frontier delta ' +
+  'steppe fjord plateau lagoon citadel caravan reef marsh'
+).split(' ');
+
+export interface GenerateParams {
+  books: number;
+  /** Defaults to one author per ten books. */
+  authors?: number;
+  /** Rows inserted per statement; progress is reported after each. */
+  batchSize?: number;
+  onProgress?: (progress: GenerateProgress) => void;
+}
+
+export interface GenerateProgress {
+  phase: 'authors' | 'books' | 'analyze';
+  done: number;
+  total: number;
+}
+
+/** Inserts the authors, then the books spread over them, then refreshes planner statistics. */
+export async function generateCatalogue(db: Db, params: GenerateParams): Promise<{ authors: number; books: number }> {
+  const authorCount = params.authors ?? Math.max(1, Math.round(params.books / 10));
+  const batchSize = params.batchSize ?? 50_000;
+  const report = params.onProgress ?? (() => {});
+
+  const firstAuthorId = await insertAuthors(db, authorCount, batchSize, report);
+  for (let done = 0; done < params.books; done += batchSize) {
+    const count = Math.min(batchSize, params.books - done);
+    await db.execute(sql`
+      insert into books (title, publication_year, author_id)
+      select
+        initcap(${words(ADJECTIVES)}[1 + (i * 7919 / 10) % ${ADJECTIVES.length}])
+          || ' ' || initcap(${words(COMMON_WORDS)}[1 + i % ${COMMON_WORDS.length}])
+          || ' of the ' || initcap(${words(NOUNS)}[1 + (i * 104729 / 400) % ${NOUNS.length}]),
+        1500 + (i * 48271) % 526,
+        ${firstAuthorId} + (i * 2654435761) % ${authorCount}
+      from generate_series(${done + 1}::bigint, ${done + count}::bigint) as i`);
+    report({ phase: 'books', done: done + count, total: params.books });
+  }
+  report({ phase: 'analyze', done: 0, total: 1 });
+  await db.execute(sql`analyze authors`);
+  await db.execute(sql`analyze books`);
+  report({ phase: 'analyze', done: 1, total: 1 });
+  return { authors: authorCount, books: params.books };
+}
+
+/** A constant list of plain words as an SQL array literal (the words are ours, never a caller's). */
+function words(list: readonly string[]): SQL {
+  return sql.raw(`(array[${list.map((word) => `'${word}'`).join(', ')}]::text[])`);
+}
+
+/**
+ * Inserts `Author 1` … `Author <count>` and answers the first id. Books find their author by offset from
+ * it, so the ids must be contiguous: they are, unless another writer inserted authors at the same time,
+ * which is checked rather than assumed.
+ */
+async function insertAuthors(
+  db: Db,
+  count: number,
+  batchSize: number,
+  report: (progress: GenerateProgress) => void,
+): Promise<number> {
+  let first: number | undefined;
+  for (let done = 0; done < count; done += batchSize) {
+    const size = Math.min(batchSize, count - done);
+    const result = await db.execute(sql`
+      with inserted as (
+        insert into authors (name)
+        select 'Author ' || n from generate_series(${done + 1}::integer, ${done + size}::integer) as n
+        order by n
+        returning id
+      )
+      select min(id) as first, max(id) as last from inserted`);
+    const [range] = rowsOf<{ first: number; last: number }>(result);
+    if (!range) throw new Error('no authors were inserted');
+    first ??= Number(range.first);
+    if (Number(range.last) !== first + done + size - 1) {
+      throw new Error('another writer inserted authors meanwhile; run generate while nothing else writes');
+    }
+    report({ phase: 'authors', done: done + size, total: count });
+  }
+  return first as number;
+}

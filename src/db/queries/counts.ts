@@ -1,0 +1,62 @@
+/**
+ * @module How many items a listing has, without reading them all: counters kept by triggers for whole
+ * collections, a count that stops at the listing's limit for filtered ones, and above that limit the
+ * planner's estimate, marked as such.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from '../client.js';
+import { authorBookCounts, collectionCounts } from '../schema/index.js';
+
+/** A listing's total: exact, or an estimate (never below the limit it exceeded). */
+export interface Total {
+  n: number;
+  estimated: boolean;
+}
+
+/** Every row of a counted collection: the sum of its few shards (see the `listing_counts` migration). */
+export function collectionCount(collection: 'books' | 'authors'): SQL {
+  return sql`select coalesce(sum(${collectionCounts.n}), 0)::float8 from ${collectionCounts} where ${collectionCounts.collection} = ${collection}`;
+}
+
+/** An author's books. */
+export function authorBookCount(authorId: number): SQL {
+  return sql`select coalesce((select ${authorBookCounts.n} from ${authorBookCounts} where ${authorBookCounts.authorId} = ${authorId}), 0)::float8`;
+}
+
+/** A counter's value (one of the queries above). */
+export async function readCounter(db: Db, counter: SQL): Promise<Total> {
+  return { n: Number(firstValue(await db.execute(counter))), estimated: false };
+}
+
+/**
+ * Counts the matching rows up to `limit`; past it, asks the planner how many it expects (statistics, no
+ * scan), so the cost is bounded by the limit whatever the catalogue's size.
+ */
+export async function boundedCount(db: Db, from: PgTable, where: SQL | undefined, limit: number): Promise<Total> {
+  const matching = db.select({ one: sql`1` }).from(from).where(where);
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
+    .from(matching.limit(limit + 1).as('matching'));
+  const n = row?.n ?? 0;
+  if (n <= limit) return { n, estimated: false };
+  const plan = planOf(await db.execute(sql`explain (format json) ${matching}`));
+  return { n: Math.max(Math.round(plan?.Plan?.['Plan Rows'] ?? 0), limit + 1), estimated: true };
+}
+
+interface Plan {
+  Plan?: { 'Plan Rows'?: number };
+}
+
+/** EXPLAIN's JSON, parsed or not depending on the driver. */
+function planOf(result: unknown): Plan | undefined {
+  const value = firstValue(result);
+  const parsed = typeof value === 'string' ? JSON.parse(value) : value;
+  return Array.isArray(parsed) ? parsed[0] : undefined;
+}
+
+/** The first column of the first row, whichever driver answered (postgres.js: rows; PGlite: `{ rows }`). */
+function firstValue(result: unknown): unknown {
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
+  return rows[0] === undefined ? undefined : Object.values(rows[0])[0];
+}
