@@ -6,7 +6,7 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Database } from './db/client.js';
 import { type CatalogueError, NotFound, PayloadTooLarge } from './domain/errors.js';
-import { MAX_BODY_BYTES } from './domain/limits.js';
+import { EXACT_COUNT_LIMIT, MAX_BODY_BYTES } from './domain/limits.js';
 import { type AccessPolicy, createPolicy, defaultAccessPolicy } from './domain/policy.js';
 import type { Format } from './formats/format.js';
 import { formats as registeredFormats } from './formats/registry.js';
@@ -15,9 +15,11 @@ import type { AppEnv } from './http/env.js';
 import { errorResponse, toCatalogueError } from './http/errors.js';
 import { authenticate } from './http/middleware/authenticate.js';
 import { formMethod } from './http/middleware/form-method.js';
+import { limitWrites } from './http/middleware/limit-writes.js';
 import { negotiateFormat } from './http/middleware/negotiate.js';
 import { requestLog } from './http/middleware/request-log.js';
 import { securityHeaders } from './http/middleware/security-headers.js';
+import { defaultRateLimits, RateLimiter, type RateLimits } from './http/rate-limit.js';
 import { assetRoutes } from './http/routes/assets.js';
 import { authorRoutes } from './http/routes/authors.js';
 import { bookRoutes } from './http/routes/books.js';
@@ -44,6 +46,10 @@ export interface AppOptions {
    * one from `deprecate()` to exercise the mechanism without retiring a real name.
    */
   vocabulary?: Vocabulary;
+  /** Per-caller limits on searches, streams and writes; the defaults when absent, none with `false`. */
+  rateLimits?: RateLimits | false;
+  /** Listing totals up to this many matches are exact, beyond it estimated; `EXACT_COUNT_LIMIT` by default. */
+  listingCountLimit?: number | undefined;
 }
 
 export function createApp(options: AppOptions): Hono<AppEnv> {
@@ -52,6 +58,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const formats = options.formats ?? registeredFormats;
   const vocabulary = options.vocabulary ?? catalogueVocabulary;
   const deprecations = deprecationsOf(vocabulary);
+  const rateLimiter =
+    options.rateLimits === false ? undefined : new RateLimiter(options.rateLimits ?? defaultRateLimits);
+  const listingCountLimit = options.listingCountLimit ?? EXACT_COUNT_LIMIT;
   const app = new Hono<AppEnv>();
 
   // First: a form post standing for PUT/PATCH/DELETE is dispatched again as that method, from the top.
@@ -71,11 +80,14 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     c.set('database', options.database);
     c.set('uris', uris);
     c.set('deprecations', deprecations);
+    c.set('rateLimiter', rateLimiter);
+    c.set('listingCountLimit', listingCountLimit);
     await next();
   });
   // Before authentication: a load balancer's probe carries no token.
   healthRoutes(app);
   app.use(authenticate({ uris, policy: createPolicy(options.access ?? defaultAccessPolicy) }));
+  app.use(limitWrites());
 
   assetRoutes(app, formats);
   rootRoutes(app);
@@ -86,9 +98,12 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   loanRoutes(app);
   userRoutes(app);
 
-  // Errors in the negotiated format where it has its own way to show them (a page for a browser).
-  const respondWithError = (error: CatalogueError, c: Context<AppEnv>) =>
-    errorResponse(error, c.get('format'), { home: uris.root() });
+  // Errors in the negotiated format where it has its own way to show them (a page for a browser). Through
+  // the context, so that headers set before the error (clearing a stale session cookie) are kept.
+  const respondWithError = (error: CatalogueError, c: Context<AppEnv>) => {
+    const response = errorResponse(error, c.get('format'), { home: uris.root() });
+    return c.newResponse(response.body, response);
+  };
   app.notFound((c) => respondWithError(new NotFound(`nothing lives at ${c.req.path}`), c));
   app.onError((error, c) => respondWithError(toCatalogueError(error, c, log), c));
   return app;

@@ -4,6 +4,7 @@
  */
 
 import { type AccessPolicy, defaultAccessPolicy } from './domain/policy.js';
+import { defaultRateLimits, type RateKind, type RateLimits, type RatePolicy } from './http/rate-limit.js';
 
 /** Where the catalogue keeps its data. */
 export type DatabaseTarget =
@@ -29,6 +30,8 @@ export interface Config {
   access: AccessPolicy;
   /** A token that authenticates a librarian, for automation and first use (created at start-up). */
   adminToken: string | undefined;
+  /** Per-caller limits on searches, unpaginated streams and writes; `false` for none. */
+  rateLimits: RateLimits | false;
 }
 
 /** A configuration value that cannot be used; the message names the variable and what it accepts. */
@@ -50,9 +53,10 @@ export function loadConfig(env: Env = process.env): Config {
       publicReads:
         readChoice('CATALOGUE_PUBLIC_READS', env.CATALOGUE_PUBLIC_READS, ['true', 'false'], 'true') === 'true',
       loanDays: readWhole('CATALOGUE_LOAN_DAYS', env.CATALOGUE_LOAN_DAYS, 1, 365) ?? defaultAccessPolicy.loanDays,
-      maxActiveLoans: readWhole('CATALOGUE_MAX_ACTIVE_LOANS', env.CATALOGUE_MAX_ACTIVE_LOANS, 1, 10_000),
+      maxActiveLoans: readLoanCap(env.CATALOGUE_MAX_ACTIVE_LOANS),
     },
     adminToken: readAdminToken(env.CATALOGUE_ADMIN_TOKEN),
+    rateLimits: readRateLimits(env.CATALOGUE_RATE_LIMITS),
   };
 }
 
@@ -63,6 +67,39 @@ function readWhole(name: string, value: string | undefined, min: number, max: nu
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${value}"`);
   }
   return number;
+}
+
+/** A whole number, `none` for no cap (an operator's explicit choice), or the default cap when unset. */
+function readLoanCap(value: string | undefined): number | undefined {
+  if (value?.trim() === 'none') return undefined;
+  try {
+    return readWhole('CATALOGUE_MAX_ACTIVE_LOANS', value, 1, 10_000) ?? defaultAccessPolicy.maxActiveLoans;
+  } catch {
+    throw new ConfigError(
+      `CATALOGUE_MAX_ACTIVE_LOANS must be a whole number from 1 to 10000 or "none", got "${value}"`,
+    );
+  }
+}
+
+/**
+ * `off`, or per-minute quotas for some of the kinds, e.g. `search=300,write=60`; kinds not named keep
+ * their defaults.
+ */
+function readRateLimits(value: string | undefined): RateLimits | false {
+  const text = value?.trim() ?? '';
+  if (text === 'off') return false;
+  const limits: Record<RateKind, RatePolicy> = { ...defaultRateLimits };
+  if (text === '') return limits;
+  for (const part of text.split(',')) {
+    const match = /^\s*(search|stream|write)\s*=\s*(\d{1,6})\s*$/.exec(part);
+    if (!match || Number(match[2]) < 1) {
+      throw new ConfigError(
+        `CATALOGUE_RATE_LIMITS must be "off" or kind=per-minute pairs such as "search=120,stream=20,write=120", got "${value}"`,
+      );
+    }
+    limits[match[1] as RateKind] = { limit: Number(match[2]), windowSeconds: 60 };
+  }
+  return limits;
 }
 
 /** Long enough not to be guessed; printable so that it fits an Authorization header. */

@@ -210,7 +210,8 @@ describe('a person with a browser (script enabled)', () => {
 
     // Paging works by following links.
     await page.locator('nav.pager a[rel="next"]').click();
-    await page.waitForURL(/page=2/);
+    await page.waitForURL(/cursor=/);
+    expect(await text(page, 'dd[data-field="page"]')).toBe('2');
     expect(await page.locator('a[rel="item"]').count()).toBe(20);
     expect(await page.locator('nav.pager a[rel="prev"]').count()).toBe(1);
 

@@ -11,9 +11,26 @@ describe('loadConfig', () => {
       seedSample: true,
       publicUrl: undefined,
       logRequests: true,
-      access: { publicReads: true, loanDays: 14, maxActiveLoans: undefined },
+      access: { publicReads: true, loanDays: 14, maxActiveLoans: 10 },
       adminToken: undefined,
+      rateLimits: {
+        search: { limit: 120, windowSeconds: 60 },
+        stream: { limit: 20, windowSeconds: 60 },
+        write: { limit: 120, windowSeconds: 60 },
+      },
     });
+  });
+
+  it('CATALOGUE_RATE_LIMITS: off, or per-minute quotas for some kinds (the others keep their defaults)', () => {
+    expect(loadConfig({ CATALOGUE_RATE_LIMITS: 'off' }).rateLimits).toBe(false);
+    expect(loadConfig({ CATALOGUE_RATE_LIMITS: 'search=300, write=5' }).rateLimits).toEqual({
+      search: { limit: 300, windowSeconds: 60 },
+      stream: { limit: 20, windowSeconds: 60 },
+      write: { limit: 5, windowSeconds: 60 },
+    });
+    for (const bad of ['on', 'search=0', 'reads=5', 'search=', 'search=1e3']) {
+      expect(() => loadConfig({ CATALOGUE_RATE_LIMITS: bad }), bad).toThrow(/CATALOGUE_RATE_LIMITS/);
+    }
   });
 
   it('uses PostgreSQL when DATABASE_URL is set, and the data dir and options otherwise given', () => {
@@ -75,12 +92,13 @@ describe('loadConfig', () => {
       expect(loadConfig({}).access.loanDays).toBe(14);
     });
 
-    it('CATALOGUE_MAX_ACTIVE_LOANS: a whole number from 1 to 10000, no limit by default', () => {
+    it('CATALOGUE_MAX_ACTIVE_LOANS: a whole number from 1 to 10000 (10 by default), or none for no limit', () => {
       expect(loadConfig({ CATALOGUE_MAX_ACTIVE_LOANS: '3' }).access.maxActiveLoans).toBe(3);
       expect(loadConfig({ CATALOGUE_MAX_ACTIVE_LOANS: '1' }).access.maxActiveLoans).toBe(1);
       expect(loadConfig({ CATALOGUE_MAX_ACTIVE_LOANS: '10000' }).access.maxActiveLoans).toBe(10_000);
-      expect(loadConfig({ CATALOGUE_MAX_ACTIVE_LOANS: '' }).access.maxActiveLoans).toBeUndefined();
-      expect(loadConfig({}).access.maxActiveLoans).toBeUndefined();
+      expect(loadConfig({ CATALOGUE_MAX_ACTIVE_LOANS: '' }).access.maxActiveLoans).toBe(10);
+      expect(loadConfig({}).access.maxActiveLoans).toBe(10);
+      expect(loadConfig({ CATALOGUE_MAX_ACTIVE_LOANS: 'none' }).access.maxActiveLoans).toBeUndefined();
     });
 
     it('the three settings combine', () => {

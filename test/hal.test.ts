@@ -256,9 +256,10 @@ describe('golden HAL and HAL-FORMS documents', () => {
       _links: {
         self: { href: '/books?page=2&per_page=2' },
         first: { href: '/books?page=1&per_page=2' },
-        last: { href: '/books?page=3&per_page=2' },
-        prev: { href: '/books?page=1&per_page=2' },
-        next: { href: '/books?page=3&per_page=2' },
+        // Keyset cursors, opaque: that they lead to the right pages is test/listing.test.ts's business.
+        last: { href: expect.stringMatching(/^\/books\?per_page=2&cursor=[\w-]+$/) },
+        prev: { href: expect.stringMatching(/^\/books\?per_page=2&cursor=[\w-]+$/) },
+        next: { href: expect.stringMatching(/^\/books\?per_page=2&cursor=[\w-]+$/) },
       },
       ...extra,
       _embedded: { item: [bookDoc(2), bookDoc(3)] },

@@ -21,8 +21,15 @@ export interface LiveServer {
   stop(): Promise<void>;
 }
 
-export async function startLiveServer(): Promise<LiveServer> {
-  const { env, drop } = await freshDatabase();
+export interface LiveServerOptions {
+  /** A database of the test's own to serve (it is not dropped); by default a fresh one as above. */
+  databaseUrl?: string;
+}
+
+export async function startLiveServer(options: LiveServerOptions = {}): Promise<LiveServer> {
+  const { env, drop } = options.databaseUrl
+    ? { env: { DATABASE_URL: options.databaseUrl }, drop: async () => {} }
+    : await freshDatabase();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     env: {
       ...process.env,

@@ -634,3 +634,28 @@ describe('the cap on a member’s active loans (maxActiveLoans 2)', () => {
     }
   });
 });
+
+describe('the default lending policy', () => {
+  let t: TestCatalogue;
+
+  beforeAll(async () => {
+    // No access options: the catalogue as an operator gets it without setting CATALOGUE_MAX_ACTIVE_LOANS.
+    t = await openTestCatalogue();
+  });
+  afterAll(() => t.close());
+
+  it('caps a member at 10 active loans, so one member cannot borrow the whole library', async () => {
+    const author = await addAuthor(t, 'Default Cap Author');
+    const member = await addUser(t, 'Greedy Reader', 'member');
+    const asMember = t.as(member.token);
+    const books: number[] = [];
+    for (let i = 0; i < 11; i++) books.push(await addBook(t, `Default Cap ${i}`, 1950 + i, author));
+
+    for (const bookId of books.slice(0, 10)) expect((await borrowByControl(asMember, bookId)).status).toBe(201);
+    const eleventh = books[10] as number;
+    expect((await json(await asMember.request(`/books/${eleventh}`))).controls).not.toHaveProperty('borrow');
+    const refused = await asMember.send('POST', `/books/${eleventh}/borrow`, {});
+    expect(refused.status).toBe(409);
+    expect((await json(refused)).error.message).toMatch(/10 active loans/);
+  });
+});

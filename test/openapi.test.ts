@@ -127,7 +127,7 @@ describe('the OpenAPI document', () => {
         .filter((p: Doc) => p.in === 'query')
         .map((p: Doc) => p.name);
     };
-    const all = ['filter', 'sort', 'page', 'per_page', 'fields'];
+    const all = ['filter', 'sort', 'page', 'per_page', 'cursor', 'fields'];
     expect(names('GET /books')).toEqual(['query', 'author', ...all]);
     expect(names('GET /authors/{id}/books')).toEqual(['query', 'author', ...all]);
     expect(names('GET /authors')).toEqual(['query', ...all]);

@@ -7,7 +7,7 @@ import { count } from 'drizzle-orm';
 import { hashTokenSecret, newTokenSecret } from '../domain/token.js';
 import type { Db } from './client.js';
 import { insertToken, tokenHashExists } from './queries/tokens.js';
-import { insertUser } from './queries/users.js';
+import { insertUser, promoteTokenOwner } from './queries/users.js';
 import { users } from './schema/index.js';
 
 export interface AccessOptions {
@@ -18,9 +18,13 @@ export interface AccessOptions {
 export async function ensureAccess(db: Db, options: AccessOptions): Promise<string | undefined> {
   if (options.adminToken) {
     const hash = hashTokenSecret(options.adminToken);
-    if (await tokenHashExists(db, { hash })) return undefined;
+    // The operator's token is a librarian's, whatever became of its user since the last start.
+    if (await tokenHashExists(db, { hash })) {
+      await promoteTokenOwner(db, { hash });
+      return undefined;
+    }
     const admin = await insertUser(db, { name: 'Administrator', role: 'librarian' });
-    await insertToken(db, { userId: admin.id, name: 'CATALOGUE_ADMIN_TOKEN', hash });
+    await insertToken(db, { userId: admin.id, name: 'CATALOGUE_ADMIN_TOKEN', hash, operator: true });
     return undefined;
   }
   const [existing] = await db.select({ n: count() }).from(users);

@@ -22,3 +22,43 @@ export function constraintViolation(error: unknown): ConstraintViolation | undef
 
 export const FOREIGN_KEY_VIOLATION = '23503';
 export const CHECK_VIOLATION = '23514';
+
+/** Why a database error means "not now" rather than "wrong": the 503 cases. */
+export type Unavailability = 'unreachable' | 'over-budget';
+
+/**
+ * Recognises errors that say the database cannot be used now, rather than that the request is wrong:
+ * no connection (refused, reset, timed out, closed; SQLSTATE class 08), a server shutting down or
+ * starting up (57P01–57P03), too many connections (53300), or a statement cancelled by its time budget
+ * (57014). postgres.js reports socket errors by their Node code, PostgreSQL errors by SQLSTATE.
+ */
+export function databaseUnavailability(error: unknown): Unavailability | undefined {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string') continue;
+    if (code === QUERY_CANCELED) return 'over-budget';
+    if (UNREACHABLE_CODES.has(code) || code.startsWith('08')) return 'unreachable';
+  }
+  return undefined;
+}
+
+const QUERY_CANCELED = '57014';
+
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);

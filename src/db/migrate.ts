@@ -45,12 +45,22 @@ export async function prepareDatabase(database: Database, options: PrepareOption
   }
 }
 
-/** Answers whether the database responds; used by `GET /health`. */
-export async function databaseAnswers(db: Db): Promise<boolean> {
+/**
+ * Answers whether the database responds within `deadlineMs`; used by `GET /health`, which a load balancer
+ * needs answered promptly either way.
+ */
+export async function databaseAnswers(db: Db, deadlineMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), deadlineMs);
+  });
+  const answered = db.execute(sql`select 1`).then(
+    () => true,
+    () => false,
+  );
   try {
-    await db.execute(sql`select 1`);
-    return true;
-  } catch {
-    return false;
+    return await Promise.race([answered, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

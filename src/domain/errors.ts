@@ -97,3 +97,23 @@ export class Forbidden extends CatalogueError {
     super(403, message);
   }
 }
+
+/**
+ * 503: the service cannot answer now but will: the database is unreachable, or a query ran past its time
+ * budget. `Retry-After` says when to try again.
+ */
+export class ServiceUnavailable extends CatalogueError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(503, message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+/**
+ * The client closed the connection before its request body arrived in full. Nobody will read the answer;
+ * the status is for the log.
+ */
+export class RequestAborted extends CatalogueError {
+  constructor() {
+    super(400, 'the request body did not arrive in full: the client closed the connection');
+  }
+}

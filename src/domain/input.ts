@@ -27,7 +27,7 @@ export function validateInput<T>(fields: readonly InputField[], submitted: unkno
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InvalidInput('request body must be a JSON object');
   }
-  const input = body as Record<string, unknown>;
+  const input = normalised(body as Record<string, unknown>);
   // Without a prototype, so that a field named `__proto__` is reported like any other unknown field.
   const details: Record<string, string> = Object.create(null);
   const known = new Set(fields.map((f) => f.name));
@@ -53,6 +53,24 @@ export function validateInput<T>(fields: readonly InputField[], submitted: unkno
   return input as T;
 }
 
+/**
+ * Text in Unicode normal form C: "Zoë" typed with a precomposed ë and with e + combining diaeresis are the
+ * same name, so they are stored and searched as one spelling.
+ */
+function normalised(input: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = Object.create(null);
+  for (const [name, value] of Object.entries(input))
+    copy[name] = typeof value === 'string' ? value.normalize('NFC') : value;
+  return copy;
+}
+
+/**
+ * Nothing a reader could see: white space, and characters that draw nothing on their own (zero-width
+ * spaces and joiners, other format and control characters, lone combining marks, Hangul and braille
+ * fillers).
+ */
+const INVISIBLE_ONLY = /^[\p{White_Space}\p{Cf}\p{Cc}\p{M}\u115F\u1160\u3164\uFFA0\u2800]*$/u;
+
 function typedFormValues(fields: readonly InputField[], form: FormInput): Record<string, unknown> {
   const typed: Record<string, unknown> = Object.create(null);
   for (const [name, text] of Object.entries(form.values)) {
@@ -75,7 +93,7 @@ export function checkValue(field: InputField, value: unknown): string | undefine
     case 'string': {
       if (typeof value !== 'string') return 'must be a string';
       if (field.enum && !field.enum.includes(value)) return `must be one of: ${field.enum.join(', ')}`;
-      if (value.trim() === '') return 'must not be blank';
+      if (INVISIBLE_ONLY.test(value)) return 'must not be blank';
       // PostgreSQL text cannot hold U+0000; refused here rather than failing in the database.
       if (value.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
       if (field.maxLength !== undefined && [...value].length > field.maxLength) {

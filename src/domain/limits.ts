@@ -14,6 +14,12 @@ export const NAME_MAX_LENGTH = 200;
 
 /** Items per page when a listing asks for paging without naming `per_page`. */
 export const DEFAULT_PER_PAGE = 20;
+/**
+ * Up to this many matching items, a filtered or searched listing's total is counted exactly and an
+ * unsorted search is ordered by relevance; beyond it the total is a marked estimate and the search is
+ * in id order, so neither costs in proportion to the catalogue (docs/api.md, "Totals and order").
+ */
+export const EXACT_COUNT_LIMIT = 1000;
 /** Largest `per_page` accepted. */
 export const MAX_PER_PAGE = 100;
 /** Largest PostgreSQL `integer`: every id lives below it, and no parameter may overflow a query. */
@@ -24,3 +30,16 @@ export const MAX_PAGE = INT4_MAX;
 export const MAX_BODY_BYTES = 16 * 1024;
 /** Longest value of a free-text listing parameter (`query`, `author`, a `filter` value). */
 export const MAX_QUERY_PARAM_LENGTH = 500;
+
+/**
+ * Time budget of one SQL statement on a PostgreSQL server, in milliseconds: a statement that runs longer
+ * is cancelled and the request answered 503 with `Retry-After`, so no search or listing can occupy a
+ * connection (and the requests queued behind it) for long.
+ */
+export const STATEMENT_TIME_BUDGET_MS = 5_000;
+
+/** Seconds to wait for a new database connection before the request is answered 503. */
+export const CONNECT_TIMEOUT_SECONDS = 1;
+
+/** `/health` answers within this many milliseconds, 503 if the database has not answered by then. */
+export const HEALTH_DEADLINE_MS = 800;

@@ -13,11 +13,21 @@ export interface AccessPolicy {
   publicReads: boolean;
   /** Days from borrowing to the due date. */
   loanDays: number;
-  /** Most active loans one member may hold; `undefined` for no limit. */
+  /** Most active loans one member may hold; `undefined` for no limit (the operator's explicit choice). */
   maxActiveLoans: number | undefined;
 }
 
-export const defaultAccessPolicy: AccessPolicy = { publicReads: true, loanDays: 14, maxActiveLoans: undefined };
+/**
+ * A lending library caps loans per member: without a cap one member could borrow the whole collection (a
+ * member once borrowed all 515 available books in 1.5 s). Ten is a common public-library figure.
+ */
+export const DEFAULT_MAX_ACTIVE_LOANS = 10;
+
+export const defaultAccessPolicy: AccessPolicy = {
+  publicReads: true,
+  loanDays: 14,
+  maxActiveLoans: DEFAULT_MAX_ACTIVE_LOANS,
+};
 
 /** Who is making the request. */
 export type Caller =

@@ -1,6 +1,6 @@
 /** @module Reading request bodies: JSON or form fields, within the size limit (enforced by the app's body limit). */
 import type { Context } from 'hono';
-import { InvalidInput, UnsupportedMediaType } from '../domain/errors.js';
+import { CatalogueError, InvalidInput, RequestAborted, UnsupportedMediaType } from '../domain/errors.js';
 import { FormInput } from '../domain/input.js';
 
 /**
@@ -11,13 +11,13 @@ export async function readJson(c: Context): Promise<unknown> {
   const type = c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
   if (type === 'application/x-www-form-urlencoded') {
     const values: Record<string, string> = Object.create(null);
-    for (const [name, value] of new URLSearchParams(await c.req.text())) values[name] = value;
+    for (const [name, value] of new URLSearchParams(await bodyText(c))) values[name] = value;
     return new FormInput(values);
   }
   if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
     throw new UnsupportedMediaType('application/json');
   }
-  const text = await c.req.text();
+  const text = await bodyText(c);
   try {
     return JSON.parse(text);
   } catch {
@@ -27,6 +27,19 @@ export async function readJson(c: Context): Promise<unknown> {
 
 /** Like `readJson`, but an empty body stands for `{}` (a control with no fields may be sent without one). */
 export async function readOptionalJson(c: Context): Promise<unknown> {
-  if ((await c.req.text()) === '') return {};
+  if ((await bodyText(c)) === '') return {};
   return readJson(c);
+}
+
+/**
+ * The body as text. Reading fails only through the client: over the size limit (a typed error already),
+ * or because it closed the connection before sending it all, which is no fault of the service.
+ */
+async function bodyText(c: Context): Promise<string> {
+  try {
+    return await c.req.text();
+  } catch (error) {
+    if (error instanceof CatalogueError) throw error;
+    throw new RequestAborted();
+  }
 }

@@ -4,6 +4,7 @@ import type { Format } from '../formats/format.js';
 import type { Uris } from '../hypermedia/uris.js';
 import type { RenderContext } from '../renderers/context.js';
 import type { Deprecations } from './deprecation.js';
+import type { RateLimiter } from './rate-limit.js';
 
 export interface AppEnv {
   Variables: {
@@ -16,5 +17,9 @@ export interface AppEnv {
     uris: Uris;
     /** The deprecated rels and controls, announced in the responses that carry them. */
     deprecations: Deprecations;
+    /** Per-caller limits on expensive work; absent when the operator turned them off. */
+    rateLimiter: RateLimiter | undefined;
+    /** Matches counted exactly (and searches ranked) per listing; see `EXACT_COUNT_LIMIT`. */
+    listingCountLimit: number;
   };
 }

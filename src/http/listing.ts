@@ -6,13 +6,13 @@ import type { Context } from 'hono';
 import { DEFAULT_PER_PAGE } from '../domain/limits.js';
 import type { Listing, PagedListing } from '../domain/listing.js';
 import type { Resource } from '../hypermedia/model.js';
-import { type Collection, renderPage, renderStream } from '../renderers/collection.js';
+import { type Collection, type PageFacts, renderPage, renderStream } from '../renderers/collection.js';
 import type { AppEnv } from './env.js';
 import { send, sendStream } from './respond.js';
 
 /** How to read one collection's rows, either way. */
 export interface ListingReader<Row> {
-  page(listing: PagedListing): Promise<{ rows: Row[]; totalItems: number }>;
+  page(listing: PagedListing): Promise<PageFacts & { rows: Row[] }>;
   stream(listing: Listing): AsyncIterable<Row>;
 }
 
@@ -25,12 +25,17 @@ export async function sendListing<Row>(
 ): Promise<Response> {
   // A format read by people shows pages even where the JSON form would stream the whole collection.
   const paging = listing.paging ?? (c.get('format').alwaysPaged ? { page: 1, perPage: DEFAULT_PER_PAGE } : undefined);
+  // Searches and whole-collection streams are the expensive reads: each spends from the caller's quota.
+  const limiter = c.get('rateLimiter');
+  if (listing.query !== undefined) limiter?.spend(c, 'search');
+  if (!paging) limiter?.spend(c, 'stream');
+  const limited = { ...listing, countLimit: c.get('listingCountLimit') };
   if (paging) {
-    const paged = { ...listing, paging };
-    const { rows, totalItems } = await read.page(paged);
-    return send(c, renderPage(collection, paged, rows.map(renderItem), totalItems));
+    const paged = { ...limited, paging };
+    const { rows, ...facts } = await read.page(paged);
+    return send(c, renderPage(collection, paged, rows.map(renderItem), facts));
   }
-  return sendStream(c, renderStream(collection, listing, mapAsync(read.stream(listing), renderItem)));
+  return sendStream(c, renderStream(collection, listing, mapAsync(read.stream(limited), renderItem)));
 }
 
 /** Maps each element of an async sequence as it arrives; stopping early stops the source. */

@@ -2,6 +2,7 @@
  * @module The shared schemas of the OpenAPI description: the JSON format's shapes (`formats/json.ts`:
  * links, controls, fields, resources, pages) with the vocabulary's names, and the seed's error shape.
  */
+import { EXACT_COUNT_LIMIT } from '../domain/limits.js';
 import type { Vocabulary } from '../hypermedia/vocabulary.js';
 
 type Schema = Record<string, unknown>;
@@ -85,9 +86,18 @@ export function schemas(vocabulary: Vocabulary): Record<string, Schema> {
             meta: {
               type: 'object',
               required: ['page', 'per_page', 'total_pages', 'total_items'],
-              properties: Object.fromEntries(
-                ['page', 'per_page', 'total_pages', 'total_items'].map((name) => [name, { type: 'integer' }]),
-              ),
+              properties: {
+                ...Object.fromEntries(
+                  ['page', 'per_page', 'total_pages', 'total_items'].map((name) => [name, { type: 'integer' }]),
+                ),
+                total_items_estimated: {
+                  type: 'boolean',
+                  enum: [true],
+                  description:
+                    "Present only when total_items (and so total_pages) is the database planner's estimate: more " +
+                    `items match a filter or search than are counted exactly (${EXACT_COUNT_LIMIT} by default).`,
+                },
+              },
             },
           },
         },

@@ -271,6 +271,13 @@ function listingParameters(spec: ListingSpec): Schema[] {
       minimum: 1,
       maximum: MAX_PER_PAGE,
     }),
+    query(
+      'cursor',
+      'Opaque position from a `next`, `prev` or `last` link: the page it names costs what the first page costs, ' +
+        'at any depth (a deep `page=N` reads every item before it). Not combined with `page`; made for one ' +
+        'listing (filters, search, sort, per_page): 400 otherwise.',
+      { type: 'string', pattern: '^[A-Za-z0-9_-]+$' },
+    ),
     query('fields', `Item fields to return, comma-separated. Selectable: ${selectable.join(', ')}.`, {
       type: 'string',
       pattern: `^${anyOf(selectable)}(?:,${anyOf(selectable)})*$`,

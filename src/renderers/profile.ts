@@ -22,7 +22,15 @@ export interface ControlTarget {
   listing?: ListingSpec;
 }
 
-export function renderProfile(ctx: RenderContext, vocabulary: Vocabulary, targets: readonly ControlTarget[]): Resource {
+/** Quotas per kind of expensive work, as the rate limiter applies them. */
+export type RateQuotas = Readonly<Record<string, { limit: number; windowSeconds: number }>>;
+
+export function renderProfile(
+  ctx: RenderContext,
+  vocabulary: Vocabulary,
+  targets: readonly ControlTarget[],
+  rateLimits?: RateQuotas,
+): Resource {
   const { uris } = ctx;
   const rels = Object.fromEntries(
     Object.entries(vocabulary.rels).map(([name, entry]) => [
@@ -54,6 +62,31 @@ export function renderProfile(ctx: RenderContext, vocabulary: Vocabulary, target
         'What the link relations and controls of the catalogue mean. Follow links by rel; submit a control by ' +
         'its method to its href, with the fields it lists (query parameters for GET, a JSON body otherwise).',
       vocabulary: { rels, controls },
+      paging: {
+        cursor:
+          'next, prev and last links carry an opaque `cursor` instead of `page`: it names the page and where it ' +
+          'starts, so following it costs what the first page costs. Use it as given, with the listing it came from.',
+        total_items_estimated:
+          'Present (true) in a page’s meta only when total_items and total_pages are estimates: more items ' +
+          'match a filter or search than the catalogue counts exactly. Whole collections are always exact.',
+      },
+      limits: {
+        rate: rateLimits
+          ? Object.fromEntries(
+              Object.entries(rateLimits).map(([kind, quota]) => [
+                kind,
+                { quota: quota.limit, window_seconds: quota.windowSeconds },
+              ]),
+            )
+          : 'none',
+        explanation:
+          'Searches (`query`), whole collections without `page`/`per_page` (streams) and writes spend from ' +
+          'per-caller quotas: a caller is a signed-in user, or a client address when anonymous. Responses that ' +
+          'spend announce `RateLimit-Policy` and `RateLimit` (IETF httpapi draft): the quota, what is left ' +
+          '(r) and seconds until the window turns (t). A spent quota answers 429 with `Retry-After`. Reading ' +
+          'single documents and pages is not limited. A 503 with `Retry-After` means the database is ' +
+          'unavailable or a query ran past its time budget: retry after that many seconds.',
+      },
     },
     links: [
       { rel: 'self', href: uris.profile() },

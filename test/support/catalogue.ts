@@ -10,6 +10,7 @@ import { createApp } from '../../src/app.js';
 import { type Database, openDatabase, openPglite } from '../../src/db/client.js';
 import { prepareDatabase } from '../../src/db/migrate.js';
 import { type AccessPolicy, defaultAccessPolicy } from '../../src/domain/policy.js';
+import type { RateLimits } from '../../src/http/rate-limit.js';
 
 import { LIBRARIAN_TOKEN } from './tokens.js';
 
@@ -37,6 +38,10 @@ export interface TestCatalogueOptions {
   seedSample?: boolean;
   publicUrl?: string;
   access?: Partial<AccessPolicy>;
+  /** Off unless a test is about them: suites make hundreds of writes as one librarian. */
+  rateLimits?: RateLimits;
+  /** Matches counted exactly per listing; small values exercise estimated totals with little data. */
+  listingCountLimit?: number;
 }
 
 export async function openTestCatalogue(options: TestCatalogueOptions = {}): Promise<TestCatalogue> {
@@ -46,6 +51,8 @@ export async function openTestCatalogue(options: TestCatalogueOptions = {}): Pro
     database,
     publicUrl: options.publicUrl,
     access: { ...defaultAccessPolicy, ...options.access },
+    rateLimits: options.rateLimits ?? false,
+    listingCountLimit: options.listingCountLimit,
   });
   const client = (token: string | undefined): TestClient => {
     const request = async (path: string, init: RequestInit = {}) => {

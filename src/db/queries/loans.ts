@@ -3,7 +3,7 @@
  * partial unique index allows one active loan per book, the borrower's row lock serialises the cap
  * check with the insert, and a return is a single conditional UPDATE.
  */
-import { and, count, eq, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { NotFound, UnprocessableEntity } from '../../domain/errors.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import type { Loan } from '../../domain/loan.js';
@@ -11,7 +11,7 @@ import { bookOnLoan, loanCapReached } from '../../domain/policy.js';
 import type { Database, Db } from '../client.js';
 import { constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { loans, users } from '../schema/index.js';
-import { type ListingTable, readAll, readPage } from './listing.js';
+import { type ListingScope, type ListingTable, readAll, readPage } from './listing.js';
 import { isoTimestamp } from './sql.js';
 
 const loanColumns = {
@@ -141,6 +141,7 @@ export function streamLoans(database: Database, listing: Listing, scope: LoanSco
   return readAll<Loan>(database, loanListing, listing, scopeOf(scope));
 }
 
-function scopeOf(scope: LoanScope): SQL[] {
-  return scope.borrowerId === undefined ? [] : [eq(loans.borrowerId, scope.borrowerId)];
+/** Loans are few beside books (no counter): their totals are bounded counts. */
+function scopeOf(scope: LoanScope): ListingScope {
+  return { conditions: scope.borrowerId === undefined ? [] : [eq(loans.borrowerId, scope.borrowerId)] };
 }

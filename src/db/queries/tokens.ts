@@ -12,10 +12,13 @@ const tokenColumns = {
   created_at: isoTimestamp(tokens.createdAt),
 };
 
-export async function insertToken(db: Db, params: { userId: number; name: string; hash: string }): Promise<Token> {
+export async function insertToken(
+  db: Db,
+  params: { userId: number; name: string; hash: string; operator?: boolean },
+): Promise<Token> {
   const [token] = await db
     .insert(tokens)
-    .values({ userId: params.userId, name: params.name, secretHash: params.hash })
+    .values({ userId: params.userId, name: params.name, secretHash: params.hash, operator: params.operator ?? false })
     .returning(tokenColumns);
   return token as Token;
 }
@@ -46,4 +49,10 @@ export async function deleteToken(db: Db, params: { userId: number; id: number }
 export async function tokenHashExists(db: Db, params: { hash: string }): Promise<boolean> {
   const [row] = await db.select({ id: tokens.id }).from(tokens).where(eq(tokens.secretHash, params.hash));
   return row !== undefined;
+}
+
+/** Revokes the token with this hash (a browser session's, at sign-out); answers whether it existed. */
+export async function deleteTokenByHash(db: Db, params: { hash: string }): Promise<boolean> {
+  const deleted = await db.delete(tokens).where(eq(tokens.secretHash, params.hash)).returning({ id: tokens.id });
+  return deleted.length > 0;
 }

@@ -1,6 +1,6 @@
 /** @module Reads and writes of users, and who a bearer token belongs to. */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { InvalidInput } from '../../domain/errors.js';
+import { Conflict, InvalidInput } from '../../domain/errors.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import type { SignedIn } from '../../domain/policy.js';
 import type { StoredUser, UserInput } from '../../domain/user.js';
@@ -37,6 +37,23 @@ export async function findCallerByTokenHash(db: Db, params: { hash: string }): P
   );
   const [user] = await statement.execute(params);
   return user && { kind: 'user', ...user, activeLoans: Number(user.activeLoans) };
+}
+
+/**
+ * Marks the token with this hash as the operator's and makes its owner a librarian (at start-up, for
+ * CATALOGUE_ADMIN_TOKEN).
+ */
+export async function promoteTokenOwner(db: Db, params: { hash: string }): Promise<void> {
+  await db.update(tokens).set({ operator: true }).where(eq(tokens.secretHash, params.hash));
+  await db
+    .update(users)
+    .set({ role: 'librarian', version: sql`${users.version} + 1` })
+    .where(
+      and(
+        sql`${users.id} = (select ${tokens.userId} from ${tokens} where ${tokens.secretHash} = ${params.hash})`,
+        sql`${users.role} <> 'librarian'`,
+      ),
+    );
 }
 
 export async function findUser(db: Db, params: { id: number }): Promise<StoredUser | undefined> {
@@ -81,8 +98,18 @@ export function streamUsers(database: Database, listing: Listing) {
   return readAll<StoredUser>(database, userListing, listing);
 }
 
+/** The trigger that refuses to leave the catalogue without a librarian (migration 0005). */
+const KEEP_A_LIBRARIAN = 'users_keep_a_librarian';
+const OPERATOR_STAYS_LIBRARIAN = 'users_operator_stays_librarian';
+
 function rejectedWrite(error: unknown): never {
   const violation = constraintViolation(error);
+  if (violation?.constraint === KEEP_A_LIBRARIAN) {
+    throw new Conflict('the catalogue must keep at least one librarian: make another user a librarian first');
+  }
+  if (violation?.constraint === OPERATOR_STAYS_LIBRARIAN) {
+    throw new Conflict("this user holds the operator's token (CATALOGUE_ADMIN_TOKEN) and stays a librarian");
+  }
   if (violation?.code === CHECK_VIOLATION) {
     throw new InvalidInput(`the user breaks the catalogue rule ${violation.constraint ?? ''}`.trim());
   }

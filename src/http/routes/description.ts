@@ -20,7 +20,8 @@ const operations = {
 export function descriptionRoutes(app: Hono<AppEnv>, options: { formats: readonly Format[]; vocabulary: Vocabulary }) {
   const { formats, vocabulary } = options;
   route(app, '/profile', operations.profile, {
-    GET: (c) => send(c, renderProfile(c.get('ctx'), vocabulary, controlTargets(routesOf(app)))),
+    GET: (c) =>
+      send(c, renderProfile(c.get('ctx'), vocabulary, controlTargets(routesOf(app)), c.get('rateLimiter')?.limits)),
   });
 
   // Generated on first request, when every route has been registered; the same for every caller.

@@ -1,7 +1,8 @@
 /** @module The root document and the health check. */
 import type { Hono } from 'hono';
 import { databaseAnswers } from '../../db/migrate.js';
-import { CatalogueError } from '../../domain/errors.js';
+import { ServiceUnavailable } from '../../domain/errors.js';
+import { HEALTH_DEADLINE_MS } from '../../domain/limits.js';
 import { renderRoot } from '../../renderers/root.js';
 import type { AppEnv } from '../env.js';
 import { send } from '../respond.js';
@@ -32,8 +33,8 @@ export function rootRoutes(app: Hono<AppEnv>): void {
 export function healthRoutes(app: Hono<AppEnv>): void {
   route(app, '/health', operations.health, {
     async GET(c) {
-      if (!(await databaseAnswers(c.get('database').db))) {
-        throw new CatalogueError(503, 'the database does not answer');
+      if (!(await databaseAnswers(c.get('database').db, HEALTH_DEADLINE_MS))) {
+        throw new ServiceUnavailable('the database does not answer', 1);
       }
       return c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' });
     },

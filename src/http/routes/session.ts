@@ -1,16 +1,19 @@
 /**
- * @module Browser sessions. Signing in exchanges a token for an HttpOnly, SameSite=Strict cookie holding
- * it (Secure over HTTPS), so a person in a browser never handles the token again; signing out clears it.
- * Bearer-token clients never need this.
+ * @module Browser sessions. Signing in exchanges a token for a session credential of its own: a new token
+ * of the same user, named "browser session", carried in an HttpOnly, SameSite=Strict cookie (Secure over
+ * HTTPS), so a person in a browser never handles the token again. Signing out revokes that credential —
+ * a copied cookie stops working — and leaves the token signed in with untouched. Sessions appear among
+ * the user's tokens, so one can be ended from anywhere. Bearer-token clients never need this.
  */
 import type { Context, Hono } from 'hono';
-import { deleteCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { deleteTokenByHash, insertToken } from '../../db/queries/tokens.js';
 import { findCallerByTokenHash } from '../../db/queries/users.js';
 import { Unauthorized } from '../../domain/errors.js';
 import { validateInput } from '../../domain/input.js';
 import { anonymous, authorize } from '../../domain/policy.js';
-import { SESSION_COOKIE, type SessionInput, sessionInputFields } from '../../domain/session.js';
-import { hashTokenSecret } from '../../domain/token.js';
+import { SESSION_COOKIE, SESSION_TOKEN_NAME, type SessionInput, sessionInputFields } from '../../domain/session.js';
+import { hashTokenSecret, newTokenSecret } from '../../domain/token.js';
 import { renderRoot } from '../../renderers/root.js';
 import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
@@ -44,7 +47,13 @@ export function sessionRoutes(app: Hono<AppEnv>): void {
       const { token } = validateInput<SessionInput>(sessionInputFields, await readJson(c), 'create');
       const caller = await findCallerByTokenHash(c.get('database').db, { hash: hashTokenSecret(token) });
       if (!caller) throw new Unauthorized('that token is not valid (unknown or revoked)');
-      setCookie(c, SESSION_COOKIE, token, {
+      const session = newTokenSecret();
+      await insertToken(c.get('database').db, {
+        userId: caller.id,
+        name: SESSION_TOKEN_NAME,
+        hash: hashTokenSecret(session),
+      });
+      setCookie(c, SESSION_COOKIE, session, {
         path: '/',
         httpOnly: true,
         sameSite: 'Strict',
@@ -53,9 +62,11 @@ export function sessionRoutes(app: Hono<AppEnv>): void {
       return send(c, renderRoot({ ...ctx, caller: { ...caller, via: 'session' } }));
     },
     /** Answers the root as an anonymous caller sees it. */
-    DELETE(c) {
+    async DELETE(c) {
       const ctx = c.get('ctx');
       authorize(ctx.policy.signOut(ctx.caller));
+      const session = getCookie(c, SESSION_COOKIE);
+      if (session) await deleteTokenByHash(c.get('database').db, { hash: hashTokenSecret(session) });
       deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c) });
       return send(c, renderRoot({ ...ctx, caller: anonymous }));
     },
