@@ -6,7 +6,9 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import { DataDirectoryInUse } from './db/data-dir-lock.js';
 import { prepareDatabase } from './db/migrate.js';
+import { withoutParameters } from './http/errors.js';
 import { createLogger } from './log.js';
 
 async function main(): Promise<void> {
@@ -21,7 +23,13 @@ async function main(): Promise<void> {
         'Send it as "Authorization: Bearer <token>". Create more users and tokens through /users.\n\n',
     );
   }
-  const app = createApp({ database, publicUrl: config.publicUrl, log, access: config.access });
+  const app = createApp({
+    database,
+    publicUrl: config.publicUrl,
+    log,
+    access: config.access,
+    rateLimits: config.rateLimits,
+  });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const where = config.database.kind === 'postgres' ? 'PostgreSQL' : `PGlite at ${config.database.dataDir}`;
     log.info('listening', { url: `http://localhost:${info.port}/`, database: where });
@@ -47,12 +55,18 @@ async function main(): Promise<void> {
         process.exit(0);
       });
   };
+  // A promise nobody awaited that failed is a defect to fix, not a reason to drop every open request:
+  // it is logged (without query parameters) and the service keeps serving.
+  process.on('unhandledRejection', (reason) => {
+    log.error('unhandled rejection', { error: withoutParameters(reason) });
+  });
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
 main().catch((error: unknown) => {
-  const message = error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error);
+  const expected = error instanceof ConfigError || error instanceof DataDirectoryInUse;
+  const message = expected ? error.message : error instanceof Error ? error.stack : String(error);
   process.stderr.write(`catalogue could not start: ${message}\n`);
   process.exit(1);
 });
