@@ -63,10 +63,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const listingCountLimit = options.listingCountLimit ?? EXACT_COUNT_LIMIT;
   const app = new Hono<AppEnv>();
 
-  // First: a form post standing for PUT/PATCH/DELETE is dispatched again as that method, from the top.
-  app.use(formMethod(app));
   app.use(requestLog(log));
-  app.use(securityHeaders());
+  // Every body, whatever its type, is cut off at the limit as it streams in (a declared length over it
+  // is refused unread); nothing after this point can buffer more.
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
@@ -75,6 +74,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       },
     }),
   );
+  // A form post standing for PUT/PATCH/DELETE is dispatched again as that method, from the top.
+  app.use(formMethod(app));
+  app.use(securityHeaders());
   app.use(negotiateFormat(formats));
   app.use(async function provideServices(c, next) {
     c.set('database', options.database);

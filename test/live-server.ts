@@ -7,6 +7,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import postgres from 'postgres';
 
 /** The librarian token the server is started with (`CATALOGUE_ADMIN_TOKEN`). */
@@ -15,6 +18,8 @@ export const ADMIN_TOKEN = 'live-server-librarian-token-0123456789abcdef';
 export interface LiveServer {
   /** The root URL, e.g. `http://localhost:41234/`. */
   url: string;
+  /** The server's process id (its memory can be read from /proc). */
+  pid: number;
   /** Everything the process wrote so far. */
   output(): string;
   /** SIGTERM, wait for the exit, drop the database. */
@@ -24,21 +29,32 @@ export interface LiveServer {
 export interface LiveServerOptions {
   /** A database of the test's own to serve (it is not dropped); by default a fresh one as above. */
   databaseUrl?: string;
+  /** More environment for the server, e.g. `CATALOGUE_RATE_LIMITS: 'off'`. */
+  env?: Record<string, string>;
+  /** A generated catalogue of this many books (`catalogue generate`) instead of an empty one. */
+  books?: number;
 }
 
 export async function startLiveServer(options: LiveServerOptions = {}): Promise<LiveServer> {
   const { env, drop } = options.databaseUrl
     ? { env: { DATABASE_URL: options.databaseUrl }, drop: async () => {} }
-    : await freshDatabase();
+    : await freshDatabase(options.books !== undefined);
+  const serverEnv = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    CATALOGUE_SEED: '',
+    CATALOGUE_ADMIN_TOKEN: ADMIN_TOKEN,
+    ...env,
+    ...options.env,
+  };
+  if (options.books !== undefined)
+    await generate(options.books, serverEnv).catch(async (error) => {
+      await drop();
+      throw error;
+    });
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      CATALOGUE_SEED: '',
-      CATALOGUE_ADMIN_TOKEN: ADMIN_TOKEN,
-      ...env,
-    },
+    env: serverEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -50,7 +66,7 @@ export async function startLiveServer(options: LiveServerOptions = {}): Promise<
   });
   try {
     const url = await listening(child, () => output);
-    return { url, output: () => output, stop: () => stop(child).finally(drop) };
+    return { url, pid: child.pid as number, output: () => output, stop: () => stop(child).finally(drop) };
   } catch (error) {
     await stop(child).finally(drop);
     throw error;
@@ -82,8 +98,33 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-async function freshDatabase(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
+/** Fills the database with `catalogue generate`, as an operator would. */
+async function generate(books: number, env: NodeJS.ProcessEnv): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'generate', '--books', String(books)], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let errors = '';
+  child.stderr?.on('data', (chunk) => {
+    errors += chunk;
+  });
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`catalogue generate failed:\n${errors}`);
+}
+
+/**
+ * A new database: on the PostgreSQL server DATABASE_URL names, or PGlite, in memory unless the catalogue
+ * must outlive one process (a generated one is written by the CLI first), then in a temporary directory.
+ */
+async function freshDatabase(onDisk = false): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl && onDisk) {
+    const dir = await mkdtemp(join(tmpdir(), 'catalogue-live-'));
+    return {
+      env: { DATABASE_URL: '', CATALOGUE_DATA_DIR: dir },
+      drop: () => rm(dir, { recursive: true, force: true }),
+    };
+  }
   if (!serverUrl) return { env: { DATABASE_URL: '', CATALOGUE_DATA_DIR: 'memory://' }, drop: async () => {} };
   const name = `catalogue_live_${randomBytes(4).toString('hex')}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });

@@ -61,4 +61,21 @@ describe('the log', () => {
     expect(logged).toContain('select \\"id\\" from \\"tokens\\"');
     expect(logged).toContain('23505');
   });
+
+  it('a form standing for another method, dispatched twice inside, is one request line, as it was sent', async () => {
+    const response = await fetch(new URL('/authors/999999', server.url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: '_method=DELETE',
+    });
+    expect(response.status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"path":"/authors/999999"'));
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ message: 'request', method: 'POST', status: 404 }),
+    ]);
+  });
 });

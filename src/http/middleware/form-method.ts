@@ -1,19 +1,42 @@
 /**
  * @module HTML forms can only GET and POST. A form POST (and only a form POST) may name the method it
- * stands for in a `_method` field — PUT, PATCH or DELETE — and is handled as that method. JSON clients
- * use the real methods; a `_method` in JSON means nothing.
+ * stands for in a `_method` field — PUT, PATCH or DELETE — and is handled as that method: dispatched
+ * again, from the top, without that field. JSON clients use the real methods; a `_method` in JSON means
+ * nothing. The form is read through the body limit, which must come earlier in the chain: a form is a
+ * body like any other, and is never buffered past the limit.
  */
-import type { MiddlewareHandler } from 'hono';
-import { methodOverride } from 'hono/method-override';
+import type { Hono, MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../env.js';
 
-const OVERRIDABLE = /(?:^|&)_method=(PUT|PATCH|DELETE)(?:&|$)/;
+const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
+const FORM = 'application/x-www-form-urlencoded';
 
-export function formMethod(app: Parameters<typeof methodOverride>[0]['app']): MiddlewareHandler {
-  const override = methodOverride({ app });
+/** Set in the environment of a request dispatched again, so that it is logged once, as it arrived. */
+export const DISPATCHED_AGAIN = Symbol('form method: dispatched again');
+
+export function formMethod(app: Hono<AppEnv>): MiddlewareHandler {
   return async function applyFormMethod(c, next) {
-    const type = c.req.header('content-type') ?? '';
-    if (c.req.method !== 'POST' || !type.startsWith('application/x-www-form-urlencoded')) return next();
-    if (!OVERRIDABLE.test(await c.req.raw.clone().text())) return next();
-    return override(c, next);
+    if (c.req.method !== 'POST' || !c.req.header('content-type')?.toLowerCase().startsWith(FORM)) return next();
+    if (isDispatchedAgain(c.env)) return next();
+    const fields = new URLSearchParams(await c.req.text());
+    const method = fields.get('_method');
+    if (method === null || !OVERRIDABLE.has(method)) return next();
+    fields.delete('_method');
+    const headers = new Headers(c.req.raw.headers);
+    headers.delete('content-length');
+    const request = new Request(c.req.url, { method, headers, body: fields.toString() });
+    return app.fetch(request, { ...(c.env as object), [DISPATCHED_AGAIN]: true }, executionContextOf(c));
   };
+}
+
+export function isDispatchedAgain(env: unknown): boolean {
+  return typeof env === 'object' && env !== null && DISPATCHED_AGAIN in env;
+}
+
+function executionContextOf(c: Parameters<MiddlewareHandler>[0]) {
+  try {
+    return c.executionCtx;
+  } catch {
+    return undefined; // Node has none.
+  }
 }
