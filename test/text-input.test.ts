@@ -38,6 +38,39 @@ describe('Unicode normal form', () => {
     expect(changed.status).toBe(200);
     expect((await json(changed)).name).toBe(NFC);
   });
+
+  it('a search, an author name and a filter sent decomposed find what was stored composed', async () => {
+    const id = await addAuthor(t, 'Jos\u00e9 Sara\u00e9go');
+    const decomposed = 'Jose\u0301 Sarae\u0301go';
+    const byQuery = await json(await t.request(`/authors?query=${encodeURIComponent(decomposed)}`));
+    expect(byQuery.map((a: { id: number }) => a.id)).toContain(id);
+    const created = await t.send('POST', '/books', {
+      title: 'Caf\u00e9 Stories',
+      publication_year: 1999,
+      author_id: id,
+    });
+    expect(created.status).toBe(201);
+    const byAuthor = await json(await t.request(`/books?author=${encodeURIComponent(decomposed)}`));
+    expect(byAuthor.map((b: { title: string }) => b.title)).toEqual(['Caf\u00e9 Stories']);
+    const byFilter = await json(await t.request(`/books?filter=${encodeURIComponent('title:Cafe\u0301 Stories')}`));
+    expect(byFilter.map((b: { title: string }) => b.title)).toEqual(['Caf\u00e9 Stories']);
+  });
+});
+
+describe('searches are bounded', () => {
+  it(`a search of more words than the limit is refused, naming the limit, and one at it is answered`, async () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+    const over = await t.request(`/books?query=${encodeURIComponent(words(17))}`);
+    expect(over.status).toBe(400);
+    expect(await json(over)).toEqual({
+      error: {
+        code: 400,
+        message: 'query parameter "query" must have at most 16 words',
+        details: { query: expect.any(String) },
+      },
+    });
+    expect((await t.request(`/books?query=${encodeURIComponent(words(16))}`)).status).toBe(200);
+  });
 });
 
 describe('invisible text is blank', () => {

@@ -1,7 +1,7 @@
 /**
  * @module Opens the catalogue's database: PGlite (embedded PostgreSQL) or a PostgreSQL server through
- * postgres.js, chosen once from configuration. Both are exposed as one drizzle `Db` type plus the two
- * things drizzle does not offer: reading a large result in batches, and closing.
+ * postgres.js, chosen once from configuration. Both are exposed as one drizzle `Db` type plus what drizzle
+ * does not offer: turns for listing reads, sized to the database's connections, and closing.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -10,26 +10,23 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import type { DatabaseTarget } from '../config.js';
-import { CONNECT_TIMEOUT_SECONDS, STATEMENT_TIME_BUDGET_MS } from '../domain/limits.js';
+import {
+  CONNECT_TIMEOUT_SECONDS,
+  LISTING_READS_AT_ONCE,
+  LISTING_WAIT_BUDGET_MS,
+  STATEMENT_TIME_BUDGET_MS,
+} from '../domain/limits.js';
 import { lockDataDirectory } from './data-dir-lock.js';
 import * as schema from './schema/index.js';
+import { Turns } from './turns.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-
-/** A parameterised SQL text, as drizzle's `toSQL()` gives it. */
-export interface SqlText {
-  sql: string;
-  params: unknown[];
-}
 
 export interface Database {
   db: Db;
   target: DatabaseTarget;
-  /**
-   * Runs a query through a server-side cursor and yields its rows in batches, so a result of any size is
-   * never held in memory at once. Stopping the iteration early closes the cursor.
-   */
-  batches(query: SqlText, batchSize: number): AsyncGenerator<Record<string, unknown>[]>;
+  /** Turns for listing reads (pages, searches, a stream's batches), so they never crowd out short requests. */
+  listingReads: Turns;
   close(): Promise<void>;
   /** PGlite only: the whole database as a tarball, which `openPglite` can start from. */
   dump?: () => Promise<Blob>;
@@ -66,11 +63,7 @@ function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Da
   return {
     db: drizzlePostgres(client, { schema }),
     target,
-    async *batches(query, batchSize) {
-      for await (const rows of client.unsafe(query.sql, query.params as never[]).cursor(batchSize)) {
-        yield rows;
-      }
-    },
+    listingReads: new Turns(LISTING_READS_AT_ONCE.postgres, LISTING_WAIT_BUDGET_MS),
     close: () => client.end({ timeout: 5 }),
   };
 }
@@ -85,27 +78,10 @@ export async function openPglite(
     ...(loadDataDir ? { loadDataDir } : {}),
     extensions: { pg_trgm },
   });
-  let cursorCount = 0;
   return {
     db: drizzlePglite(client, { schema }),
     target,
-    async *batches(query, batchSize) {
-      // PGlite has one connection shared by every request, so a cursor inside an open transaction would
-      // block all of them while a slow client reads. A WITH HOLD cursor lives outside any transaction:
-      // PostgreSQL materialises the result on its side (spilling to disk) and other queries go on.
-      const cursor = `catalogue_cursor_${++cursorCount}`;
-      await client.query(`DECLARE ${cursor} NO SCROLL CURSOR WITH HOLD FOR ${query.sql}`, query.params);
-      try {
-        while (true) {
-          const { rows } = await client.query<Record<string, unknown>>(`FETCH ${batchSize} FROM ${cursor}`);
-          if (rows.length === 0) return;
-          yield rows;
-          if (rows.length < batchSize) return;
-        }
-      } finally {
-        await client.query(`CLOSE ${cursor}`);
-      }
-    },
+    listingReads: new Turns(LISTING_READS_AT_ONCE.pglite, LISTING_WAIT_BUDGET_MS),
     close: () => client.close(),
     dump: () => client.dumpDataDir('gzip'),
   };

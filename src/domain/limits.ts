@@ -30,6 +30,8 @@ export const MAX_PAGE = INT4_MAX;
 export const MAX_BODY_BYTES = 16 * 1024;
 /** Longest value of a free-text listing parameter (`query`, `author`, a `filter` value). */
 export const MAX_QUERY_PARAM_LENGTH = 500;
+/** Most words in a search (`query`): every word must match, and each costs an index lookup. */
+export const MAX_SEARCH_WORDS = 16;
 
 /**
  * Time budget of one SQL statement on a PostgreSQL server, in milliseconds: a statement that runs longer
@@ -43,3 +45,16 @@ export const CONNECT_TIMEOUT_SECONDS = 1;
 
 /** `/health` answers within this many milliseconds, 503 if the database has not answered by then. */
 export const HEALTH_DEADLINE_MS = 800;
+
+/**
+ * Listing reads (pages, searches, the batches of a stream) that may run at once; the others wait their
+ * turn, so single documents, writes and /health always find the database free soon. PGlite runs one
+ * statement at a time on the server's own thread, so there one listing read at a time lets every other
+ * request in between; a PostgreSQL pool of 10 keeps 4 connections for everything else.
+ */
+export const LISTING_READS_AT_ONCE = { pglite: 1, postgres: 6 } as const;
+/**
+ * Longest wait for a turn to read a listing, in milliseconds: past it the request is answered 503 with
+ * `Retry-After` (the catalogue is busy), so a crowd of searches queues for a bounded time, never forever.
+ */
+export const LISTING_WAIT_BUDGET_MS = 3_000;

@@ -12,6 +12,7 @@ import {
   MAX_PAGE,
   MAX_PER_PAGE,
   MAX_QUERY_PARAM_LENGTH,
+  MAX_SEARCH_WORDS,
 } from './limits.js';
 
 /** What a collection offers to listing parameters. */
@@ -104,7 +105,7 @@ export function parseListing(spec: ListingSpec, params: QueryParams, options: { 
   const author = one('author');
   if (author !== undefined) listing.author = parseText('author', author);
   const query = one('query');
-  if (query !== undefined) listing.query = parseText('query', query);
+  if (query !== undefined) listing.query = parseSearch(query);
   const fields = one('fields');
   if (fields !== undefined) listing.fields = parseFields(spec, fields);
   if (cursor !== undefined && listing.paging) {
@@ -209,7 +210,7 @@ function parseFilters(spec: ListingSpec, values: string[]): Filter[] {
     if (text.length > MAX_QUERY_PARAM_LENGTH) {
       throw invalid('filter', `value is longer than ${MAX_QUERY_PARAM_LENGTH} characters`);
     }
-    const value = filterValue(field, type, text);
+    const value = filterValue(field, type, text.normalize('NFC'));
     const filter = byField.get(field) ?? { field, values: [] };
     filter.values.push(value);
     byField.set(field, filter);
@@ -240,12 +241,22 @@ function parseFields(spec: ListingSpec, value: string): string[] {
   return [...new Set(fields)];
 }
 
+/** Free text, compared with stored text that was normalised to NFC on input: so is this. */
 function parseText(name: string, value: string): string {
   if (value.trim() === '') throw invalid(name, 'must not be empty');
   if (value.length > MAX_QUERY_PARAM_LENGTH) {
     throw invalid(name, `must be at most ${MAX_QUERY_PARAM_LENGTH} characters`);
   }
-  return value;
+  return value.normalize('NFC');
+}
+
+/** A search's cost grows with its words, all of which must match: a few carry all the meaning. */
+function parseSearch(value: string): string {
+  const text = parseText('query', value);
+  if (text.split(/\s+/).filter((word) => word !== '').length > MAX_SEARCH_WORDS) {
+    throw invalid('query', `must have at most ${MAX_SEARCH_WORDS} words`);
+  }
+  return text;
 }
 
 function parseWhole(name: string, value: string, min: number, max: number): number {

@@ -32,7 +32,8 @@ export async function sendListing<Row>(
   const limited = { ...listing, countLimit: c.get('listingCountLimit') };
   if (paging) {
     const paged = { ...limited, paging };
-    const { rows, ...facts } = await read.page(paged);
+    // A page (its count and rows) takes one turn among listing reads, so many never crowd out the rest.
+    const { rows, ...facts } = await c.get('database').listingReads.run(() => read.page(paged));
     return send(c, renderPage(collection, paged, rows.map(renderItem), facts));
   }
   return sendStream(c, renderStream(collection, listing, mapAsync(read.stream(limited), renderItem)));

@@ -5,7 +5,14 @@
  * route records is what it answers (see `route.ts`).
  */
 import type { InputField } from '../domain/input.js';
-import { INT4_MAX, MAX_BODY_BYTES, MAX_PAGE, MAX_PER_PAGE, MAX_QUERY_PARAM_LENGTH } from '../domain/limits.js';
+import {
+  INT4_MAX,
+  MAX_BODY_BYTES,
+  MAX_PAGE,
+  MAX_PER_PAGE,
+  MAX_QUERY_PARAM_LENGTH,
+  MAX_SEARCH_WORDS,
+} from '../domain/limits.js';
 import type { ListingSpec } from '../domain/listing.js';
 import { SESSION_COOKIE } from '../domain/session.js';
 import type { Format } from '../formats/format.js';
@@ -245,7 +252,13 @@ function listingParameters(spec: ListingSpec): Schema[] {
   const text = { type: 'string', minLength: 1, maxLength: MAX_QUERY_PARAM_LENGTH };
   return [
     ...(spec.search !== false
-      ? [query('query', 'Full-text search: words, "phrases", or, -word. By relevance unless sorted.', text)]
+      ? [
+          query(
+            'query',
+            `Full-text search: up to ${MAX_SEARCH_WORDS} words, "phrases", or, -word. By relevance unless sorted.`,
+            text,
+          ),
+        ]
       : []),
     ...(spec.author ? [query('author', 'Case-insensitive substring of the author\u2019s name.', text)] : []),
     {

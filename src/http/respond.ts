@@ -85,6 +85,9 @@ export async function sendStream(c: Context<AppEnv>, stream: ResourceStream): Pr
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
+      // Each chunk in its own turn of the event loop: a reader as fast as the server never keeps it from
+      // reading other requests (with PGlite nothing else would make it wait).
+      await new Promise((resolve) => setImmediate(resolve));
       let text = '';
       while (!pending.done && text.length < CHUNK) {
         text += pending.value;

@@ -39,3 +39,25 @@ export function quantile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
 }
+
+/** CPU time a process has used so far, in clock ticks (user + system, from /proc). */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * Waits until a process is idle (under 10% of a core over two samples), e.g. until streams to clients
+ * that stopped reading have filled their sockets and paused; at most `maxMs`.
+ */
+export async function waitUntilIdle(pid: number, maxMs = 60_000): Promise<void> {
+  const started = Date.now();
+  let quiet = 0;
+  let last = cpuTicks(pid);
+  while (quiet < 2 && Date.now() - started < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = cpuTicks(pid);
+    quiet = now - last <= 2 ? quiet + 1 : 0;
+    last = now;
+  }
+}

@@ -158,22 +158,33 @@ export async function* readAll<Row>(
   scope: ListingScope = {},
   batchSize = 500,
 ): AsyncGenerator<Row> {
-  const { db } = database;
+  const { db, listingReads } = database;
   const where = listingWhere(table, listing, scope.conditions);
   const ranked =
-    isRankable(listing) && rankable(await boundedCount(db, table.from, where, listing.countLimit), listing);
+    isRankable(listing) &&
+    rankable(await listingReads.run(() => boundedCount(db, table.from, where, listing.countLimit)), listing);
   const keys = orderOf(table, listing, ranked);
   const selection = selectionOf(table, listing, ranked);
   let after: KeyValue[] | undefined;
   while (true) {
-    const rows = after
-      ? await readBeyond(db, { table, selection, where, keys, values: after, backwards: false, limit: batchSize })
-      : ((await db
-          .select(selection)
-          .from(table.from)
-          .where(where)
-          .orderBy(...orderBy(keys, false))
-          .limit(batchSize)) as Record<string, unknown>[]);
+    // Each batch takes its own turn: between two of them, other listings and every short request get in.
+    // PGlite answers without touching the event loop, and a fast reader's socket never pushes back, so
+    // without this pause a whole stream would run before the server even read another request.
+    await new Promise((resolve) => setImmediate(resolve));
+    const beyond = after;
+    const rows = await listingReads.run(
+      () =>
+        beyond
+          ? readBeyond(db, { table, selection, where, keys, values: beyond, backwards: false, limit: batchSize })
+          : (db
+              .select(selection)
+              .from(table.from)
+              .where(where)
+              .orderBy(...orderBy(keys, false))
+              .limit(batchSize) as unknown as Promise<Record<string, unknown>[]>),
+      // The first batch is read before the response starts, so it may still be refused with a 503.
+      { patiently: beyond !== undefined },
+    );
     const last = rows.at(-1);
     yield* rows.map(withoutRank) as Row[];
     if (!last || rows.length < batchSize) return;
