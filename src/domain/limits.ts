@@ -58,3 +58,6 @@ export const LISTING_READS_AT_ONCE = { pglite: 1, postgres: 6 } as const;
  * `Retry-After` (the catalogue is busy), so a crowd of searches queues for a bounded time, never forever.
  */
 export const LISTING_WAIT_BUDGET_MS = 3_000;
+
+/** Most tokens one user holds, browser sessions included (enforced by the database, migration 0006). */
+export const MAX_TOKENS_PER_USER = 100;

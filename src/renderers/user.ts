@@ -1,4 +1,5 @@
 /** @module Renders a user and their tokens. */
+import { MAX_TOKENS_PER_USER } from '../domain/limits.js';
 import type { Token } from '../domain/token.js';
 import { tokenInputFields } from '../domain/token.js';
 import { type User, userInputFields } from '../domain/user.js';
@@ -85,7 +86,8 @@ export function renderToken(token: Token, ctx: RenderContext, options: { secret?
 export function renderTokens(userId: number, tokens: Token[], ctx: RenderContext): Resource {
   const { uris, caller, policy } = ctx;
   const controls: Control[] = [];
-  if (policy.manageTokens(caller, userId).allowed) {
+  // At the cap, creating another is refused (by the database): so it is not offered.
+  if (policy.manageTokens(caller, userId).allowed && tokens.length < MAX_TOKENS_PER_USER) {
     controls.push({
       name: 'create',
       href: uris.userTokens(userId),

@@ -1,7 +1,10 @@
 /** @module Reads and writes of bearer tokens. Secrets never reach this module, only their hashes. */
 import { and, asc, eq } from 'drizzle-orm';
+import { Conflict } from '../../domain/errors.js';
+import { MAX_TOKENS_PER_USER } from '../../domain/limits.js';
 import type { Token } from '../../domain/token.js';
 import type { Db } from '../client.js';
+import { constraintViolation } from '../errors.js';
 import { tokens } from '../schema/index.js';
 import { isoTimestamp } from './sql.js';
 
@@ -19,11 +22,24 @@ export async function insertToken(
   const [token] = await db
     .insert(tokens)
     .values({ userId: params.userId, name: params.name, secretHash: params.hash, operator: params.operator ?? false })
-    .returning(tokenColumns);
+    .returning(tokenColumns)
+    .catch(rejectedToken);
   return token as Token;
 }
 
-/** A user's tokens, oldest first (a user holds a handful, so no paging is needed). */
+/** The trigger that caps a user's tokens (migration 0006). */
+const TOKENS_PER_USER_CAP = 'tokens_per_user_cap';
+
+function rejectedToken(error: unknown): never {
+  if (constraintViolation(error)?.constraint === TOKENS_PER_USER_CAP) {
+    throw new Conflict(
+      `a user holds at most ${MAX_TOKENS_PER_USER} tokens (browser sessions included): revoke one to create another`,
+    );
+  }
+  throw error;
+}
+
+/** A user's tokens, oldest first: at most `MAX_TOKENS_PER_USER`, so one short document, never paged. */
 export async function listTokens(db: Db, params: { userId: number }): Promise<Token[]> {
   return db.select(tokenColumns).from(tokens).where(eq(tokens.userId, params.userId)).orderBy(asc(tokens.id));
 }
