@@ -79,12 +79,7 @@ describe('slow and stalled clients', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const times = await probe(['/health', '/books/1'], 30);
     await reading;
-    reportFigure(
-      'p99 of /health and /books/1 during a full-speed stream',
-      quantile(times, 0.99),
-      'ms',
-      FAIR_SHARE,
-    );
+    reportFigure('p99 of /health and /books/1 during a full-speed stream', quantile(times, 0.99), 'ms', FAIR_SHARE);
     expect(streamed).toBeGreaterThan(20_000 * 50);
     expect(quantile(times, 0.99)).toBeLessThan(FAIR_SHARE_MS);
   });
