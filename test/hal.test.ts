@@ -335,7 +335,7 @@ describe('golden HAL and HAL-FORMS documents', () => {
         books: { href: '/books?page=1&per_page=20', title: 'Books' },
         authors: { href: '/authors?page=1&per_page=20', title: 'Authors' },
         search: {
-          href: '/books{?query,author,filter,sort,page,per_page,fields}',
+          href: '/books{?query,author,filter*,sort,page,per_page,fields}',
           templated: true,
           title: 'Search books',
         },

@@ -2,6 +2,7 @@
  * The hypermedia of the JSON format: the root document, the links and typed controls of books, authors
  * and pages, a client that only follows links and submits controls, and absolute hrefs behind a proxy.
  */
+import { parse } from 'uri-template';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controls as controlVocabulary, rels as relVocabulary } from '../src/hypermedia/vocabulary.js';
 import {
@@ -167,7 +168,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'self', href: '/' },
         { rel: 'books', href: '/books?page=1&per_page=20' },
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
-        { rel: 'search', href: '/books{?query,author,filter,sort,page,per_page,fields}', templated: true },
+        { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields}', templated: true },
         ...descriptions,
       ]);
     });
@@ -179,7 +180,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'self', href: '/' },
         { rel: 'books', href: '/books?page=1&per_page=20' },
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
-        { rel: 'search', href: '/books{?query,author,filter,sort,page,per_page,fields}', templated: true },
+        { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields}', templated: true },
         { rel: 'me', href: `/users/${member.id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         ...descriptions,
@@ -195,7 +196,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'self', href: '/' },
         { rel: 'books', href: '/books?page=1&per_page=20' },
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
-        { rel: 'search', href: '/books{?query,author,filter,sort,page,per_page,fields}', templated: true },
+        { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields}', templated: true },
         { rel: 'me', href: `/users/${id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         { rel: 'users', href: '/users?page=1&per_page=20' },
@@ -226,6 +227,30 @@ describe('hypermedia (path-absolute hrefs)', () => {
       const page = await fetchDoc(t, `${search.href}?${params}`);
       expect(page.data.map((b: { id: number }) => b.id)).toEqual([id]);
       expect(page.meta).toEqual({ page: 1, per_page: 5, total_pages: 1, total_items: 1 });
+    });
+
+    it('every templated link, expanded with lists as RFC 6570 does, is a request the listing accepts', async () => {
+      const author = await addAuthor(t, 'Templata Expandwell');
+      const first = await addBook(t, 'Expansion of Filters', 1811, author);
+      const second = await addBook(t, 'Expansion of Lists', 1813, author);
+      const root = await fetchDoc(t, '/');
+      const templated = root.links.filter((l) => l.templated);
+      expect(templated.map((l) => l.rel)).toEqual(['search']);
+      for (const l of templated) {
+        const href = parse(l.href).expand({
+          query: 'expansion',
+          author: 'Expandwell',
+          filter: ['publication_year:1811', 'publication_year:1813'],
+          sort: 'title',
+          page: 1,
+          per_page: 5,
+          fields: 'id,title',
+        });
+        expect(href).toContain('filter=publication_year%3A1811&filter=publication_year%3A1813');
+        const response = await t.request(href);
+        expect(response.status, href).toBe(200);
+        expect((await json(response)).data.map((b: { id: number }) => b.id)).toEqual([first, second]);
+      }
     });
   });
 
@@ -609,7 +634,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
       { rel: 'self', href: `${base}/` },
       { rel: 'books', href: `${base}/books?page=1&per_page=20` },
       { rel: 'authors', href: `${base}/authors?page=1&per_page=20` },
-      { rel: 'search', href: `${base}/books{?query,author,filter,sort,page,per_page,fields}`, templated: true },
+      { rel: 'search', href: `${base}/books{?query,author,filter*,sort,page,per_page,fields}`, templated: true },
       { rel: 'me', href: `${base}/users/${id}` },
       { rel: 'loans', href: `${base}/loans?page=1&per_page=20` },
       { rel: 'users', href: `${base}/users?page=1&per_page=20` },

@@ -32,6 +32,11 @@ export const paths = {
   openapi: template('/openapi.json'),
 } as const;
 
+/** A template with one variable of its query expression left out. */
+function withoutVariable(text: string, name: string): string {
+  return text.replace(new RegExp(`([{,?])${name}(?:,|(?=}))`), (_, before: string) => before).replace(',}', '}');
+}
+
 /** The query parameters of a listing URI, in the order they appear. */
 export interface ListingParams {
   query?: string;
@@ -73,8 +78,12 @@ export class Uris {
   /** A path template (`/books/{id}`) under this base, unexpanded: for descriptions of the interface. */
   pathTemplate = (path: string) => this.at(path);
 
-  /** The search template as advertised by the root (`templated: true`). */
-  booksSearchTemplate = () => `${this.base}/books{?query,author,filter,sort,page,per_page,fields}`;
+  /**
+   * The search template as advertised by the root (`templated: true`): the listing's own template, so
+   * that a list of filters expands the way the listing reads it (`filter=a&filter=b`), less `cursor`,
+   * which a client never fills in (it comes only in paging links).
+   */
+  booksSearchTemplate = () => this.at(withoutVariable(paths.books.text, 'cursor'));
 
   private at(path: string): string {
     return this.base + path;
