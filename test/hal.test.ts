@@ -129,11 +129,12 @@ const createBook = {
   ],
 };
 
-/** PUT (`required`) or PATCH (nothing required) of a book, prefilled with its current values. */
-function changeBook(id: number, title: string, year: number, required: boolean) {
+/** PUT (`put`) or PATCH of a book, prefilled with its current values: either changes only what is sent. */
+function changeBook(id: number, title: string, year: number, put: boolean) {
+  const required = false;
   return {
-    title: required ? 'Update book' : 'Edit book',
-    method: required ? 'PUT' : 'PATCH',
+    title: put ? 'Update book' : 'Edit book',
+    method: put ? 'PUT' : 'PATCH',
     target: `/books/${id}`,
     contentType: 'application/json',
     properties: [
@@ -234,13 +235,13 @@ describe('golden HAL and HAL-FORMS documents', () => {
       },
       ...extra,
     });
-    const change = (required: boolean) => ({
-      title: required ? 'Update author' : 'Edit author',
-      method: required ? 'PUT' : 'PATCH',
+    const change = (put: boolean) => ({
+      title: put ? 'Update author' : 'Edit author',
+      method: put ? 'PUT' : 'PATCH',
       target: `/authors/${authorId}`,
       contentType: 'application/json',
       properties: [
-        { name: 'name', prompt: 'Name', type: 'text', required, value: 'Ursula K. Le Guin', maxLength: 200 },
+        { name: 'name', prompt: 'Name', type: 'text', required: false, value: 'Ursula K. Le Guin', maxLength: 200 },
       ],
     });
     await expectGolden(`/authors/${authorId}`, {
@@ -449,7 +450,8 @@ describe('negotiation', () => {
     expect(negotiate('application/json')).toBe(jsonFormat);
     const book = books[1] as (typeof books)[number];
     const authorChoices = { href: '/authors?fields=id%2Cname', valueField: 'id', promptField: 'name' };
-    const bookFields = (required: boolean) => [
+    // PUT and PATCH alike change only the fields sent: no field of either is required.
+    const bookFields = (required = false) => [
       { name: 'title', type: 'string', required, maxLength: 500, title: 'Title', value: book.title },
       { name: 'publication_year', type: 'integer', required, min: -3000, max: 2100, title: 'Year', value: book.year },
       {
@@ -496,14 +498,14 @@ describe('negotiation', () => {
           method: 'PUT',
           title: 'Update book',
           contentType: 'application/json',
-          fields: bookFields(true),
+          fields: bookFields(),
         },
         edit: {
           href: `/books/${book.id}`,
           method: 'PATCH',
           title: 'Edit book',
           contentType: 'application/json',
-          fields: bookFields(false),
+          fields: bookFields(),
         },
         delete: { href: `/books/${book.id}`, method: 'DELETE', title: 'Delete book', fields: [] },
       },

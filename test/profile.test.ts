@@ -130,9 +130,12 @@ describe('the profile', () => {
         author_id: { type: 'integer', required: true, min: 1, title: 'Author' },
       },
     });
-    // PUT advertises the whole resource; PATCH makes every field optional.
-    expect(update.targets['/books/{id}'].fields.title.required).toBe(true);
-    expect(edit.targets['/books/{id}'].fields.title.required).toBe(false);
+    // PUT and PATCH both change only the fields sent: neither requires any.
+    for (const control of [update, edit]) {
+      for (const field of Object.values(control.targets['/books/{id}'].fields)) {
+        expect((field as { required: boolean }).required).toBe(false);
+      }
+    }
     expect(profile.vocabulary.controls.return.targets['/loans/{id}'].fields).toEqual({
       status: { type: 'string', required: true, enum: ['returned'], title: 'Status' },
     });
@@ -209,6 +212,42 @@ describe('the profile', () => {
       expect(Object.keys(doc.vocabulary.controls.borrow.targets)).toEqual([`${base}/books/{id}/borrow`]);
     } finally {
       await proxied.close();
+    }
+  });
+});
+
+describe('what must be sent', () => {
+  it('the profile, the OpenAPI document and the validator agree for every control with a body', async () => {
+    const openapi = await json(await t.request('/openapi.json'));
+    let compared = 0;
+    for (const [name, control] of Object.entries(profile.vocabulary.controls as Doc)) {
+      for (const [path, target] of Object.entries(control.targets as Doc)) {
+        if (target.contentType === undefined) continue;
+        const operation = openapi.paths[path]?.[String(control.method).toLowerCase()];
+        expect(operation, `${name} ${path} in OpenAPI`).toBeDefined();
+        const schema = operation.requestBody.content['application/json'].schema;
+        const required = Object.entries(target.fields as Doc)
+          .filter(([, field]) => field.required)
+          .map(([field]) => field);
+        expect(schema.required ?? [], `${name} ${control.method} ${path}`).toEqual(required);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(5);
+  });
+
+  it('PUT and PATCH each accept a single field and change only it', async () => {
+    const author = await addAuthor(t, 'Partial Putnam');
+    const book = await addBook(t, 'One Field At A Time', 1970, author);
+    for (const method of ['PUT', 'PATCH']) {
+      const year = method === 'PUT' ? 1971 : 1972;
+      const changed = await t.send(method, `/books/${book}`, { publication_year: year });
+      expect(changed.status).toBe(200);
+      expect(await json(changed)).toMatchObject({
+        title: 'One Field At A Time',
+        publication_year: year,
+        author_id: author,
+      });
     }
   });
 });

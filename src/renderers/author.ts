@@ -45,7 +45,7 @@ function authorControls(author: Author & { hasBooks?: boolean }, ctx: RenderCont
         method: 'PUT',
         title: 'Update author',
         contentType: 'application/json',
-        fields: inputFields(authorInputFields, { values: author }),
+        fields: inputFields(authorInputFields, { values: author, mode: 'change' }),
       },
       {
         name: 'edit',
@@ -53,7 +53,7 @@ function authorControls(author: Author & { hasBooks?: boolean }, ctx: RenderCont
         method: 'PATCH',
         title: 'Edit author',
         contentType: 'application/json',
-        fields: inputFields(authorInputFields, { values: author, required: false }),
+        fields: inputFields(authorInputFields, { values: author, mode: 'change' }),
       },
     );
   }

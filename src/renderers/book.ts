@@ -72,7 +72,7 @@ function bookControls(book: RenderableBook, ctx: RenderContext): Control[] {
         method: 'PUT',
         title: 'Update book',
         contentType: 'application/json',
-        fields: inputFields(bookInputFields, { values: book, choices: authorChoices }),
+        fields: inputFields(bookInputFields, { values: book, mode: 'change', choices: authorChoices }),
       },
       {
         name: 'edit',
@@ -80,7 +80,7 @@ function bookControls(book: RenderableBook, ctx: RenderContext): Control[] {
         method: 'PATCH',
         title: 'Edit book',
         contentType: 'application/json',
-        fields: inputFields(bookInputFields, { values: book, required: false, choices: authorChoices }),
+        fields: inputFields(bookInputFields, { values: book, mode: 'change', choices: authorChoices }),
       },
     );
   }

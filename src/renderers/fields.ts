@@ -4,20 +4,22 @@ import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from '../domain/limits.js';
 import type { Field, FieldOptions } from '../hypermedia/model.js';
 
 /**
- * The fields of a write control. `values` prefills the current state; `required: false` turns every
- * field optional (PATCH); `fixed` pins values (an author's books are created for that author).
+ * The fields of a write control. `values` prefills the current state. A `change` (PUT or PATCH alike:
+ * both change only the fields sent, the seed's rule) takes any of the fields, so none is required;
+ * a `create` requires what the definitions require. The validator, OpenAPI and the profile read the
+ * same mode, so the four cannot disagree about what must be sent.
  */
 export function inputFields(
   definitions: readonly InputField[],
   options: {
     values?: object;
-    required?: boolean;
+    mode?: 'create' | 'change';
     choices?: Record<string, FieldOptions>;
   } = {},
 ): Field[] {
   return definitions.map((definition) => {
     const field: Field = { ...definition };
-    if (options.required === false) field.required = false;
+    if (options.mode === 'change') field.required = false;
     const value = (options.values as Record<string, unknown> | undefined)?.[definition.name];
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') field.value = value;
     const choices = options.choices?.[definition.name];

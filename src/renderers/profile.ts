@@ -96,12 +96,11 @@ export function renderProfile(
   };
 }
 
-/** The fields as a control offers them: a PATCH that changes a resource makes every field optional. */
+/** The fields as a control offers them: a change (PUT or PATCH) makes every field optional. */
 function targetState(target: ControlTarget) {
   let fields: Field[] = [];
   if (target.body) {
-    const optional = target.body.mode === 'change' && target.method === 'PATCH';
-    fields = inputFields(target.body.fields, optional ? { required: false } : {});
+    fields = inputFields(target.body.fields, { mode: target.body.mode });
   } else if (target.listing) {
     fields = listingFields({ fieldNames: Object.keys(target.listing.fields), author: target.listing.author });
   }

@@ -34,7 +34,7 @@ export function renderUser(user: User & { version?: number }, ctx: RenderContext
         method: 'PUT',
         title: 'Update user',
         contentType: 'application/json',
-        fields: inputFields(userInputFields, { values: user }),
+        fields: inputFields(userInputFields, { values: user, mode: 'change' }),
       },
       {
         name: 'edit',
@@ -42,7 +42,7 @@ export function renderUser(user: User & { version?: number }, ctx: RenderContext
         method: 'PATCH',
         title: 'Edit user',
         contentType: 'application/json',
-        fields: inputFields(userInputFields, { values: user, required: false }),
+        fields: inputFields(userInputFields, { values: user, mode: 'change' }),
       },
     );
   }
