@@ -694,7 +694,7 @@ describe('users', () => {
       expect.objectContaining({ name: 'role', type: 'string', required, enum: ['librarian', 'member'], value: role }),
     ];
     expect(body.controls.update).toMatchObject({ href: `/users/${body.id}`, method: 'PUT' });
-    expect(body.controls.update.fields).toEqual(fields(true, 'Userly Newcomer', 'member'));
+    expect(body.controls.update.fields).toEqual(fields(false, 'Userly Newcomer', 'member'));
     expect(body.controls.edit).toMatchObject({ href: `/users/${body.id}`, method: 'PATCH' });
     expect(body.controls.edit.fields).toEqual(fields(false, 'Userly Newcomer', 'member'));
 
