@@ -415,7 +415,7 @@ describe('ETag and conditional requests', () => {
 });
 
 describe('Vary', () => {
-  it('every successful representation varies on Accept and Authorization', async () => {
+  it('every representation, and every error, varies on Accept, Authorization and Cookie', async () => {
     const responses: [string, Response][] = [
       ['root', await t.request('/')],
       ['book', await t.request(`/books/${book}`)],
@@ -431,12 +431,20 @@ describe('Vary', () => {
       ['updated', await t.send('PATCH', `/books/${book}`, { publication_year: 1980 })],
       ['head', await t.request(`/books/${book}`, { method: 'HEAD' })],
     ];
-    for (const [label, response] of responses) {
-      expect(response.status, label).toBeLessThan(300);
+    const errors: [string, Response][] = [
+      ['not found', await t.request('/books/999999999')],
+      ['bad listing', await t.request('/books?per_page=0')],
+      ['HTML not found', await t.request('/nowhere', { headers: { accept: 'text/html' } })],
+    ];
+    for (const [label, response] of [...responses, ...errors]) {
       expect(varyOf(response), label).toContain('accept');
-      // Controls follow the caller, so a cache must not hand one caller's representation to another.
+      // Controls follow the caller, a bearer token's or a browser session's: a cache must not hand one
+      // caller's representation to another.
       expect(varyOf(response), label).toContain('authorization');
+      expect(varyOf(response), label).toContain('cookie');
     }
+    for (const [label, response] of responses) expect(response.status, label).toBeLessThan(300);
+    for (const [label, response] of errors) expect(response.status, label).toBeGreaterThanOrEqual(400);
   });
 });
 

@@ -5,6 +5,7 @@ import { databaseUnavailability } from '../db/errors.js';
 import { CatalogueError, RequestAborted, ServiceUnavailable } from '../domain/errors.js';
 import type { Format, PageContext } from '../formats/format.js';
 import type { Logger } from '../log.js';
+import { VARY } from './respond.js';
 
 /**
  * `{"error":{"code","message","details?"}}` with the status and any headers the error calls for; a
@@ -15,13 +16,13 @@ export function errorResponse(error: CatalogueError, format?: Format, page?: Pag
   if (format?.error) {
     return new Response(format.error(content, page), {
       status: error.status,
-      headers: { 'Content-Type': format.contentType, Vary: 'Accept, Authorization', ...error.headers },
+      headers: { 'Content-Type': format.contentType, Vary: VARY, ...error.headers },
     });
   }
   return new Response(JSON.stringify({ error: content }), {
     status: error.status,
     // Which error a request gets can depend on its Accept (406, an HTML page) and its caller (401, 403, 404).
-    headers: { 'Content-Type': 'application/json; charset=utf-8', Vary: 'Accept, Authorization', ...error.headers },
+    headers: { 'Content-Type': 'application/json; charset=utf-8', Vary: VARY, ...error.headers },
   });
 }
 

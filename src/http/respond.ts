@@ -10,7 +10,11 @@ import type { AppEnv } from './env.js';
 import { etagMatches } from './preconditions.js';
 
 /** Representations depend on the media type asked for and on who asks (controls follow the caller). */
-const VARY = 'Accept, Authorization';
+/**
+ * What a representation depends on besides its URL: the format asked for, and the caller, whose
+ * controls it shows, named by a bearer token or by a browser session's cookie.
+ */
+export const VARY = 'Accept, Authorization, Cookie';
 
 export interface SendOptions {
   status?: 200 | 201;
