@@ -1,0 +1,203 @@
+/**
+ * @module `npm run bench`: generates catalogues, starts the catalogue and the baseline on them, measures
+ * listings at every size and throughput and the stream at the largest, and writes docs/performance.md.
+ * Never part of `npm test`. See docs/performance.md for the method; `npm run bench -- --help` for options.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, totalmem } from 'node:os';
+import { join } from 'node:path';
+import {
+  benchToken,
+  type Catalogue,
+  catalogueEnv,
+  pgliteCatalogue,
+  postgresCatalogue,
+  serverVersion,
+} from './catalogues.js';
+import { type LatencyFigures, measureListings } from './listings.js';
+import { type BenchOptions, OptionsError, parseOptions, usage } from './options.js';
+import { startPlatformatic } from './peer-platformatic.js';
+import { catalogueEntry, output, repoRoot, type Server, startServer } from './processes.js';
+import { type PeerOutcome, type Results, writeReport } from './report.js';
+import { measureStream, type StreamFigures } from './stream.js';
+import { measureThroughput, type ThroughputResult } from './throughput.js';
+import { WRK, wrkMissing } from './wrk.js';
+
+const started = Date.now();
+const log = (line: string) => {
+  const seconds = Math.round((Date.now() - started) / 1000);
+  process.stdout.write(
+    `[${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}] ${line}\n`,
+  );
+};
+
+async function main(options: BenchOptions): Promise<void> {
+  const missing = wrkMissing();
+  if (missing) throw new OptionsError(missing);
+  const scratch = mkdtempSync('/tmp/catalogue-bench-');
+  const largest = options.sizes[options.sizes.length - 1] as number;
+  const listings: Record<string, Record<string, LatencyFigures>> = {};
+  let throughput: ThroughputResult[] = [];
+  let stream: StreamFigures | undefined;
+  let peer: PeerOutcome | undefined;
+  log(`sizes ${options.sizes.join(', ')}; scratch ${scratch}; PostgreSQL ${redact(options.databaseUrl)}`);
+  const machine = await describeMachine(options.databaseUrl);
+  const [load] = loadavg();
+  if ((load ?? 0) > 0.5) log(`warning: the machine is busy (load average ${load?.toFixed(2)}); figures will be noisy`);
+
+  const startCatalogue = (catalogue: Catalogue, name = 'catalogue') =>
+    startServer({
+      name,
+      args: catalogueEntry('server'),
+      env: { ...catalogueEnv, ...catalogue.env },
+      readyPath: '/health',
+      logDir: scratch,
+      timeoutMs: 300_000,
+    });
+
+  try {
+    for (const size of options.sizes) {
+      log(`generating ${size.toLocaleString('en')} books in bench_${size}`);
+      const catalogue = await postgresCatalogue(options.databaseUrl, size, options.keep);
+      const servers: Server[] = [];
+      try {
+        const server = await startCatalogue(catalogue);
+        servers.push(server);
+        log(`listings at ${size.toLocaleString('en')} books (${options.samples} requests per scenario)`);
+        listings[size] = await measureListings(server.url, catalogue, options.samples, (scenario, f) =>
+          log(
+            `  ${scenario.short.padEnd(26)} p50 ${f.medianMs.toFixed(1).padStart(7)} ms   p90 ${f.p90Ms.toFixed(1).padStart(7)} ms`,
+          ),
+        );
+        if (size !== largest) continue;
+
+        const rootFile = join(scratch, 'root.json');
+        writeFileSync(
+          rootFile,
+          await (await fetch(`${server.url}/`, { headers: { accept: 'application/json' } })).text(),
+        );
+        const baseline = await startServer({
+          name: 'baseline',
+          args: ['--import', 'tsx', join(repoRoot, 'scripts/bench/baseline-server.ts')],
+          env: { ...catalogue.env, BASELINE_ROOT_FILE: rootFile },
+          readyPath: '/',
+          logDir: scratch,
+        });
+        servers.push(baseline);
+
+        log(`generating ${size.toLocaleString('en')} books in a PGlite directory`);
+        const embedded = await pgliteCatalogue(scratch, size, options.keep);
+        const pglite = await startCatalogue(embedded, 'pglite');
+        servers.push(pglite);
+
+        let peerServer: Server | undefined;
+        if (options.peer === 'platformatic') {
+          log('installing Platformatic DB under /tmp (the peer)');
+          const launched = await startPlatformatic(catalogue.env.DATABASE_URL as string, scratch, log);
+          peer = launched.outcome;
+          if (launched.server) servers.push(launched.server);
+          peerServer = launched.server;
+          if (!peerServer) log(`  peer skipped: ${peer.reason}`);
+        }
+
+        log(`requests per second at ${size.toLocaleString('en')} books`);
+        throughput = await measureThroughput(
+          { baseline, catalogue: server, pglite, ...(peerServer && { peer: peerServer }) },
+          {
+            seconds: options.duration,
+            connections: options.connections,
+            threads: options.threads,
+            rounds: options.rounds,
+            ids: [catalogue.firstBookId, catalogue.lastBookId],
+            bearerToken: benchToken,
+          },
+          log,
+        );
+        while (servers.length) await servers.pop()?.stop();
+        await embedded.drop();
+
+        log(`streaming GET /books of ${size.toLocaleString('en')} books from a fresh server`);
+        const fresh = await startCatalogue(catalogue);
+        servers.push(fresh);
+        stream = await measureStream(fresh, catalogue.books);
+        log(
+          `  ${stream.booksPerSecond.toLocaleString('en')} books/s, RSS idle ${stream.idleRssMiB} MiB, +${stream.growthMiB} MiB`,
+        );
+      } finally {
+        while (servers.length) await servers.pop()?.stop();
+        await catalogue.drop();
+      }
+    }
+  } finally {
+    if (!options.keep) rmSync(scratch, { recursive: true, force: true });
+  }
+
+  const results: Results = {
+    mode: options.quick ? 'quick' : 'full',
+    startedAt: new Date(started).toISOString(),
+    finishedAt: new Date().toISOString(),
+    minutes: Math.round((Date.now() - started) / 6000) / 10,
+    machine,
+    settings: {
+      sizes: options.sizes,
+      rounds: options.rounds,
+      seconds: options.duration,
+      connections: options.connections,
+      threads: options.threads,
+      samples: options.samples,
+      catalogueEntry: catalogueEntry('server').join(' ').replace(repoRoot, ''),
+    },
+    listings,
+    largestSize: largest,
+    throughput,
+    ...(stream && { stream }),
+    ...(peer && { peer }),
+  };
+  for (const path of writeReport(options.docsDir, results)) log(`wrote ${path}`);
+}
+
+async function describeMachine(databaseUrl: string): Promise<Record<string, string>> {
+  const cpu = cpus();
+  return {
+    cpu: `${cpu[0]?.model ?? 'unknown'} × ${cpu.length}`,
+    memory: `${Math.round(totalmem() / 1024 ** 3)} GiB`,
+    kernel: `Linux ${release()}`,
+    node: process.version,
+    postgresql: (await serverVersion(databaseUrl)).split(' on ')[0] ?? 'unknown',
+    wrk: (await output(WRK, ['-v'], { anyExit: true }))?.split('\n')[0]?.split(' [')[0] ?? 'unknown',
+    'load average at start': loadavg()
+      .map((n) => n.toFixed(2))
+      .join(', '),
+    commit: (await output('git', ['describe', '--always', '--dirty']))?.trim() ?? 'unknown',
+  };
+}
+
+/** The URL without its password, for the log. */
+function redact(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.href;
+}
+
+process.on('SIGINT', () => {
+  process.stderr.write(
+    '\ninterrupted: servers stop with this terminal; the next run drops leftover bench_* databases\n',
+  );
+  process.exit(130);
+});
+
+try {
+  const options = parseOptions(process.argv.slice(2));
+  if (options === 'help') {
+    process.stdout.write(`${usage}\n`);
+  } else {
+    await main(options);
+  }
+} catch (error) {
+  const known = error instanceof OptionsError || (error instanceof TypeError && 'code' in error);
+  process.stderr.write(
+    `bench: ${known ? (error as Error).message : error instanceof Error ? error.stack : String(error)}\n`,
+  );
+  if (error instanceof OptionsError || known) process.stderr.write(`${usage}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,90 @@
+/**
+ * @module The benchmark's command line, parsed once. `--quick` changes the defaults (smaller sizes,
+ * shorter runs); any option given explicitly wins over it.
+ */
+import { parseArgs } from 'node:util';
+
+export interface BenchOptions {
+  /** Catalogue sizes in books, ascending; listings run at each, throughput and the stream at the largest. */
+  sizes: number[];
+  quick: boolean;
+  /** Interleaved rounds per throughput scenario (each round runs every contender once). */
+  rounds: number;
+  /** Seconds per wrk run. */
+  duration: number;
+  connections: number;
+  threads: number;
+  /** Measured requests per listing scenario and size. */
+  samples: number;
+  /** Keep the generated databases (and the PGlite directory) instead of dropping them. */
+  keep: boolean;
+  peer: 'platformatic' | undefined;
+  /** The PostgreSQL server whose administrative database the bench creates its databases from. */
+  databaseUrl: string;
+  /** Where docs/performance.md, the chart and results.json go. */
+  docsDir: string;
+}
+
+export const usage = `usage: npm run bench -- [options]
+  --sizes 10000,1000000   catalogue sizes in books (default; --quick: 10000,100000)
+  --quick                 smaller sizes and shorter runs (about 5 minutes)
+  --rounds 3              interleaved rounds per throughput scenario (--quick: 3)
+  --duration 5            seconds per wrk run (--quick: 2)
+  --connections 32        wrk connections
+  --threads 2             wrk threads
+  --samples 30            measured requests per listing scenario and size (--quick: 15)
+  --keep                  keep the bench_<size> databases and the PGlite directory
+  --peer platformatic     also measure Platformatic DB (installed under /tmp, never a dependency)
+  --docs docs             where performance.md, performance/*.svg and results.json are written
+DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
+the bench creates and drops its own bench_<size> databases there.`;
+
+export class OptionsError extends Error {}
+
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      sizes: { type: 'string' },
+      quick: { type: 'boolean', default: false },
+      rounds: { type: 'string' },
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      threads: { type: 'string' },
+      samples: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      peer: { type: 'string' },
+      docs: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) return 'help';
+  const quick = values.quick ?? false;
+  const sizes = (values.sizes ?? (quick ? '10000,100000' : '10000,1000000'))
+    .split(',')
+    .map((size) => whole('--sizes', size.trim(), 100, 100_000_000));
+  if (values.peer !== undefined && values.peer !== 'platformatic') {
+    throw new OptionsError(`--peer must be "platformatic", got "${values.peer}"`);
+  }
+  return {
+    sizes: [...new Set(sizes)].sort((a, b) => a - b),
+    quick,
+    rounds: whole('--rounds', values.rounds ?? '3', 1, 20),
+    duration: whole('--duration', values.duration ?? (quick ? '2' : '5'), 1, 600),
+    connections: whole('--connections', values.connections ?? '32', 1, 1000),
+    threads: whole('--threads', values.threads ?? '2', 1, 64),
+    samples: whole('--samples', values.samples ?? (quick ? '15' : '30'), 3, 80),
+    keep: values.keep ?? false,
+    peer: values.peer,
+    databaseUrl: env.DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres',
+    docsDir: values.docs ?? 'docs',
+  };
+}
+
+function whole(flag: string, text: string, min: number, max: number): number {
+  const number = Number(text);
+  if (!/^\d+$/.test(text) || number < min || number > max) {
+    throw new OptionsError(`${flag} takes whole numbers from ${min} to ${max}, got "${text}"`);
+  }
+  return number;
+}

@@ -1,0 +1,138 @@
+/**
+ * @module Starting and stopping the processes the benchmark measures: the catalogue server, the
+ * baseline server, the catalogue CLI (to generate data). Each server is spawned as the node process
+ * itself, so its PID is the one whose memory is sampled and whose SIGTERM stops it. Output goes to a log
+ * file, whose tail is shown when a process fails.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const repoRoot = new URL('../../', import.meta.url).pathname;
+
+/** A running server on 127.0.0.1. */
+export interface Server {
+  name: string;
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export interface StartParams {
+  name: string;
+  /** argv after `node`. */
+  args: string[];
+  env: Record<string, string>;
+  /** The environment variable the server reads its port from (default PORT). */
+  portVariable?: string;
+  /** Path answered 200 once the server is ready. */
+  readyPath: string;
+  logDir: string;
+  cwd?: string;
+  /** Milliseconds to wait for readiness (migrating or opening a large PGlite directory takes a while). */
+  timeoutMs?: number;
+}
+
+/**
+ * Node arguments running one of the catalogue's entries (`server`, `cli`): the compiled JavaScript when a
+ * build made it, else the TypeScript through tsx.
+ */
+export function catalogueEntry(name: 'server' | 'cli'): string[] {
+  for (const compiled of [`dist/${name}.js`, `dist/src/${name}.js`]) {
+    if (existsSync(join(repoRoot, compiled))) return [join(repoRoot, compiled)];
+  }
+  return ['--import', 'tsx', join(repoRoot, `src/${name}.ts`)];
+}
+
+/** A port nothing listens on now (the kernel's pick), for a server about to start. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export async function startServer(params: StartParams): Promise<Server> {
+  const port = await freePort();
+  const logPath = join(params.logDir, `${params.name}-${port}.log`);
+  const log = openSync(logPath, 'a');
+  const child = spawn(process.execPath, params.args, {
+    cwd: params.cwd ?? repoRoot,
+    env: { ...process.env, ...params.env, [params.portVariable ?? 'PORT']: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', log, log],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const server: Server = { name: params.name, url, pid: child.pid ?? 0, stop: () => stopChild(child, exited) };
+  const deadline = Date.now() + (params.timeoutMs ?? 120_000);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const response = await fetch(url + params.readyPath, { signal: AbortSignal.timeout(2000) });
+      await response.arrayBuffer();
+      if (response.ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  await server.stop();
+  throw new Error(`${params.name} did not become ready at ${url}${params.readyPath}\n${tail(logPath)}`);
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Runs the catalogue CLI to completion, its progress bar on this terminal. */
+export async function runCatalogueCli(args: string[], env: Record<string, string>): Promise<void> {
+  const child = spawn(process.execPath, [...catalogueEntry('cli'), ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`catalogue ${args.join(' ')} failed (exit ${code})`);
+}
+
+/** Runs a command and answers its output; undefined when it cannot run or fails (unless `anyExit`). */
+export async function output(command: string, args: string[], { anyExit = false } = {}): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      text += chunk;
+    });
+    child.once('error', () => resolve(undefined));
+    child.once('exit', (code) => resolve(code === 0 || anyExit ? text : undefined));
+  });
+}
+
+/** Current and peak resident memory of a process, in bytes (Linux /proc). */
+export function memoryOf(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kib('VmRSS'), hwm: kib('VmHWM') };
+}
+
+export function tail(path: string, lines = 20): string {
+  try {
+    return readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,94 @@
+/**
+ * @module The unpaginated `GET /books`: every book in one streamed array. Measures books per second
+ * and how far the server's resident memory rises above its idle level while streaming, sampling
+ * /proc/<pid>/status (VmRSS) and reading the kernel's peak (VmHWM, reset first through clear_refs).
+ */
+import { writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { memoryOf, type Server, sleep } from './processes.js';
+
+export interface StreamFigures {
+  books: number;
+  bytes: number;
+  seconds: number;
+  booksPerSecond: number;
+  idleRssMiB: number;
+  peakRssMiB: number;
+  /** Peak over idle: the figure the target bounds. */
+  growthMiB: number;
+}
+
+const SAMPLE_EVERY_MS = 20;
+const ITEM_START = Buffer.from('{"id":');
+
+/** Streams `/books` from a server started for this alone, so that earlier load has not raised its memory. */
+export async function measureStream(server: Server, books: number): Promise<StreamFigures> {
+  // Idle: after the code paths are loaded and the first allocations settled.
+  await (await fetch(`${server.url}/books?page=1&per_page=100`)).arrayBuffer();
+  await sleep(1000);
+  const idle = memoryOf(server.pid).rss;
+  resetPeak(server.pid);
+  let peak = idle;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, memoryOf(server.pid).rss);
+  }, SAMPLE_EVERY_MS);
+  const started = performance.now();
+  let read = { bytes: 0, items: 0 };
+  try {
+    read = await download(`${server.url}/books`);
+  } finally {
+    clearInterval(sampler);
+  }
+  if (read.items !== books) throw new Error(`GET /books streamed ${read.items} books, expected ${books}`);
+  const seconds = (performance.now() - started) / 1000;
+  peak = Math.max(peak, memoryOf(server.pid).hwm);
+  const mib = (n: number) => Math.round((n / 1024 / 1024) * 10) / 10;
+  return {
+    books,
+    bytes: read.bytes,
+    seconds: Math.round(seconds * 100) / 100,
+    booksPerSecond: Math.round(books / seconds),
+    idleRssMiB: mib(idle),
+    peakRssMiB: mib(peak),
+    growthMiB: mib(peak - idle),
+  };
+}
+
+/** Writing 5 to clear_refs resets VmHWM to the current RSS (Linux ≥ 4.0); without it, sampling alone counts. */
+function resetPeak(pid: number): void {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    // Not permitted here: the sampled VmRSS is the figure.
+  }
+}
+
+/**
+ * Reads a response to the end as fast as it comes, keeping nothing; answers its length in bytes and how
+ * many items it held (occurrences of `{"id":`, which opens every book and nothing else).
+ */
+function download(url: string): Promise<{ bytes: number; items: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { accept: 'application/json' } }, (response) => {
+      if (response.statusCode !== 200) {
+        reject(new Error(`GET ${url} answered ${response.statusCode}`));
+        response.resume();
+        return;
+      }
+      let bytes = 0;
+      let items = 0;
+      let carry: Buffer = Buffer.alloc(0);
+      response.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        const text = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+        for (let at = text.indexOf(ITEM_START); at !== -1; at = text.indexOf(ITEM_START, at + 1)) items++;
+        // A marker split over two chunks is found once: the carried bytes are shorter than the marker.
+        carry = text.subarray(text.length - (ITEM_START.length - 1));
+      });
+      response.once('end', () => resolve({ bytes, items }));
+      response.once('error', reject);
+    });
+    req.once('error', reject);
+    req.end();
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * @module Requests per second under load (wrk), each scenario as a ratio against a reference measured in
+ * the same interleaved rounds: the baseline server for the catalogue's documents, the PostgreSQL path for
+ * the embedded (PGlite) one.
+ */
+import type { Server } from './processes.js';
+import { type ContenderResult, interleave, type WrkLoad, type WrkRun } from './wrk.js';
+
+export interface ThroughputScenario {
+  key: string;
+  label: string;
+  /** The issue's target for `measured / reference`. */
+  target: number;
+  referenceLabel: string;
+}
+
+export interface ThroughputResult extends ThroughputScenario {
+  contenders: ContenderResult[];
+  /** Median req/s of the measured contender over the reference's. */
+  ratio: number;
+}
+
+export interface Servers {
+  baseline: Server;
+  catalogue: Server;
+  pglite?: Server;
+  /** A peer a user might pick instead, measured alongside the baseline on `GET /books/{id}`. */
+  peer?: Server;
+}
+
+export interface LoadSettings {
+  seconds: number;
+  connections: number;
+  threads: number;
+  rounds: number;
+  ids: [number, number];
+  bearerToken: string;
+}
+
+const json = { Accept: 'application/json' };
+
+export async function measureThroughput(
+  servers: Servers,
+  settings: LoadSettings,
+  log: (line: string) => void,
+): Promise<ThroughputResult[]> {
+  const { baseline, catalogue, pglite, peer } = servers;
+  const load = (server: Server, path: string, headers: Record<string, string>): WrkLoad => ({
+    url: server.url,
+    path,
+    ids: settings.ids,
+    headers,
+    seconds: settings.seconds,
+    connections: settings.connections,
+    threads: settings.threads,
+  });
+  const book = '/books/{id}';
+  const bearer = { ...json, Authorization: `Bearer ${settings.bearerToken}` };
+  const halForms = { Accept: 'application/prs.hal-forms+json' };
+  const html = { Accept: 'text/html' };
+  const plan = [
+    {
+      scenario: scenario('book-json', '`GET /books/{id}`, JSON, anonymous', 0.85),
+      contenders: [
+        { name: 'baseline', load: load(baseline, book, json) },
+        { name: 'catalogue', load: load(catalogue, book, json) },
+        ...(peer ? [{ name: peer.name, load: load(peer, book, json) }] : []),
+      ],
+    },
+    {
+      scenario: scenario('book-bearer', 'same, with a bearer token', 0.75),
+      contenders: [
+        { name: 'baseline', load: load(baseline, book, bearer) },
+        { name: 'catalogue', load: load(catalogue, book, bearer) },
+      ],
+    },
+    {
+      scenario: scenario('book-hal-forms', 'same, as HAL-FORMS', 0.75),
+      contenders: [
+        { name: 'baseline', load: load(baseline, book, halForms) },
+        { name: 'catalogue', load: load(catalogue, book, halForms) },
+      ],
+    },
+    {
+      scenario: scenario('book-html', 'same, as HTML', 0.6),
+      contenders: [
+        { name: 'baseline', load: load(baseline, book, html) },
+        { name: 'catalogue', load: load(catalogue, book, html) },
+      ],
+    },
+    {
+      scenario: scenario('root', 'the root document (vs a JSON object of its size)', 0.8),
+      contenders: [
+        { name: 'baseline', load: load(baseline, '/', json) },
+        { name: 'catalogue', load: load(catalogue, '/', json) },
+      ],
+    },
+    ...(pglite
+      ? [
+          {
+            scenario: {
+              key: 'pglite',
+              label: 'PGlite `GET /books/{id}` (vs the PostgreSQL path)',
+              target: 0.3,
+              referenceLabel: 'catalogue on PostgreSQL',
+            },
+            contenders: [
+              { name: 'catalogue', load: load(catalogue, book, json) },
+              { name: 'pglite', load: load(pglite, book, json) },
+            ],
+          },
+        ]
+      : []),
+  ];
+
+  const results: ThroughputResult[] = [];
+  for (const { scenario: s, contenders } of plan) {
+    log(`  ${s.key}: ${contenders.map((c) => c.name).join(' / ')}, ${settings.rounds} rounds × ${settings.seconds} s`);
+    const measured = await interleave(contenders, settings.rounds, (name: string, run: WrkRun) =>
+      log(
+        `    ${name.padEnd(12)} ${Math.round(run.requestsPerSecond).toString().padStart(7)} req/s  p50 ${run.latencyMs.p50.toFixed(2)} ms`,
+      ),
+    );
+    const [reference, subject] = measured as [ContenderResult, ContenderResult];
+    const result = { ...s, contenders: measured, ratio: round3(subject.median / reference.median) };
+    log(`    → ${subject.name} / ${reference.name} = ${result.ratio} (target ≥ ${s.target})`);
+    results.push(result);
+  }
+  return results;
+}
+
+function scenario(key: string, label: string, target: number): ThroughputScenario {
+  return { key, label, target, referenceLabel: 'baseline (bare Hono + postgres.js)' };
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;

@@ -1,0 +1,132 @@
+/**
+ * @module Load from wrk, the HTTP load generator (Debian package `wrk`). Contenders in one scenario are
+ * run in turns (a, b, a, b…) so that a change in the machine's load during the run touches each alike,
+ * and each is reported by its median run.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { median } from './stats.js';
+
+export const WRK = '/usr/bin/wrk';
+const script = new URL('./wrk-paths.lua', import.meta.url).pathname;
+
+export function wrkMissing(): string | undefined {
+  if (existsSync(WRK)) return undefined;
+  return `wrk is not installed at ${WRK}. Install it with:\n  sudo apt-get install wrk\nthen run the benchmark again.`;
+}
+
+export interface WrkLoad {
+  /** Server base URL. */
+  url: string;
+  /** Path, where `{id}` becomes a random whole number from `ids[0]` to `ids[1]` on each request. */
+  path: string;
+  ids?: [number, number];
+  headers?: Record<string, string>;
+  seconds: number;
+  connections: number;
+  threads: number;
+}
+
+export interface WrkRun {
+  requestsPerSecond: number;
+  requests: number;
+  /** Responses other than 2xx/3xx, and socket errors and timeouts. */
+  errors: number;
+  latencyMs: { p50: number; p90: number; p99: number };
+}
+
+interface WrkJson {
+  requests: number;
+  duration_us: number;
+  errors: Record<'connect' | 'read' | 'write' | 'status' | 'timeout', number>;
+  latency_us: { p50: number; p90: number; p99: number };
+}
+
+export async function runWrk(load: WrkLoad): Promise<WrkRun> {
+  const args = [
+    `-t${load.threads}`,
+    `-c${load.connections}`,
+    `-d${load.seconds}s`,
+    '--latency',
+    '-s',
+    script,
+    ...Object.entries(load.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
+    load.url,
+    '--',
+    load.path,
+    String(load.ids?.[0] ?? 1),
+    String(load.ids?.[1] ?? 1),
+  ];
+  const text = await new Promise<string>((resolve, reject) => {
+    const child = spawn(WRK, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`wrk failed (${code}):\n${out}`))));
+  });
+  const line = text.split('\n').find((l) => l.startsWith('WRK_JSON '));
+  if (!line) throw new Error(`wrk printed no summary:\n${text}`);
+  const json = JSON.parse(line.slice('WRK_JSON '.length)) as WrkJson;
+  const errors = Object.values(json.errors).reduce((sum, n) => sum + n, 0);
+  const run: WrkRun = {
+    requestsPerSecond: json.requests / (json.duration_us / 1e6),
+    requests: json.requests,
+    errors,
+    latencyMs: { p50: json.latency_us.p50 / 1000, p90: json.latency_us.p90 / 1000, p99: json.latency_us.p99 / 1000 },
+  };
+  // Error answers are cheap: a run where many requests failed measures the wrong thing.
+  if (errors > json.requests * 0.01) {
+    throw new Error(
+      `${load.url}${load.path}: ${errors} of ${json.requests} requests failed (${JSON.stringify(json.errors)})`,
+    );
+  }
+  return run;
+}
+
+/** One contender of a scenario: a name and the load that measures it. */
+export interface Contender {
+  name: string;
+  load: WrkLoad;
+}
+
+export interface ContenderResult {
+  name: string;
+  /** Requests per second of each run, in run order. */
+  runs: number[];
+  median: number;
+  p50LatencyMs: number;
+}
+
+/** Seconds of unmeasured load per contender before the rounds: until then V8 runs the code unoptimised. */
+const WARM_UP_SECONDS = 2;
+
+/** Warms every contender up, runs each once per round in turns, and answers each one's median. */
+export async function interleave(
+  contenders: Contender[],
+  rounds: number,
+  onRun: (name: string, run: WrkRun) => void,
+): Promise<ContenderResult[]> {
+  for (const { load } of contenders) await runWrk({ ...load, seconds: Math.min(WARM_UP_SECONDS, load.seconds) });
+  const runs = new Map<string, WrkRun[]>(contenders.map((c) => [c.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const contender of contenders) {
+      const run = await runWrk(contender.load);
+      runs.get(contender.name)?.push(run);
+      onRun(contender.name, run);
+    }
+  }
+  return contenders.map(({ name }) => {
+    const list = runs.get(name) ?? [];
+    return {
+      name,
+      runs: list.map((r) => Math.round(r.requestsPerSecond)),
+      median: Math.round(median(list.map((r) => r.requestsPerSecond))),
+      p50LatencyMs: median(list.map((r) => r.latencyMs.p50)),
+    };
+  });
+}
