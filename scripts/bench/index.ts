@@ -92,7 +92,7 @@ async function main(options: BenchOptions): Promise<void> {
 
         let peerServer: Server | undefined;
         if (options.peer === 'platformatic') {
-          log('installing Platformatic DB under /tmp (the peer)');
+          log('starting the peer, Platformatic DB (installed under /tmp on first use)');
           const launched = await startPlatformatic(catalogue.env.DATABASE_URL as string, scratch, log);
           peer = launched.outcome;
           if (launched.server) servers.push(launched.server);

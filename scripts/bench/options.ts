@@ -29,7 +29,7 @@ export const usage = `usage: npm run bench -- [options]
   --sizes 10000,1000000   catalogue sizes in books (default; --quick: 10000,100000)
   --quick                 smaller sizes and shorter runs (about 5 minutes)
   --rounds 3              interleaved rounds per throughput scenario (--quick: 3)
-  --duration 5            seconds per wrk run (--quick: 2)
+  --duration 5            seconds per wrk run (--quick: 3), after a 4 s warm-up
   --connections 32        wrk connections
   --threads 2             wrk threads
   --samples 30            measured requests per listing scenario and size (--quick: 15)
@@ -70,7 +70,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     sizes: [...new Set(sizes)].sort((a, b) => a - b),
     quick,
     rounds: whole('--rounds', values.rounds ?? '3', 1, 20),
-    duration: whole('--duration', values.duration ?? (quick ? '2' : '5'), 1, 600),
+    duration: whole('--duration', values.duration ?? (quick ? '3' : '5'), 1, 600),
     connections: whole('--connections', values.connections ?? '32', 1, 1000),
     threads: whole('--threads', values.threads ?? '2', 1, 64),
     samples: whole('--samples', values.samples ?? (quick ? '15' : '30'), 3, 80),

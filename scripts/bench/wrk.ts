@@ -102,8 +102,11 @@ export interface ContenderResult {
   p50LatencyMs: number;
 }
 
-/** Seconds of unmeasured load per contender before the rounds: until then V8 runs the code unoptimised. */
-const WARM_UP_SECONDS = 2;
+/**
+ * Seconds of unmeasured load per contender before the rounds, however short the runs: V8 needs a while to
+ * optimise the hot code, PGlite's WebAssembly longer, and a database's cache fills from random ids.
+ */
+const WARM_UP_SECONDS = 4;
 
 /** Warms every contender up, runs each once per round in turns, and answers each one's median. */
 export async function interleave(
@@ -111,7 +114,7 @@ export async function interleave(
   rounds: number,
   onRun: (name: string, run: WrkRun) => void,
 ): Promise<ContenderResult[]> {
-  for (const { load } of contenders) await runWrk({ ...load, seconds: Math.min(WARM_UP_SECONDS, load.seconds) });
+  for (const { load } of contenders) await runWrk({ ...load, seconds: WARM_UP_SECONDS });
   const runs = new Map<string, WrkRun[]>(contenders.map((c) => [c.name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const contender of contenders) {
