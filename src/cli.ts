@@ -175,6 +175,8 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`catalogue: ${error.message}\n${usage}\n`);
     process.exit(2);
   }
-  process.stderr.write(`catalogue: ${error instanceof Error ? error.message : String(error)}\n`);
+  // A failed query's message is its SQL; what went wrong is the database's error, its cause.
+  const cause = error instanceof Error && error.cause instanceof Error ? `\ncause: ${error.cause.message}` : '';
+  process.stderr.write(`catalogue: ${error instanceof Error ? error.message : String(error)}${cause}\n`);
   process.exit(1);
 });

@@ -34,7 +34,8 @@ export function lineChart({ title, xLabel, yLabel, xs, series }: ChartParams): s
   const y = (v: number) => MARGIN.top + plotHeight - (plotHeight * Math.log10(v / yMin)) / Math.log10(yMax / yMin);
 
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12" role="img">`,
+    `<title>${escapeXml(title)}</title>`,
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#fff"/>`,
     `<text x="${MARGIN.left}" y="24" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
   ];
