@@ -39,6 +39,7 @@ async function main(options: BenchOptions): Promise<void> {
   const listings: Record<string, Record<string, LatencyFigures>> = {};
   let throughput: ThroughputResult[] = [];
   let stream: StreamFigures | undefined;
+  let streamError: string | undefined;
   let peer: PeerOutcome | undefined;
   log(`sizes ${options.sizes.join(', ')}; scratch ${scratch}; PostgreSQL ${redact(options.databaseUrl)}`);
   const machine = await describeMachine(options.databaseUrl);
@@ -66,7 +67,9 @@ async function main(options: BenchOptions): Promise<void> {
         log(`listings at ${size.toLocaleString('en')} books (${options.samples} requests per scenario)`);
         listings[size] = await measureListings(server.url, catalogue, options.samples, (scenario, f) =>
           log(
-            `  ${scenario.short.padEnd(26)} p50 ${f.medianMs.toFixed(1).padStart(7)} ms   p90 ${f.p90Ms.toFixed(1).padStart(7)} ms`,
+            f.error
+              ? `  ${scenario.short.padEnd(26)} FAILED: ${f.error}`
+              : `  ${scenario.short.padEnd(26)} p50 ${f.medianMs.toFixed(1).padStart(7)} ms   p90 ${f.p90Ms.toFixed(1).padStart(7)} ms`,
           ),
         );
         if (size !== largest) continue;
@@ -119,10 +122,15 @@ async function main(options: BenchOptions): Promise<void> {
         log(`streaming GET /books of ${size.toLocaleString('en')} books from a fresh server`);
         const fresh = await startCatalogue(catalogue);
         servers.push(fresh);
-        stream = await measureStream(fresh, catalogue.books);
-        log(
-          `  ${stream.booksPerSecond.toLocaleString('en')} books/s, RSS idle ${stream.idleRssMiB} MiB, +${stream.growthMiB} MiB`,
-        );
+        try {
+          stream = await measureStream(fresh, catalogue.books);
+          log(
+            `  ${stream.booksPerSecond.toLocaleString('en')} books/s, RSS idle ${stream.idleRssMiB} MiB, +${stream.growthMiB} MiB`,
+          );
+        } catch (error) {
+          streamError = error instanceof Error ? error.message : String(error);
+          log(`  FAILED: ${streamError}`);
+        }
       } finally {
         while (servers.length) await servers.pop()?.stop();
         await catalogue.drop();
@@ -151,6 +159,7 @@ async function main(options: BenchOptions): Promise<void> {
     largestSize: largest,
     throughput,
     ...(stream && { stream }),
+    ...(streamError && { streamError }),
     ...(peer && { peer }),
   };
   for (const path of writeReport(options.docsDir, results)) log(`wrote ${path}`);

@@ -29,6 +29,8 @@ export interface LatencyFigures {
   samplesMs: number[];
   medianMs: number;
   p90Ms: number;
+  /** Why the scenario has no figures. */
+  error?: string;
 }
 
 /**
@@ -52,10 +54,19 @@ export async function measureListings(
     if (scenario.key !== 'next') await timeEach(baseUrl, listingPaths(scenario.key, WARM_UP_PAGES, catalogue, 2));
   }
   for (const scenario of listingScenarios) {
-    const times =
-      scenario.key === 'next'
-        ? await followNextFromMiddle(baseUrl, count)
-        : await timeEach(baseUrl, listingPaths(scenario.key, count, catalogue, 1));
+    let times: number[];
+    try {
+      times =
+        scenario.key === 'next'
+          ? await followNextFromMiddle(baseUrl, count)
+          : await timeEach(baseUrl, listingPaths(scenario.key, count, catalogue, 1));
+    } catch (error) {
+      // One failing scenario (a 503 past the statement budget, say) leaves the others their figures.
+      const message = error instanceof Error ? error.message : String(error);
+      results[scenario.key] = { samplesMs: [], medianMs: Number.NaN, p90Ms: Number.NaN, error: message };
+      onScenario(scenario, results[scenario.key] as LatencyFigures);
+      continue;
+    }
     const measured = times.slice(WARM_UP);
     const figures = {
       samplesMs: measured.map(round2),

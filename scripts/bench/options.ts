@@ -27,8 +27,8 @@ export interface BenchOptions {
 
 export const usage = `usage: npm run bench -- [options]
   --sizes 10000,1000000   catalogue sizes in books (default; --quick: 10000,100000)
-  --quick                 smaller sizes and shorter runs (about 5 minutes)
-  --rounds 3              interleaved rounds per throughput scenario (--quick: 3)
+  --quick                 smaller sizes and shorter runs (about 4 minutes)
+  --rounds 5              interleaved rounds per throughput scenario (--quick: 3)
   --duration 5            seconds per wrk run (--quick: 3), after a 4 s warm-up
   --connections 32        wrk connections
   --threads 2             wrk threads
@@ -69,7 +69,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   return {
     sizes: [...new Set(sizes)].sort((a, b) => a - b),
     quick,
-    rounds: whole('--rounds', values.rounds ?? '3', 1, 20),
+    rounds: whole('--rounds', values.rounds ?? (quick ? '3' : '5'), 1, 20),
     duration: whole('--duration', values.duration ?? (quick ? '3' : '5'), 1, 600),
     connections: whole('--connections', values.connections ?? '32', 1, 1000),
     threads: whole('--threads', values.threads ?? '2', 1, 64),

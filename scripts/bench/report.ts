@@ -39,6 +39,8 @@ export interface Results {
   largestSize: number;
   throughput: ThroughputResult[];
   stream?: StreamFigures;
+  /** Why the stream has no figures. */
+  streamError?: string;
   peer?: PeerOutcome;
 }
 
@@ -106,6 +108,7 @@ function markdown(r: Results): string {
     '|---|---|---|---|---|---|---|',
     ...r.throughput.map((t) => {
       const [reference, subject] = t.contenders;
+      if (t.error) return `| ${t.label} | ${t.referenceLabel} | – | – | – | ≥ ${t.target} | failed, see below |`;
       return `| ${t.label} | ${t.referenceLabel} | ${reference?.median} | ${subject?.median} | ${t.ratio.toFixed(2)} | ≥ ${t.target} | ${reference?.runs.join(', ')}; ${subject?.runs.join(', ')} |`;
     }),
     ...peerLines(r),
@@ -119,12 +122,14 @@ function markdown(r: Results): string {
     ...listingScenarios.map((scenario) => {
       const cells = sizes.map((size) => {
         const f = r.listings[size]?.[scenario.key];
+        if (f?.error) return 'failed';
         return f ? `${ms(f.medianMs)} / ${ms(f.p90Ms)}` : '–';
       });
-      return `| ${scenario.label} | ${cells.join(' | ')} | ×${listingRatio(r, scenario.key, smallest, largest).toFixed(2)} |`;
+      return `| ${scenario.label} | ${cells.join(' | ')} | ${times(listingRatio(r, scenario.key, smallest, largest))} |`;
     }),
     '',
     ...streamLines(r),
+    ...failureLines(r),
     '## Machine',
     '',
     ...Object.entries(r.machine).map(([name, value]) => `- ${name}: ${value}`),
@@ -136,10 +141,13 @@ function markdown(r: Results): string {
 }
 
 function targetRows(r: Results, smallest: number, largest: number): string[] {
-  const row = (target: string, measured: string, met: boolean) =>
-    `| ${target} | ${measured} | ${met ? 'met' : '**not met**'} |`;
+  // A figure that could not be measured (NaN) is neither met nor not met.
+  const row = (target: string, measured: string, met: boolean, value: number) =>
+    Number.isNaN(value)
+      ? `| ${target} | – | **not measured** |`
+      : `| ${target} | ${measured} | ${met ? 'met' : '**not met**'} |`;
   const rows = r.throughput.map((t) =>
-    row(`${t.label}: ≥ ${t.target}× ${t.referenceLabel}`, `${t.ratio.toFixed(2)}×`, t.ratio >= t.target),
+    row(`${t.label}: ≥ ${t.target}× ${t.referenceLabel}`, `${t.ratio.toFixed(2)}×`, t.ratio >= t.target, t.ratio),
   );
   for (const scenario of listingScenarios) {
     const ratio = listingRatio(r, scenario.key, smallest, largest);
@@ -148,6 +156,7 @@ function targetRows(r: Results, smallest: number, largest: number): string[] {
         `${scenario.label}: median at ${count(largest)} ≤ ${LISTING_RATIO_TARGET}× at ${count(smallest)}`,
         `×${ratio.toFixed(2)}`,
         ratio <= LISTING_RATIO_TARGET,
+        ratio,
       ),
     );
   }
@@ -157,8 +166,10 @@ function targetRows(r: Results, smallest: number, largest: number): string[] {
       `search of a word in 10% of ${count(largest)} titles, page 1 p50 ≤ ${SEARCH_P50_TARGET_MS} ms`,
       `${ms(search)} ms`,
       search <= SEARCH_P50_TARGET_MS,
+      search,
     ),
   );
+  if (r.streamError) rows.push(row('unpaginated `GET /books`: RSS and books/s', '', false, Number.NaN));
   if (r.stream) {
     const s = r.stream;
     rows.push(
@@ -166,11 +177,13 @@ function targetRows(r: Results, smallest: number, largest: number): string[] {
         `unpaginated \`GET /books\` of ${count(s.books)}: peak RSS ≤ idle + ${STREAM_GROWTH_TARGET_MIB} MiB`,
         `+${s.growthMiB} MiB`,
         s.growthMiB <= STREAM_GROWTH_TARGET_MIB,
+        s.growthMiB,
       ),
       row(
         `same: ≥ ${STREAM_RATE_TARGET.toLocaleString('en')} books/s`,
         `${s.booksPerSecond.toLocaleString('en')} books/s`,
         s.booksPerSecond >= STREAM_RATE_TARGET,
+        s.booksPerSecond,
       ),
     );
   }
@@ -205,6 +218,21 @@ function streamLines(r: Results): string[] {
   ];
 }
 
+/** Every scenario that could not be measured, with the error, so a failed run still says what went wrong. */
+function failureLines(r: Results): string[] {
+  const failures = [
+    ...r.throughput.filter((t) => t.error).map((t) => `${t.label}: ${t.error}`),
+    ...Object.entries(r.listings).flatMap(([size, figures]) =>
+      listingScenarios
+        .filter((scenario) => figures[scenario.key]?.error)
+        .map((scenario) => `${scenario.label} at ${count(Number(size))}: ${figures[scenario.key]?.error}`),
+    ),
+    ...(r.streamError ? [`unpaginated \`GET /books\`: ${r.streamError}`] : []),
+  ];
+  if (failures.length === 0) return [];
+  return ['## Not measured', '', ...failures.map((failure) => `- ${failure.split('\n')[0]}`), ''];
+}
+
 function listingRatio(r: Results, key: string, smallest: number, largest: number): number {
   const small = r.listings[smallest]?.[key]?.medianMs ?? Number.NaN;
   const large = r.listings[largest]?.[key]?.medianMs ?? Number.NaN;
@@ -217,6 +245,7 @@ function count(n: number): string {
   return n.toLocaleString('en');
 }
 
+const times = (n: number) => (Number.isNaN(n) ? '–' : `×${n.toFixed(2)}`);
 const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 
 const method = `## Method
@@ -253,7 +282,7 @@ const method = `## Method
 ## Running it
 
 \`\`\`sh
-npm run bench                              # 10k and 1M books, about 20 minutes on 2 cores
+npm run bench                              # 10k and 1M books, about 15 minutes on 2 cores
 npm run bench -- --quick                   # 10k and 100k books, shorter runs, about 5 minutes
 npm run bench -- --sizes 10000,100000 --rounds 5 --duration 10
 npm run bench -- --peer platformatic       # also measure Platformatic DB

@@ -16,8 +16,10 @@ export interface ThroughputScenario {
 
 export interface ThroughputResult extends ThroughputScenario {
   contenders: ContenderResult[];
-  /** Median req/s of the measured contender over the reference's. */
+  /** Median req/s of the measured contender over the reference's (NaN when the scenario failed). */
   ratio: number;
+  /** Why the scenario has no figures; the others still run. */
+  error?: string;
 }
 
 export interface Servers {
@@ -116,15 +118,21 @@ export async function measureThroughput(
   const results: ThroughputResult[] = [];
   for (const { scenario: s, contenders } of plan) {
     log(`  ${s.key}: ${contenders.map((c) => c.name).join(' / ')}, ${settings.rounds} rounds × ${settings.seconds} s`);
-    const measured = await interleave(contenders, settings.rounds, (name: string, run: WrkRun) =>
-      log(
-        `    ${name.padEnd(12)} ${Math.round(run.requestsPerSecond).toString().padStart(7)} req/s  p50 ${run.latencyMs.p50.toFixed(2)} ms`,
-      ),
-    );
-    const [reference, subject] = measured as [ContenderResult, ContenderResult];
-    const result = { ...s, contenders: measured, ratio: round3(subject.median / reference.median) };
-    log(`    → ${subject.name} / ${reference.name} = ${result.ratio} (target ≥ ${s.target})`);
-    results.push(result);
+    try {
+      const measured = await interleave(contenders, settings.rounds, (name: string, run: WrkRun) =>
+        log(
+          `    ${name.padEnd(12)} ${Math.round(run.requestsPerSecond).toString().padStart(7)} req/s  p50 ${run.latencyMs.p50.toFixed(2)} ms`,
+        ),
+      );
+      const [reference, subject] = measured as [ContenderResult, ContenderResult];
+      const result = { ...s, contenders: measured, ratio: round3(subject.median / reference.median) };
+      log(`    → ${subject.name} / ${reference.name} = ${result.ratio} (target ≥ ${s.target})`);
+      results.push(result);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log(`    FAILED: ${message}`);
+      results.push({ ...s, contenders: [], ratio: Number.NaN, error: message });
+    }
   }
   return results;
 }
