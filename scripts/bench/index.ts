@@ -3,7 +3,7 @@
  * listings at every size and throughput and the stream at the largest, and writes docs/performance.md.
  * Never part of `npm test`. See docs/performance.md for the method; `npm run bench -- --help` for options.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -199,6 +199,9 @@ try {
   const options = parseOptions(process.argv.slice(2));
   if (options === 'help') {
     process.stdout.write(`${usage}\n`);
+  } else if (options.from) {
+    const results = JSON.parse(readFileSync(options.from, 'utf8')) as Results;
+    for (const path of writeReport(options.docsDir, results)) log(`wrote ${path}`);
   } else {
     await main(options);
   }

@@ -23,6 +23,8 @@ export interface BenchOptions {
   databaseUrl: string;
   /** Where docs/performance.md, the chart and results.json go. */
   docsDir: string;
+  /** Only rewrite the report from a results.json a run saved; measure nothing. */
+  from: string | undefined;
 }
 
 export const usage = `usage: npm run bench -- [options]
@@ -36,6 +38,7 @@ export const usage = `usage: npm run bench -- [options]
   --keep                  keep the bench_<size> databases and the PGlite directory
   --peer platformatic     also measure Platformatic DB (installed under /tmp, never a dependency)
   --docs docs             where performance.md, performance/*.svg and results.json are written
+  --from results.json     measure nothing: rewrite the report from a run's saved figures
 DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
 the bench creates and drops its own bench_<size> databases there.`;
 
@@ -55,6 +58,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       keep: { type: 'boolean', default: false },
       peer: { type: 'string' },
       docs: { type: 'string' },
+      from: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -78,6 +82,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     peer: values.peer,
     databaseUrl: env.DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres',
     docsDir: values.docs ?? 'docs',
+    from: values.from,
   };
 }
 

@@ -86,6 +86,7 @@ function markdown(r: Results): string {
     `Figures of one \`npm run bench${r.mode === 'quick' ? ' -- --quick' : ''}\` run, ${r.finishedAt.slice(0, 10)}, ` +
       `${r.minutes} minutes. Every figure is compared with a reference measured in the same run; ratios are what to read, ` +
       'absolute numbers depend on the machine.',
+    ...busyNote(r),
     ...(r.mode === 'quick'
       ? [
           '',
@@ -138,6 +139,18 @@ function markdown(r: Results): string {
     method,
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** Load on the machine when the run began: other work competes for the same cores and adds noise. */
+function busyNote(r: Results): string[] {
+  const load = Number.parseFloat(r.machine['load average at start'] ?? '0');
+  if (!(load > 1)) return [];
+  return [
+    '',
+    `> **The machine was busy** (load average ${load.toFixed(1)} on ${r.machine.cpu?.split(' × ')[1] ?? '?'} cores when the ` +
+      'run began): other processes took turns with the servers, so single runs vary widely (see the runs column). ' +
+      'Interleaving keeps the ratios fairer than the absolute figures, but rerun on an idle machine before relying on them.',
+  ];
 }
 
 function targetRows(r: Results, smallest: number, largest: number): string[] {
@@ -196,7 +209,7 @@ function peerLines(r: Results): string[] {
   const book = r.throughput.find((t) => t.key === 'book-json');
   const baseline = book?.contenders[0];
   const catalogue = book?.contenders[1];
-  const peer = book?.contenders.find((c) => c.name === r.peer?.name);
+  const peer = book?.contenders.find((c) => c.name !== 'baseline' && c.name !== 'catalogue');
   if (!baseline || !catalogue || !peer) return [];
   return [
     '',
@@ -283,9 +296,10 @@ const method = `## Method
 
 \`\`\`sh
 npm run bench                              # 10k and 1M books, about 15 minutes on 2 cores
-npm run bench -- --quick                   # 10k and 100k books, shorter runs, about 5 minutes
+npm run bench -- --quick                   # 10k and 100k books, shorter runs, about 4 minutes
 npm run bench -- --sizes 10000,100000 --rounds 5 --duration 10
 npm run bench -- --peer platformatic       # also measure Platformatic DB
+npm run bench -- --from docs/performance/results.json   # rewrite this page and the chart from saved figures
 npm run bench -- --help
 \`\`\`
 
