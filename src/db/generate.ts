@@ -64,7 +64,7 @@ export async function generateCatalogue(db: Db, params: GenerateParams): Promise
   const firstAuthorId = await insertAuthors(db, authorCount, batchSize, report);
   for (let done = 0; done < params.books; done += batchSize) {
     const count = Math.min(batchSize, params.books - done);
-    await withoutTimeBudget(db, sql`
+    const insertBooks = sql`
       insert into books (title, publication_year, author_id)
       select
         initcap(${words(ADJECTIVES)}[1 + (i * 7919 / 10) % ${ADJECTIVES.length}])
@@ -72,7 +72,8 @@ export async function generateCatalogue(db: Db, params: GenerateParams): Promise
           || ' of the ' || initcap(${words(NOUNS)}[1 + (i * 104729 / 400) % ${NOUNS.length}]),
         1500 + (i * 48271) % 526,
         ${firstAuthorId} + (i * 2654435761) % ${authorCount}
-      from generate_series(${done + 1}::bigint, ${done + count}::bigint) as i`);
+      from generate_series(${done + 1}::bigint, ${done + count}::bigint) as i`;
+    await withoutTimeBudget(db, insertBooks);
     report({ phase: 'books', done: done + count, total: params.books });
   }
   report({ phase: 'analyze', done: 0, total: 1 });
@@ -113,14 +114,15 @@ async function insertAuthors(
   let first: number | undefined;
   for (let done = 0; done < count; done += batchSize) {
     const size = Math.min(batchSize, count - done);
-    const result = await withoutTimeBudget(db, sql`
+    const insertAuthorsBatch = sql`
       with inserted as (
         insert into authors (name)
         select 'Author ' || n from generate_series(${done + 1}::integer, ${done + size}::integer) as n
         order by n
         returning id
       )
-      select min(id) as first, max(id) as last from inserted`);
+      select min(id) as first, max(id) as last from inserted`;
+    const result = await withoutTimeBudget(db, insertAuthorsBatch);
     const [range] = rowsOf<{ first: number; last: number }>(result);
     if (!range) throw new Error('no authors were inserted');
     first ??= Number(range.first);
