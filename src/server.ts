@@ -35,6 +35,14 @@ async function main(): Promise<void> {
     log.info('listening', { url: `http://localhost:${info.port}/`, database: where });
   });
 
+  // Listening fails after start-up's checks (a port in use, one the user may not bind): say so as plainly
+  // as a bad setting, not as an unhandled 'error' event with a stack.
+  server.once('error', (error: NodeJS.ErrnoException) => {
+    const reason = error.code === 'EADDRINUSE' ? 'is in use' : `cannot be listened on (${error.code ?? error.message})`;
+    process.stderr.write(`catalogue could not start: port ${config.port} on ${config.host} ${reason}\n`);
+    database.close().finally(() => process.exit(1));
+  });
+
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

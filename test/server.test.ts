@@ -7,6 +7,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
@@ -218,6 +220,36 @@ describe('bad configuration', () => {
     expect(stderr).toContain('PORT must be a whole number');
     expect(stderr).not.toMatch(/\n\s+at /);
   });
+});
+
+describe('a port already in use', () => {
+  it('stops at start-up with a message naming the port, without a stack', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+        env: {
+          ...process.env,
+          DATABASE_URL: '',
+          CATALOGUE_DATA_DIR: 'memory://',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr?.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      const [code] = await once(child, 'exit');
+      expect(code).toBe(1);
+      expect(stderr).toContain(`catalogue could not start: port ${port} on 127.0.0.1 is in use`);
+      expect(stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      taken.close();
+    }
+  }, 60_000);
 });
 
 /** A database that outlives one process: a PGlite directory, or a fresh database on the server under test. */

@@ -14,6 +14,7 @@ import { type AccessOptions, ensureAccess } from './access.js';
 import type { Database, Db } from './client.js';
 import { loadSampleCatalogue } from './seed.js';
 
+// src/db/ and, compiled, dist/db/ are both two levels below the repository's drizzle/.
 const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 /** Arbitrary constant naming the catalogue's start-up lock among other advisory locks on the server. */
 const STARTUP_LOCK = 7_305_411;
