@@ -8,12 +8,15 @@ import { defineConfig } from 'vitest/config';
  */
 const reliabilityOfMainSuite = [
   'test/data-dir-lock.test.ts',
+  'test/start.test.ts',
   'test/fuzz.test.ts',
   'test/librarians.test.ts',
   'test/logs.test.ts',
   'test/rate-limits.test.ts',
   'test/session.test.ts',
   'test/text-input.test.ts',
+  'test/token-cap.test.ts',
+  'test/turns.test.ts',
 ];
 const postgresOnly = ['test/postgres/outage.test.ts', 'test/postgres/last-librarian-race.test.ts'];
 
