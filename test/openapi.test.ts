@@ -3,6 +3,7 @@
  * input field definitions and the listing specs. Every route the app serves is in it, with the methods
  * OPTIONS names; its request bodies are the input definitions, its query parameters the listing specs.
  */
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { authorInputFields } from '../src/domain/author.js';
@@ -42,6 +43,14 @@ function operations(): [string, Doc][] {
 }
 
 describe('the OpenAPI document', () => {
+  it('is valid against the OpenAPI 3.1 schema (a maintained validator, not inspection by hand)', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
   it('is OpenAPI 3.1, linked from the root as service-desc, and points at the profile', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.title).toBe('catalogue');
