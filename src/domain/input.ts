@@ -3,7 +3,6 @@
  * same field definitions become the typed fields of the controls, so what a control advertises is
  * exactly what a submission is checked against.
  */
-import type { Field, FieldType } from '../hypermedia/model.js';
 import { InvalidInput } from './errors.js';
 
 /**
@@ -14,8 +13,28 @@ export class FormInput {
   constructor(readonly values: Readonly<Record<string, string>>) {}
 }
 
+/** Kinds of input value, modelled on HTML input types. */
+export type FieldType = 'string' | 'integer' | 'boolean' | 'date';
+
 /** A writable property: its type, bounds, and whether creation requires it. */
-export type InputField = Omit<Field, 'value' | 'options'>;
+export interface InputField {
+  /** Name of the property in the request (the query parameter for GET controls). */
+  name: string;
+  /** Kind of value expected. */
+  type: FieldType;
+  /** Whether a submission must carry the field. */
+  required: boolean;
+  /** Smallest accepted number. */
+  min?: number;
+  /** Largest accepted number. */
+  max?: number;
+  /** Longest accepted string, in characters. */
+  maxLength?: number;
+  /** The only values accepted, for a field with a fixed set of choices. */
+  enum?: readonly string[];
+  /** Human-readable label. */
+  title?: string;
+}
 
 /**
  * Checks a parsed JSON body against the fields. `create` requires the required fields; `change` (PUT and

@@ -4,6 +4,8 @@
  * offered exactly when submitting it would be allowed. The database backs the state rules up (unique
  * active loan, foreign keys), so a race between the check and the write cannot break them.
  */
+
+import type { Availability, Book } from './book.js';
 import { type CatalogueError, Conflict, Forbidden, NotFound, Unauthorized } from './errors.js';
 import type { Role } from './user.js';
 
@@ -62,6 +64,11 @@ export interface BookFacts {
   due_at: string | null;
   /** Any loan ever: history keeps the book. */
   hasLoans: boolean;
+}
+
+/** The facts of a book as read (`hasLoans` unknown counts as true: history is kept unless known absent). */
+export function bookFacts(book: Book & Availability & { hasLoans?: boolean }): BookFacts {
+  return { id: book.id, available: book.available, due_at: book.due_at, hasLoans: book.hasLoans ?? true };
 }
 
 export interface AuthorFacts {

@@ -2,7 +2,10 @@
  * @module The media-type-neutral resource model. Renderers build it; formats translate it. Nothing here
  * knows about JSON, HAL or HTML.
  */
+import type { InputField } from '../domain/input.js';
 import type { ControlName, Rel } from './vocabulary.js';
+
+export type { FieldType } from '../domain/input.js';
 
 /** A typed link (RFC 8288 web linking). */
 export interface Link {
@@ -16,9 +19,6 @@ export interface Link {
   templated?: boolean;
 }
 
-/** Kinds of input value, modelled on HTML input types. */
-export type FieldType = 'string' | 'integer' | 'boolean' | 'date';
-
 /** Where the permitted values of a field can be looked up (e.g. the author ids for `author_id`). */
 export interface FieldOptions {
   /** A collection whose items are the choices. */
@@ -31,26 +31,13 @@ export interface FieldOptions {
   promptField: string;
 }
 
-/** One input of a control. */
-export interface Field {
-  /** Name of the property in the request (the query parameter for GET controls). */
-  name: string;
-  /** Kind of value expected. */
-  type: FieldType;
-  /** Whether a submission must carry the field. */
-  required: boolean;
+/**
+ * One input of a control: an input the domain defines (name, type, bounds, whether required), plus what
+ * a control adds for the client filling it in.
+ */
+export interface Field extends InputField {
   /** Current or suggested value; a client that submits the control unchanged sends it. */
   value?: string | number | boolean;
-  /** Smallest accepted number. */
-  min?: number;
-  /** Largest accepted number. */
-  max?: number;
-  /** Longest accepted string, in characters. */
-  maxLength?: number;
-  /** The only values accepted, for a field with a fixed set of choices. */
-  enum?: readonly string[];
-  /** Human-readable label. */
-  title?: string;
   /** Where the choices for this field come from. */
   options?: FieldOptions;
 }

@@ -1,10 +1,10 @@
 /** @module Renders an author: their fields, their books, and what the caller may do to them. */
 import { type Author, authorInputFields } from '../domain/author.js';
 import type { Control, Resource } from '../hypermedia/model.js';
-import { pick } from './book.js';
 import type { RenderContext } from './context.js';
 import { inputFields } from './fields.js';
 import { firstPage } from './first-page.js';
+import { pick } from './pick.js';
 
 export interface AuthorRenderOptions {
   fields?: string[];

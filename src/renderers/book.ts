@@ -1,11 +1,12 @@
 /** @module Renders a book: its fields and availability, where to go from it, and what the caller may do. */
 import { type Availability, type Book, bookInputFields } from '../domain/book.js';
 import { borrowInputFields } from '../domain/loan.js';
-import type { BookFacts } from '../domain/policy.js';
+import { bookFacts } from '../domain/policy.js';
 import type { Control, Resource } from '../hypermedia/model.js';
 import type { RenderContext } from './context.js';
-import { inputFields } from './fields.js';
+import { authorOptions, inputFields, userOptions } from './fields.js';
 import { firstPage } from './first-page.js';
+import { pick } from './pick.js';
 
 export interface BookRenderOptions {
   /** Item fields to keep in the state (a listing's `fields`); the links stay. */
@@ -40,11 +41,6 @@ export function renderBook(book: RenderableBook, ctx: RenderContext, options: Bo
   };
   if (book.version !== undefined) resource.version = book.version;
   return resource;
-}
-
-/** The facts the policy decides a book's controls from. */
-export function bookFacts(book: RenderableBook): BookFacts {
-  return { id: book.id, available: book.available, due_at: book.due_at, hasLoans: book.hasLoans ?? true };
 }
 
 function bookControls(book: RenderableBook, ctx: RenderContext): Control[] {
@@ -88,20 +84,4 @@ function bookControls(book: RenderableBook, ctx: RenderContext): Control[] {
     controls.push({ name: 'delete', href, method: 'DELETE', title: 'Delete book', fields: [] });
   }
   return controls;
-}
-
-/** Where the valid values of `author_id` come from: every author's id and name. */
-export function authorOptions(ctx: RenderContext) {
-  return { href: ctx.uris.authors({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
-}
-
-/** Where the valid values of `borrower_id` come from: every user's id and name. */
-export function userOptions(ctx: RenderContext) {
-  return { href: ctx.uris.users({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
-}
-
-/** Keeps only the requested fields, in the order the resource defines them. */
-export function pick(state: Record<string, unknown>, fields: string[] | undefined): Record<string, unknown> {
-  if (!fields) return state;
-  return Object.fromEntries(Object.entries(state).filter(([name]) => fields.includes(name)));
 }

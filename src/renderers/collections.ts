@@ -4,10 +4,9 @@ import { type Book, bookInputFields } from '../domain/book.js';
 import { authorListingSpec, bookListingSpec } from '../domain/listings.js';
 import { userInputFields } from '../domain/user.js';
 import type { Control } from '../hypermedia/model.js';
-import { authorOptions } from './book.js';
 import type { Collection } from './collection.js';
 import type { RenderContext } from './context.js';
-import { inputFields, listingFields } from './fields.js';
+import { authorOptions, inputFields, listingFields } from './fields.js';
 
 export function booksCollection(ctx: RenderContext): Collection {
   const { uris, caller, policy } = ctx;

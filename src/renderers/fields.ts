@@ -2,6 +2,7 @@
 import type { InputField } from '../domain/input.js';
 import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from '../domain/limits.js';
 import type { Field, FieldOptions } from '../hypermedia/model.js';
+import type { RenderContext } from './context.js';
 
 /**
  * The fields of a write control. `values` prefills the current state. A `change` (PUT or PATCH alike:
@@ -53,4 +54,14 @@ export function listingFields(options: { fieldNames: string[]; author: boolean }
     { name: 'fields', type: 'string', required: false, title: 'Fields to return, comma-separated' },
   );
   return fields;
+}
+
+/** Where the valid values of `author_id` come from: every author's id and name. */
+export function authorOptions(ctx: RenderContext): FieldOptions {
+  return { href: ctx.uris.authors({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
+}
+
+/** Where the valid values of `borrower_id` come from: every user's id and name. */
+export function userOptions(ctx: RenderContext): FieldOptions {
+  return { href: ctx.uris.users({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
 }

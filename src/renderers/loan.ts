@@ -1,10 +1,10 @@
 /** @module Renders a loan: its dates and status, the book and borrower, and `return` while it is allowed. */
 import { type Loan, loanStatus, returnInputFields } from '../domain/loan.js';
 import type { Control, Resource } from '../hypermedia/model.js';
-import { pick } from './book.js';
 import type { RenderContext } from './context.js';
 import { inputFields } from './fields.js';
 import { firstPage } from './first-page.js';
+import { pick } from './pick.js';
 
 export interface LoanRenderOptions {
   fields?: string[] | undefined;

@@ -4,10 +4,10 @@ import type { Token } from '../domain/token.js';
 import { tokenInputFields } from '../domain/token.js';
 import { type User, userInputFields } from '../domain/user.js';
 import type { Control, Resource } from '../hypermedia/model.js';
-import { pick } from './book.js';
 import type { RenderContext } from './context.js';
 import { inputFields } from './fields.js';
 import { firstPage } from './first-page.js';
+import { pick } from './pick.js';
 
 export interface UserRenderOptions {
   fields?: string[] | undefined;
