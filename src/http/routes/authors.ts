@@ -1,6 +1,7 @@
 /** @module Authors: the collection, one author, and an author's books. */
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import {
+  type AuthorRecord,
   deleteAuthor,
   findAuthor,
   insertAuthor,
@@ -11,7 +12,6 @@ import {
 import { listBooksPage, streamBooks } from '../../db/queries/books.js';
 import { type Author, type AuthorInput, authorInputFields } from '../../domain/author.js';
 import type { StoredBook } from '../../domain/book.js';
-import { NotFound, PreconditionFailed } from '../../domain/errors.js';
 import { validateInput } from '../../domain/input.js';
 import { parseListing } from '../../domain/listing.js';
 import { authorListingSpec, bookListingSpec } from '../../domain/listings.js';
@@ -24,11 +24,17 @@ import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
-import { ifMatchVersions, writeIfMatch } from '../preconditions.js';
-import { send, sendDeleted } from '../respond.js';
+import { send } from '../respond.js';
 import { type Operations, route } from '../route.js';
+import {
+  changeHandler,
+  type DeletableResource,
+  deleteHandler,
+  notFound,
+  type StoredResource,
+} from '../stored-resource.js';
 
-const authorNotFound = (id: number) => new NotFound(`author ${id} not found`);
+const authorNotFound = (id: number) => notFound('author', id);
 
 const authorChange = { fields: authorInputFields, mode: 'change' } as const;
 
@@ -94,19 +100,7 @@ export function authorRoutes(app: Hono<AppEnv>): void {
     },
     PUT: changeAuthor,
     PATCH: changeAuthor,
-    async DELETE(c) {
-      const id = idParam(c, 'id', 'author');
-      const { db } = c.get('database');
-      const author = await findAuthor(db, { id });
-      if (!author) throw authorNotFound(id);
-      const { caller, policy } = c.get('ctx');
-      authorize(policy.deleteAuthor(caller, author));
-      // The foreign key refuses too, should a book arrive between the check and the delete.
-      if (await deleteAuthor(db, { id, versions: ifMatchVersions(c.req.header('if-match')) })) {
-        return sendDeleted(c, c.get('ctx').uris.authors(firstPage));
-      }
-      throw (await findAuthor(db, { id })) ? new PreconditionFailed() : authorNotFound(id);
-    },
+    DELETE: deleteHandler(storedAuthor),
   });
 
   route(app, '/authors/:id/books', operations.authorBooks, {
@@ -132,18 +126,16 @@ export function authorRoutes(app: Hono<AppEnv>): void {
   });
 }
 
-async function changeAuthor(c: Context<AppEnv>) {
-  const id = idParam(c, 'id', 'author');
-  const ctx = c.get('ctx');
-  const { db } = c.get('database');
-  authorize(ctx.policy.manageCatalogue(ctx.caller));
-  const author = await writeIfMatch(c.req.header('if-match'), {
-    find: () => findAuthor(db, { id }),
-    notFound: () => authorNotFound(id),
-    write: async (versions) => {
-      const changes = validateInput<Partial<AuthorInput>>(authorInputFields, await readJson(c), 'change');
-      return updateAuthor(db, { id, changes, versions });
-    },
-  });
-  return send(c, renderAuthor(author, ctx));
-}
+/** The author as a stored resource: PUT/PATCH change the name; DELETE only while they have no books. */
+const storedAuthor = {
+  kind: 'author',
+  find: (db, id) => findAuthor(db, { id }),
+  mayChange: (ctx) => ctx.policy.manageCatalogue(ctx.caller),
+  fields: authorInputFields,
+  update: updateAuthor,
+  render: (author, ctx) => renderAuthor(author, ctx),
+  mayDelete: (ctx, author) => ctx.policy.deleteAuthor(ctx.caller, author),
+  remove: deleteAuthor,
+  next: (ctx) => ctx.uris.authors(firstPage),
+} satisfies StoredResource<AuthorRecord, AuthorInput> & DeletableResource<AuthorRecord>;
+const changeAuthor = changeHandler(storedAuthor);

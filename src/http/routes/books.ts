@@ -4,7 +4,6 @@ import { findAuthorOfBook } from '../../db/queries/authors.js';
 import { deleteBook, findBook, insertBook, listBooksPage, streamBooks, updateBook } from '../../db/queries/books.js';
 import { borrowBook } from '../../db/queries/loans.js';
 import { type BookInput, bookInputFields, type StoredBook } from '../../domain/book.js';
-import { NotFound, PreconditionFailed } from '../../domain/errors.js';
 import { validateInput } from '../../domain/input.js';
 import { parseListing } from '../../domain/listing.js';
 import { bookListingSpec } from '../../domain/listings.js';
@@ -19,11 +18,17 @@ import { readJson, readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
-import { ifMatchVersions, writeIfMatch } from '../preconditions.js';
-import { send, sendDeleted } from '../respond.js';
+import { send } from '../respond.js';
 import { type Operations, route } from '../route.js';
+import {
+  changeHandler,
+  type DeletableResource,
+  deleteHandler,
+  notFound,
+  type StoredResource,
+} from '../stored-resource.js';
 
-export const bookNotFound = (id: number) => new NotFound(`book ${id} not found`);
+export const bookNotFound = (id: number) => notFound('book', id);
 
 const bookChange = { fields: bookInputFields, mode: 'change' } as const;
 
@@ -108,18 +113,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
     },
     PUT: changeBook,
     PATCH: changeBook,
-    async DELETE(c) {
-      const id = idParam(c, 'id', 'book');
-      const { db } = c.get('database');
-      const { caller, policy } = c.get('ctx');
-      const book = await findBook(db, { id });
-      if (!book) throw bookNotFound(id);
-      authorize(policy.deleteBook(caller, bookFacts(book)));
-      if (await deleteBook(db, { id, versions: ifMatchVersions(c.req.header('if-match')) })) {
-        return sendDeleted(c, c.get('ctx').uris.books(firstPage));
-      }
-      throw (await findBook(db, { id })) ? new PreconditionFailed() : bookNotFound(id);
-    },
+    DELETE: deleteHandler(storedBook),
   });
 
   /** The one verb path the seed allows: borrowing a book. The due date is the library's, not the client's. */
@@ -156,19 +150,16 @@ export function bookRoutes(app: Hono<AppEnv>): void {
   });
 }
 
-/** PUT and PATCH alike change only the fields sent (the seed's rule) and answer the whole book. */
-const changeBook = async (c: import('hono').Context<AppEnv>) => {
-  const id = idParam(c, 'id', 'book');
-  const ctx = c.get('ctx');
-  const { db } = c.get('database');
-  authorize(ctx.policy.manageCatalogue(ctx.caller));
-  const book = await writeIfMatch(c.req.header('if-match'), {
-    find: () => findBook(db, { id }),
-    notFound: () => bookNotFound(id),
-    write: async (versions) => {
-      const changes = validateInput<Partial<BookInput>>(bookInputFields, await readJson(c), 'change');
-      return updateBook(db, { id, changes, versions });
-    },
-  });
-  return send(c, renderBook(book, ctx));
-};
+/** The book as a stored resource: PUT/PATCH change the fields sent; DELETE only without loan history. */
+const storedBook = {
+  kind: 'book',
+  find: (db, id) => findBook(db, { id }),
+  mayChange: (ctx) => ctx.policy.manageCatalogue(ctx.caller),
+  fields: bookInputFields,
+  update: updateBook,
+  render: (book, ctx) => renderBook(book, ctx),
+  mayDelete: (ctx, book) => ctx.policy.deleteBook(ctx.caller, bookFacts(book)),
+  remove: deleteBook,
+  next: (ctx) => ctx.uris.books(firstPage),
+} satisfies StoredResource<StoredBook, BookInput> & DeletableResource<StoredBook>;
+const changeBook = changeHandler(storedBook);

@@ -15,12 +15,12 @@ import { readJson, readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
-import { writeIfMatch } from '../preconditions.js';
 import { send, sendDeleted } from '../respond.js';
 import { type Operations, route } from '../route.js';
+import { changeHandler, notFound, type StoredResource } from '../stored-resource.js';
 import { sendLoans } from './loans.js';
 
-const userNotFound = (id: number) => new NotFound(`user ${id} not found`);
+const userNotFound = (id: number) => notFound('user', id);
 
 const userChange = { fields: userInputFields, mode: 'change' } as const;
 
@@ -168,18 +168,13 @@ async function tokenOwner(c: Context<AppEnv>): Promise<StoredUser> {
   return user;
 }
 
-async function changeUser(c: Context<AppEnv>) {
-  const id = idParam(c, 'id', 'user');
-  const ctx = c.get('ctx');
-  const { db } = c.get('database');
-  authorize(ctx.policy.manageUsers(ctx.caller));
-  const user = await writeIfMatch(c.req.header('if-match'), {
-    find: () => findUser(db, { id }),
-    notFound: () => userNotFound(id),
-    write: async (versions) => {
-      const changes = validateInput<Partial<UserInput>>(userInputFields, await readJson(c), 'change');
-      return updateUser(db, { id, changes, versions });
-    },
-  });
-  return send(c, renderUser(user, ctx));
-}
+/** The user as a stored resource: librarians change names and roles (users are never deleted). */
+const storedUser = {
+  kind: 'user',
+  find: (db, id) => findUser(db, { id }),
+  mayChange: (ctx) => ctx.policy.manageUsers(ctx.caller),
+  fields: userInputFields,
+  update: updateUser,
+  render: (user, ctx) => renderUser(user, ctx),
+} satisfies StoredResource<StoredUser, UserInput>;
+const changeUser = changeHandler(storedUser);
