@@ -1,15 +1,15 @@
 /** @module Reads and writes of authors. Functions answer `undefined` for a missing row. */
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AuthorInput, StoredAuthor } from '../../domain/author.js';
-import { InvalidInput } from '../../domain/errors.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import { authorStillHasBooks } from '../../domain/policy.js';
 import type { Database, Db } from '../client.js';
-import { CHECK_VIOLATION, constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
+import { constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { prepared } from '../prepared.js';
 import { authors, books } from '../schema/index.js';
 import { collectionCount } from './counts.js';
 import { type ListingTable, readAll, readPage } from './listing.js';
+import { atVersions, rejectedWrite } from './writes.js';
 
 const authorColumns = { id: authors.id, name: authors.name, version: authors.version };
 /** Whether the author has books decides whether `delete` is offered; an index answers it. */
@@ -58,7 +58,7 @@ export async function findAuthorOfBook(db: Db, params: { bookId: number }): Prom
 }
 
 export async function insertAuthor(db: Db, input: AuthorInput): Promise<AuthorRecord> {
-  const [author] = await db.insert(authors).values({ name: input.name }).returning(authorColumns).catch(rejectedWrite);
+  const [author] = await db.insert(authors).values({ name: input.name }).returning(authorColumns).catch(rejectedAuthor);
   return { ...(author as StoredAuthor), hasBooks: false };
 }
 
@@ -73,9 +73,9 @@ export async function updateAuthor(
       ...(params.changes.name !== undefined && { name: params.changes.name }),
       version: sql`${authors.version} + 1`,
     })
-    .where(matching(params))
+    .where(atVersions(authors, params))
     .returning(authorDocumentColumns)
-    .catch(rejectedWrite);
+    .catch(rejectedAuthor);
   return author;
 }
 
@@ -86,7 +86,7 @@ export async function updateAuthor(
 export async function deleteAuthor(db: Db, params: { id: number; versions?: number[] }): Promise<boolean> {
   const deleted = await db
     .delete(authors)
-    .where(matching(params))
+    .where(atVersions(authors, params))
     .returning({ id: authors.id })
     .catch((error: unknown) => {
       if (constraintViolation(error)?.code === FOREIGN_KEY_VIOLATION) {
@@ -107,16 +107,4 @@ export function streamAuthors(database: Database, listing: Listing) {
   return readAll<StoredAuthor>(database, authorListing, listing);
 }
 
-function matching(params: { id: number; versions?: number[] }): SQL | undefined {
-  return params.versions
-    ? and(eq(authors.id, params.id), inArray(authors.version, params.versions))
-    : eq(authors.id, params.id);
-}
-
-function rejectedWrite(error: unknown): never {
-  const violation = constraintViolation(error);
-  if (violation?.code === CHECK_VIOLATION) {
-    throw new InvalidInput(`the author breaks the catalogue rule ${violation.constraint ?? ''}`.trim());
-  }
-  throw error;
-}
+const rejectedAuthor = rejectedWrite('author');

@@ -1,17 +1,18 @@
 /** @module Reads and writes of books. Functions answer `undefined` for a missing row. */
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { BookInput, StoredBook } from '../../domain/book.js';
-import { InvalidInput, UnprocessableEntity } from '../../domain/errors.js';
+import { UnprocessableEntity } from '../../domain/errors.js';
 import { INT4_MAX } from '../../domain/limits.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import { bookHasLoans } from '../../domain/policy.js';
 import type { Database, Db } from '../client.js';
-import { CHECK_VIOLATION, constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
+import { constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { prepared } from '../prepared.js';
 import { authors, books, loans } from '../schema/index.js';
 import { authorBookCount, collectionCount } from './counts.js';
 import { type ListingScope, type ListingTable, readAll, readPage } from './listing.js';
 import { isoTimestamp } from './sql.js';
+import { atVersions, rejectedWrite } from './writes.js';
 
 /**
  * The active loan of the outer `books` row. Written with explicit qualification: drizzle renders columns
@@ -90,7 +91,7 @@ export async function insertBook(db: Db, input: BookInput): Promise<BookRecord> 
     .insert(books)
     .values({ title: input.title, publicationYear: input.publication_year, authorId: input.author_id })
     .returning(bookDocumentColumns)
-    .catch(rejectedWrite(input));
+    .catch(rejectedBook(input));
   return book as BookRecord;
 }
 
@@ -112,9 +113,9 @@ export async function updateBook(
       ...(changes.author_id !== undefined && { authorId: changes.author_id }),
       version: sql`${books.version} + 1`,
     })
-    .where(matching(params))
+    .where(atVersions(books, params))
     .returning(bookDocumentColumns)
-    .catch(rejectedWrite(changes));
+    .catch(rejectedBook(changes));
   return book;
 }
 
@@ -125,7 +126,7 @@ export async function updateBook(
 export async function deleteBook(db: Db, params: { id: number; versions?: number[] }): Promise<boolean> {
   const deleted = await db
     .delete(books)
-    .where(matching(params))
+    .where(atVersions(books, params))
     .returning({ id: books.id })
     .catch((error: unknown) => {
       if (constraintViolation(error)?.code === FOREIGN_KEY_VIOLATION) throw bookHasLoans(params.id);
@@ -150,12 +151,6 @@ function scopeOf(scope: BookScope): ListingScope {
     : { conditions: [eq(books.authorId, scope.authorId)], counted: authorBookCount(scope.authorId) };
 }
 
-function matching(params: { id: number; versions?: number[] }): SQL | undefined {
-  return params.versions
-    ? and(eq(books.id, params.id), inArray(books.version, params.versions))
-    : eq(books.id, params.id);
-}
-
 /**
  * An author_id beyond the `integer` column's range names no author, like any unassigned id; the database
  * would refuse to even bind it, so it is answered here the way the foreign key answers.
@@ -169,13 +164,6 @@ function noSuchAuthor(input: Partial<BookInput>): UnprocessableEntity {
 }
 
 /** The database has the last word on references and checks; its refusals become typed errors. */
-function rejectedWrite(input: Partial<BookInput>) {
-  return (error: unknown): never => {
-    const violation = constraintViolation(error);
-    if (violation?.code === FOREIGN_KEY_VIOLATION) throw noSuchAuthor(input);
-    if (violation?.code === CHECK_VIOLATION) {
-      throw new InvalidInput(`the book breaks the catalogue rule ${violation.constraint ?? ''}`.trim());
-    }
-    throw error;
-  };
+function rejectedBook(input: Partial<BookInput>) {
+  return rejectedWrite('book', { [FOREIGN_KEY_VIOLATION]: () => noSuchAuthor(input) });
 }

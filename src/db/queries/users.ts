@@ -1,14 +1,14 @@
 /** @module Reads and writes of users, and who a bearer token belongs to. */
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { Conflict, InvalidInput } from '../../domain/errors.js';
+import { and, eq, sql } from 'drizzle-orm';
+import { Conflict } from '../../domain/errors.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import type { SignedIn } from '../../domain/policy.js';
 import type { StoredUser, UserInput } from '../../domain/user.js';
 import type { Database, Db } from '../client.js';
-import { CHECK_VIOLATION, constraintViolation } from '../errors.js';
 import { prepared } from '../prepared.js';
 import { loans, tokens, users } from '../schema/index.js';
 import { type ListingTable, readAll, readPage } from './listing.js';
+import { atVersions, rejectedWrite } from './writes.js';
 
 const userColumns = { id: users.id, name: users.name, role: users.role, version: users.version };
 
@@ -69,7 +69,7 @@ export async function findUser(db: Db, params: { id: number }): Promise<StoredUs
 }
 
 export async function insertUser(db: Db, input: UserInput): Promise<StoredUser> {
-  const [user] = await db.insert(users).values(input).returning(userColumns).catch(rejectedWrite);
+  const [user] = await db.insert(users).values(input).returning(userColumns).catch(rejectedUser);
   return user as StoredUser;
 }
 
@@ -80,11 +80,9 @@ export async function updateUser(
   const [user] = await db
     .update(users)
     .set({ ...params.changes, version: sql`${users.version} + 1` })
-    .where(
-      params.versions ? and(eq(users.id, params.id), inArray(users.version, params.versions)) : eq(users.id, params.id),
-    )
+    .where(atVersions(users, params))
     .returning(userColumns)
-    .catch(rejectedWrite);
+    .catch(rejectedUser);
   return user;
 }
 
@@ -102,16 +100,9 @@ export function streamUsers(database: Database, listing: Listing) {
 const KEEP_A_LIBRARIAN = 'users_keep_a_librarian';
 const OPERATOR_STAYS_LIBRARIAN = 'users_operator_stays_librarian';
 
-function rejectedWrite(error: unknown): never {
-  const violation = constraintViolation(error);
-  if (violation?.constraint === KEEP_A_LIBRARIAN) {
-    throw new Conflict('the catalogue must keep at least one librarian: make another user a librarian first');
-  }
-  if (violation?.constraint === OPERATOR_STAYS_LIBRARIAN) {
-    throw new Conflict("this user holds the operator's token (CATALOGUE_ADMIN_TOKEN) and stays a librarian");
-  }
-  if (violation?.code === CHECK_VIOLATION) {
-    throw new InvalidInput(`the user breaks the catalogue rule ${violation.constraint ?? ''}`.trim());
-  }
-  throw error;
-}
+const rejectedUser = rejectedWrite('user', {
+  [KEEP_A_LIBRARIAN]: () =>
+    new Conflict('the catalogue must keep at least one librarian: make another user a librarian first'),
+  [OPERATOR_STAYS_LIBRARIAN]: () =>
+    new Conflict("this user holds the operator's token (CATALOGUE_ADMIN_TOKEN) and stays a librarian"),
+});
