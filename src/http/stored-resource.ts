@@ -1,7 +1,8 @@
 /**
- * @module The two writes every stored resource answers the same way: changing it (PUT and PATCH alike
- * change only the fields sent, under `If-Match` if given) and deleting it. A resource kind states what
- * differs — how to find, change, delete and render it, and who may — and gets its handlers from here.
+ * @module What every stored resource answers the same way: reading one, creating one, changing it (PUT
+ * and PATCH alike change only the fields sent, under `If-Match` if given) and deleting it. A resource kind
+ * states what differs — how to find, insert, change, delete and render it, and who may — and gets its
+ * handlers from here.
  */
 import type { Context, Handler } from 'hono';
 import type { Db } from '../db/client.js';
@@ -20,11 +21,18 @@ export interface StoredResource<Stored extends { version: number }, Input> {
   /** What it is called in messages (`book 12 not found`). */
   kind: string;
   find(db: Db, id: number): Promise<Stored | undefined>;
-  /** Who may change it. */
+  /** Who may create and change it. */
   mayChange(ctx: RenderContext): Decision;
   fields: readonly InputField[];
   update(db: Db, params: { id: number; changes: Partial<Input>; versions?: number[] }): Promise<Stored | undefined>;
   render(stored: Stored, ctx: RenderContext): Resource;
+}
+
+export interface CreatableResource<Stored extends { id: number; version: number }, Input>
+  extends StoredResource<Stored, Input> {
+  insert(db: Db, input: Input): Promise<Stored>;
+  /** Its own URI, the `Location` of a 201. */
+  uri(ctx: RenderContext, stored: Stored): string;
 }
 
 export interface DeletableResource<Stored extends { version: number }> {
@@ -40,6 +48,31 @@ export interface DeletableResource<Stored extends { version: number }> {
 
 export function notFound(kind: string, id: number): NotFound {
   return new NotFound(`${kind} ${id} not found`);
+}
+
+/** GET of one: the resource as this caller sees it, or 404. */
+export function readHandler<Stored extends { version: number }, Input>(
+  resource: StoredResource<Stored, Input>,
+): Handler<AppEnv> {
+  return async function read(c: Context<AppEnv>) {
+    const id = idParam(c, 'id', resource.kind);
+    const stored = await resource.find(c.get('database').db, id);
+    if (!stored) throw notFound(resource.kind, id);
+    return send(c, resource.render(stored, c.get('ctx')));
+  };
+}
+
+/** POST to the collection: 201 with the new resource and its `Location`. */
+export function createHandler<Stored extends { id: number; version: number }, Input>(
+  resource: CreatableResource<Stored, Input>,
+): Handler<AppEnv> {
+  return async function create(c: Context<AppEnv>) {
+    const ctx = c.get('ctx');
+    authorize(resource.mayChange(ctx));
+    const input = validateInput<Input>(resource.fields, await readJson(c), 'create');
+    const stored = await resource.insert(c.get('database').db, input);
+    return send(c, resource.render(stored, ctx), { status: 201, headers: { Location: resource.uri(ctx, stored) } });
+  };
 }
 
 /** PUT and PATCH alike: the fields sent change, the answer is the whole resource. */

@@ -12,26 +12,24 @@ import {
 import { listBooksPage, streamBooks } from '../../db/queries/books.js';
 import { type Author, type AuthorInput, authorInputFields } from '../../domain/author.js';
 import type { StoredBook } from '../../domain/book.js';
-import { validateInput } from '../../domain/input.js';
 import { parseListing } from '../../domain/listing.js';
 import { authorListingSpec, bookListingSpec } from '../../domain/listings.js';
-import { authorize } from '../../domain/policy.js';
 import { renderAuthor } from '../../renderers/author.js';
 import { renderBook } from '../../renderers/book.js';
 import { authorBooksCollection, authorsCollection } from '../../renderers/collections.js';
 import { firstPage } from '../../renderers/first-page.js';
-import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
-import { send } from '../respond.js';
 import { type Operations, route } from '../route.js';
 import {
+  type CreatableResource,
   changeHandler,
+  createHandler,
   type DeletableResource,
   deleteHandler,
   notFound,
-  type StoredResource,
+  readHandler,
 } from '../stored-resource.js';
 
 const authorNotFound = (id: number) => notFound('author', id);
@@ -82,22 +80,11 @@ export function authorRoutes(app: Hono<AppEnv>): void {
         (author: Author) => renderAuthor(author, ctx, { fields: listing.fields, asItem: true }),
       );
     },
-    async POST(c) {
-      const ctx = c.get('ctx');
-      authorize(ctx.policy.manageCatalogue(ctx.caller));
-      const input = validateInput<AuthorInput>(authorInputFields, await readJson(c), 'create');
-      const author = await insertAuthor(c.get('database').db, input);
-      return send(c, renderAuthor(author, ctx), { status: 201, headers: { Location: ctx.uris.author(author.id) } });
-    },
+    POST: createHandler(storedAuthor),
   });
 
   route(app, '/authors/:id', operations.author, {
-    async GET(c) {
-      const id = idParam(c, 'id', 'author');
-      const author = await findAuthor(c.get('database').db, { id });
-      if (!author) throw authorNotFound(id);
-      return send(c, renderAuthor(author, c.get('ctx')));
-    },
+    GET: readHandler(storedAuthor),
     PUT: changeAuthor,
     PATCH: changeAuthor,
     DELETE: deleteHandler(storedAuthor),
@@ -133,9 +120,11 @@ const storedAuthor = {
   mayChange: (ctx) => ctx.policy.manageCatalogue(ctx.caller),
   fields: authorInputFields,
   update: updateAuthor,
+  insert: insertAuthor,
+  uri: (ctx, author) => ctx.uris.author(author.id),
   render: (author, ctx) => renderAuthor(author, ctx),
   mayDelete: (ctx, author) => ctx.policy.deleteAuthor(ctx.caller, author),
   remove: deleteAuthor,
   next: (ctx) => ctx.uris.authors(firstPage),
-} satisfies StoredResource<AuthorRecord, AuthorInput> & DeletableResource<AuthorRecord>;
+} satisfies CreatableResource<AuthorRecord, AuthorInput> & DeletableResource<AuthorRecord>;
 const changeAuthor = changeHandler(storedAuthor);

@@ -14,18 +14,20 @@ import { renderBook } from '../../renderers/book.js';
 import { booksCollection } from '../../renderers/collections.js';
 import { firstPage } from '../../renderers/first-page.js';
 import { renderLoan } from '../../renderers/loan.js';
-import { readJson, readOptionalJson } from '../body.js';
+import { readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
 import { send } from '../respond.js';
 import { type Operations, route } from '../route.js';
 import {
+  type CreatableResource,
   changeHandler,
+  createHandler,
   type DeletableResource,
   deleteHandler,
   notFound,
-  type StoredResource,
+  readHandler,
 } from '../stored-resource.js';
 
 export const bookNotFound = (id: number) => notFound('book', id);
@@ -95,22 +97,11 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         (book: StoredBook) => renderBook(book, ctx, { fields: listing.fields, asItem: true }),
       );
     },
-    async POST(c) {
-      const ctx = c.get('ctx');
-      authorize(ctx.policy.manageCatalogue(ctx.caller));
-      const input = validateInput<BookInput>(bookInputFields, await readJson(c), 'create');
-      const book = await insertBook(c.get('database').db, input);
-      return send(c, renderBook(book, ctx), { status: 201, headers: { Location: ctx.uris.book(book.id) } });
-    },
+    POST: createHandler(storedBook),
   });
 
   route(app, '/books/:id', operations.book, {
-    async GET(c) {
-      const id = idParam(c, 'id', 'book');
-      const book = await findBook(c.get('database').db, { id });
-      if (!book) throw bookNotFound(id);
-      return send(c, renderBook(book, c.get('ctx')));
-    },
+    GET: readHandler(storedBook),
     PUT: changeBook,
     PATCH: changeBook,
     DELETE: deleteHandler(storedBook),
@@ -157,9 +148,11 @@ const storedBook = {
   mayChange: (ctx) => ctx.policy.manageCatalogue(ctx.caller),
   fields: bookInputFields,
   update: updateBook,
+  insert: insertBook,
+  uri: (ctx, book) => ctx.uris.book(book.id),
   render: (book, ctx) => renderBook(book, ctx),
   mayDelete: (ctx, book) => ctx.policy.deleteBook(ctx.caller, bookFacts(book)),
   remove: deleteBook,
   next: (ctx) => ctx.uris.books(firstPage),
-} satisfies StoredResource<StoredBook, BookInput> & DeletableResource<StoredBook>;
+} satisfies CreatableResource<StoredBook, BookInput> & DeletableResource<StoredBook>;
 const changeBook = changeHandler(storedBook);

@@ -11,13 +11,13 @@ import { hashTokenSecret, newTokenSecret, type TokenInput, tokenInputFields } fr
 import { type StoredUser, type UserInput, userInputFields } from '../../domain/user.js';
 import { userLoansCollection, usersCollection } from '../../renderers/collections.js';
 import { renderToken, renderTokens, renderUser } from '../../renderers/user.js';
-import { readJson, readOptionalJson } from '../body.js';
+import { readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
 import { send, sendDeleted } from '../respond.js';
 import { type Operations, route } from '../route.js';
-import { changeHandler, notFound, type StoredResource } from '../stored-resource.js';
+import { type CreatableResource, changeHandler, createHandler, notFound } from '../stored-resource.js';
 import { sendLoans } from './loans.js';
 
 const userNotFound = (id: number) => notFound('user', id);
@@ -80,13 +80,7 @@ export function userRoutes(app: Hono<AppEnv>): void {
         (user: StoredUser) => renderUser(user, ctx, { fields: listing.fields, asItem: true }),
       );
     },
-    async POST(c) {
-      const ctx = c.get('ctx');
-      authorize(ctx.policy.manageUsers(ctx.caller));
-      const input = validateInput<UserInput>(userInputFields, await readJson(c), 'create');
-      const user = await insertUser(c.get('database').db, input);
-      return send(c, renderUser(user, ctx), { status: 201, headers: { Location: ctx.uris.user(user.id) } });
-    },
+    POST: createHandler(storedUser),
   });
 
   route(app, '/users/:id', operations.user, {
@@ -175,6 +169,8 @@ const storedUser = {
   mayChange: (ctx) => ctx.policy.manageUsers(ctx.caller),
   fields: userInputFields,
   update: updateUser,
+  insert: insertUser,
+  uri: (ctx, user) => ctx.uris.user(user.id),
   render: (user, ctx) => renderUser(user, ctx),
-} satisfies StoredResource<StoredUser, UserInput>;
+} satisfies CreatableResource<StoredUser, UserInput>;
 const changeUser = changeHandler(storedUser);
