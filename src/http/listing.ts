@@ -2,12 +2,16 @@
  * @module Answers a listing request in the form it asked for: a page envelope when paging parameters
  * were given, otherwise the whole collection streamed as it is read.
  */
-import type { Context } from 'hono';
+import type { Context, Handler } from 'hono';
+import type { Database, Db } from '../db/client.js';
 import { DEFAULT_PER_PAGE } from '../domain/limits.js';
-import type { Listing, PagedListing } from '../domain/listing.js';
+import { type Listing, type ListingSpec, type PagedListing, parseListing } from '../domain/listing.js';
+import { authorize, type Decision } from '../domain/policy.js';
 import type { Resource } from '../hypermedia/model.js';
 import { type Collection, type PageFacts, renderPage, renderStream } from '../renderers/collection.js';
+import type { RenderContext } from '../renderers/context.js';
 import type { AppEnv } from './env.js';
+import { queryParams } from './params.js';
 import { send, sendStream } from './respond.js';
 
 /** How to read one collection's rows, either way. */
@@ -42,4 +46,32 @@ export async function sendListing<Row>(
 /** Maps each element of an async sequence as it arrives; stopping early stops the source. */
 async function* mapAsync<T, U>(source: AsyncIterable<T>, map: (value: T) => U): AsyncGenerator<U> {
   for await (const value of source) yield map(value);
+}
+
+/** A collection served whole: who may list it, how it reads, and how each item renders as a member. */
+export interface ListedCollection<Row> {
+  spec: ListingSpec;
+  /** Who may list it; anyone who may read the catalogue when absent. */
+  mayList?: (ctx: RenderContext) => Decision;
+  collection(ctx: RenderContext): Collection;
+  page(db: Db, listing: PagedListing): Promise<PageFacts & { rows: Row[] }>;
+  stream(database: Database, listing: Listing): AsyncIterable<Row>;
+  renderItem(row: Row, ctx: RenderContext, options: { fields: string[] | undefined; asItem: true }): Resource;
+}
+
+/** GET of a collection: a page, or the whole collection streamed, filtered, sorted and searched. */
+export function listHandler<Row>(listed: ListedCollection<Row>): Handler<AppEnv> {
+  return function list(c: Context<AppEnv>) {
+    const ctx = c.get('ctx');
+    if (listed.mayList) authorize(listed.mayList(ctx));
+    const database = c.get('database');
+    const listing = parseListing(listed.spec, queryParams(c));
+    return sendListing(
+      c,
+      listing,
+      listed.collection(ctx),
+      { page: (paged) => listed.page(database.db, paged), stream: (all) => listed.stream(database, all) },
+      (row: Row) => listed.renderItem(row, ctx, { fields: listing.fields, asItem: true }),
+    );
+  };
 }

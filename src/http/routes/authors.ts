@@ -10,7 +10,7 @@ import {
   updateAuthor,
 } from '../../db/queries/authors.js';
 import { listBooksPage, streamBooks } from '../../db/queries/books.js';
-import { type Author, type AuthorInput, authorInputFields } from '../../domain/author.js';
+import { type AuthorInput, authorInputFields } from '../../domain/author.js';
 import type { StoredBook } from '../../domain/book.js';
 import { parseListing } from '../../domain/listing.js';
 import { authorListingSpec, bookListingSpec } from '../../domain/listings.js';
@@ -19,7 +19,7 @@ import { renderBook } from '../../renderers/book.js';
 import { authorBooksCollection, authorsCollection } from '../../renderers/collections.js';
 import { firstPage } from '../../renderers/first-page.js';
 import type { AppEnv } from '../env.js';
-import { sendListing } from '../listing.js';
+import { listHandler, sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
 import { type Operations, route } from '../route.js';
 import {
@@ -68,18 +68,13 @@ const operations = {
 
 export function authorRoutes(app: Hono<AppEnv>): void {
   route(app, '/authors', operations.authors, {
-    async GET(c) {
-      const ctx = c.get('ctx');
-      const database = c.get('database');
-      const listing = parseListing(authorListingSpec, queryParams(c));
-      return sendListing(
-        c,
-        listing,
-        authorsCollection(ctx),
-        { page: (paged) => listAuthorsPage(database.db, paged), stream: (all) => streamAuthors(database, all) },
-        (author: Author) => renderAuthor(author, ctx, { fields: listing.fields, asItem: true }),
-      );
-    },
+    GET: listHandler({
+      spec: authorListingSpec,
+      collection: authorsCollection,
+      page: listAuthorsPage,
+      stream: streamAuthors,
+      renderItem: renderAuthor,
+    }),
     POST: createHandler(storedAuthor),
   });
 

@@ -5,7 +5,6 @@ import { deleteBook, findBook, insertBook, listBooksPage, streamBooks, updateBoo
 import { borrowBook } from '../../db/queries/loans.js';
 import { type BookInput, bookInputFields, type StoredBook } from '../../domain/book.js';
 import { validateInput } from '../../domain/input.js';
-import { parseListing } from '../../domain/listing.js';
 import { bookListingSpec } from '../../domain/listings.js';
 import { type BorrowInput, borrowInputFields } from '../../domain/loan.js';
 import { authorize, bookFacts, type SignedIn } from '../../domain/policy.js';
@@ -16,8 +15,8 @@ import { firstPage } from '../../renderers/first-page.js';
 import { renderLoan } from '../../renderers/loan.js';
 import { readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
-import { sendListing } from '../listing.js';
-import { idParam, queryParams } from '../params.js';
+import { listHandler } from '../listing.js';
+import { idParam } from '../params.js';
 import { send } from '../respond.js';
 import { type Operations, route } from '../route.js';
 import {
@@ -85,18 +84,13 @@ const operations = {
 
 export function bookRoutes(app: Hono<AppEnv>): void {
   route(app, '/books', operations.books, {
-    async GET(c) {
-      const ctx = c.get('ctx');
-      const database = c.get('database');
-      const listing = parseListing(bookListingSpec, queryParams(c));
-      return sendListing(
-        c,
-        listing,
-        booksCollection(ctx),
-        { page: (paged) => listBooksPage(database.db, paged), stream: (all) => streamBooks(database, all) },
-        (book: StoredBook) => renderBook(book, ctx, { fields: listing.fields, asItem: true }),
-      );
-    },
+    GET: listHandler({
+      spec: bookListingSpec,
+      collection: booksCollection,
+      page: listBooksPage,
+      stream: streamBooks,
+      renderItem: renderBook,
+    }),
     POST: createHandler(storedBook),
   });
 

@@ -4,7 +4,6 @@ import { deleteToken, findToken, insertToken, listTokens } from '../../db/querie
 import { findUser, insertUser, listUsersPage, streamUsers, updateUser } from '../../db/queries/users.js';
 import { NotFound } from '../../domain/errors.js';
 import { validateInput } from '../../domain/input.js';
-import { parseListing } from '../../domain/listing.js';
 import { loanListingSpec, userListingSpec } from '../../domain/listings.js';
 import { authorize } from '../../domain/policy.js';
 import { hashTokenSecret, newTokenSecret, type TokenInput, tokenInputFields } from '../../domain/token.js';
@@ -13,8 +12,8 @@ import { userLoansCollection, usersCollection } from '../../renderers/collection
 import { renderToken, renderTokens, renderUser } from '../../renderers/user.js';
 import { readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
-import { sendListing } from '../listing.js';
-import { idParam, queryParams } from '../params.js';
+import { listHandler } from '../listing.js';
+import { idParam } from '../params.js';
 import { send, sendDeleted } from '../respond.js';
 import { type Operations, route } from '../route.js';
 import { type CreatableResource, changeHandler, createHandler, notFound } from '../stored-resource.js';
@@ -67,19 +66,14 @@ const operations = {
 
 export function userRoutes(app: Hono<AppEnv>): void {
   route(app, '/users', operations.users, {
-    GET(c) {
-      const ctx = c.get('ctx');
-      authorize(ctx.policy.manageUsers(ctx.caller));
-      const database = c.get('database');
-      const listing = parseListing(userListingSpec, queryParams(c));
-      return sendListing(
-        c,
-        listing,
-        usersCollection(ctx),
-        { page: (paged) => listUsersPage(database.db, paged), stream: (all) => streamUsers(database, all) },
-        (user: StoredUser) => renderUser(user, ctx, { fields: listing.fields, asItem: true }),
-      );
-    },
+    GET: listHandler({
+      spec: userListingSpec,
+      mayList: (ctx) => ctx.policy.manageUsers(ctx.caller),
+      collection: usersCollection,
+      page: listUsersPage,
+      stream: streamUsers,
+      renderItem: renderUser,
+    }),
     POST: createHandler(storedUser),
   });
 
