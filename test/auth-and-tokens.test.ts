@@ -273,7 +273,6 @@ describe('a closed catalogue (publicReads: false)', () => {
   afterAll(() => closed.close());
 
   const readPaths = () => [
-    '/',
     '/books',
     '/books?page=1',
     '/books?query=cloisters',
@@ -291,9 +290,11 @@ describe('a closed catalogue (publicReads: false)', () => {
   });
 
   it('anonymous: 401 everywhere else too, writes, unknown routes, HEAD and OPTIONS included', async () => {
-    for (const path of ['/loans', '/users', `/users/${memberId}`, `/users/${memberId}/tokens`, '/no/such/route']) {
+    for (const path of ['/loans', '/users', `/users/${memberId}`, `/users/${memberId}/tokens`]) {
       await expectUnauthorized(await closed.anonymous.request(path));
     }
+    // Nothing lives there for anyone: saying so reveals nothing of the catalogue.
+    expect((await closed.anonymous.request('/no/such/route')).status).toBe(404);
     await expectUnauthorized(await closed.anonymous.send('POST', '/authors', { name: 'Closed Intruder' }));
     await expectUnauthorized(await closed.anonymous.send('POST', `/books/${book}/borrow`, {}));
     for (const method of ['HEAD', 'OPTIONS']) {
@@ -301,6 +302,32 @@ describe('a closed catalogue (publicReads: false)', () => {
       expect(response.status, method).toBe(401);
       expect(response.headers.get('www-authenticate'), method).toBe(CHALLENGE);
     }
+  });
+
+  it('anonymous: the root is a sign-in page, offering to sign in and nothing it may not read', async () => {
+    const response = await closed.anonymous.request('/');
+    expect(response.status).toBe(200);
+    const root = await json(response);
+    expect(root.links.map((l: { rel: string }) => l.rel)).toEqual(['self']);
+    expect(Object.keys(root.controls)).toEqual(['login']);
+    expect((await closed.anonymous.request('/assets/catalogue.css')).status).toBe(200);
+    for (const path of ['/profile', '/openapi.json']) await expectUnauthorized(await closed.anonymous.request(path));
+  });
+
+  it('a browser signs in with a token, then reads with its session cookie; signing out closes it again', async () => {
+    const { token } = await addUser(closed, 'Closedshelf Browser');
+    const signIn = await closed.anonymous.send('POST', '/session', { token });
+    expect(signIn.status).toBe(200);
+    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    expect(cookie).toMatch(/=/);
+    const root = await json(signIn);
+    expect(root.links.map((l: { rel: string }) => l.rel)).toContain('books');
+    const books = await closed.anonymous.request('/books?page=1', { headers: { cookie } });
+    expect(books.status).toBe(200);
+    expect((await json(books)).data.map((b: { id: number }) => b.id)).toContain(book);
+    const signOut = await closed.anonymous.request('/session', { method: 'DELETE', headers: { cookie } });
+    expect(signOut.status).toBe(200);
+    await expectUnauthorized(await closed.anonymous.request('/books', { headers: { cookie } }));
   });
 
   it('anonymous: /health still answers 200', async () => {

@@ -4,10 +4,11 @@
  * each method takes and answers, in the app's route table, from which the profile and the OpenAPI
  * document are generated: what is served and what is described cannot differ.
  */
-import type { Handler, Hono } from 'hono';
+import type { Handler, Hono, MiddlewareHandler } from 'hono';
 import { MethodNotAllowed } from '../domain/errors.js';
 import type { InputField } from '../domain/input.js';
 import type { ListingSpec } from '../domain/listing.js';
+import { authorize } from '../domain/policy.js';
 import type { Method } from '../hypermedia/model.js';
 import type { ControlName } from '../hypermedia/vocabulary.js';
 import type { AppEnv } from './env.js';
@@ -38,6 +39,11 @@ export interface Operation {
   produces?: string;
   /** Answered before any token is read (a load balancer's probe). */
   unauthenticated?: boolean;
+  /**
+   * Open even in a closed catalogue (`CATALOGUE_PUBLIC_READS=false`): what a sign-in page needs (the root,
+   * signing in, the stylesheet, the descriptions). Every other operation first asks `policy.read`.
+   */
+  open?: boolean;
 }
 
 /** The methods of one URI template, described. */
@@ -66,12 +72,30 @@ export function route<M extends Method>(
 ): void {
   const methods = Object.keys(handlers) as M[];
   const allowed = [...methods, ...('GET' in handlers ? ['HEAD'] : []), 'OPTIONS'];
-  for (const method of methods) app.on(method, path, handlers[method]);
-  app.options(path, (c) => c.body(null, 204, { Allow: allowed.join(', ') }));
-  app.all(path, (c) => {
+  for (const method of methods) {
+    const operation = operations[method];
+    if (isGated(operation)) app.on(method, path, mayRead, handlers[method]);
+    else app.on(method, path, handlers[method]);
+  }
+  // What a route offers (OPTIONS, 405) is as closed as the route itself.
+  const gated = methods.some((method) => isGated(operations[method]));
+  const gate: MiddlewareHandler<AppEnv> = gated ? mayRead : (_c, next) => next();
+  app.options(path, gate, (c) => c.body(null, 204, { Allow: allowed.join(', ') }));
+  app.all(path, gate, (c) => {
     throw new MethodNotAllowed(c.req.method, allowed);
   });
   const table = tables.get(app) ?? [];
   table.push({ path: path.replace(/:(\w+)/g, '{$1}'), operations });
   tables.set(app, table);
 }
+
+function isGated(operation: Operation): boolean {
+  return !operation.open && !operation.unauthenticated;
+}
+
+/** Reading the catalogue: anyone unless the operator closed it, then signed-in callers only. */
+const mayRead: MiddlewareHandler<AppEnv> = async function mayRead(c, next) {
+  const { caller, policy } = c.get('ctx');
+  authorize(policy.read(caller));
+  await next();
+};

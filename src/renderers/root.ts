@@ -8,12 +8,16 @@ import { firstPage } from './first-page.js';
 
 export function renderRoot(ctx: RenderContext): Resource {
   const { uris, caller, policy } = ctx;
-  const links: Link[] = [
-    { rel: 'self', href: uris.root() },
-    { rel: 'books', href: uris.books(firstPage), title: 'Books' },
-    { rel: 'authors', href: uris.authors(firstPage), title: 'Authors' },
-    { rel: 'search', href: uris.booksSearchTemplate(), templated: true, title: 'Search books' },
-  ];
+  // In a closed catalogue an anonymous caller is offered what signing in needs, and nothing it may not read.
+  const mayRead = policy.read(caller).allowed;
+  const links: Link[] = [{ rel: 'self', href: uris.root() }];
+  if (mayRead) {
+    links.push(
+      { rel: 'books', href: uris.books(firstPage), title: 'Books' },
+      { rel: 'authors', href: uris.authors(firstPage), title: 'Authors' },
+      { rel: 'search', href: uris.booksSearchTemplate(), templated: true, title: 'Search books' },
+    );
+  }
   if (caller.kind === 'user') {
     links.push({ rel: 'me', href: uris.user(caller.id), title: caller.name });
     if (policy.listLoans(caller).allowed) {
@@ -22,10 +26,12 @@ export function renderRoot(ctx: RenderContext): Resource {
     }
     if (policy.manageUsers(caller).allowed) links.push({ rel: 'users', href: uris.users(firstPage), title: 'Users' });
   }
-  links.push(
-    { rel: 'profile', href: uris.profile(), title: 'What the links and controls mean' },
-    { rel: 'service-desc', href: uris.openapi(), title: 'OpenAPI description' },
-  );
+  if (mayRead) {
+    links.push(
+      { rel: 'profile', href: uris.profile(), title: 'What the links and controls mean' },
+      { rel: 'service-desc', href: uris.openapi(), title: 'OpenAPI description' },
+    );
+  }
   return {
     kind: 'root',
     state: {
@@ -35,13 +41,17 @@ export function renderRoot(ctx: RenderContext): Resource {
     links,
     controls: [
       ...sessionControls(ctx),
-      {
-        name: 'search',
-        href: uris.books(),
-        method: 'GET',
-        title: 'Search books',
-        fields: listingFields({ fieldNames: Object.keys(bookListingSpec.fields), author: true }),
-      },
+      ...(mayRead
+        ? [
+            {
+              name: 'search' as const,
+              href: uris.books(),
+              method: 'GET' as const,
+              title: 'Search books',
+              fields: listingFields({ fieldNames: Object.keys(bookListingSpec.fields), author: true }),
+            },
+          ]
+        : []),
     ],
   };
 }

@@ -9,7 +9,7 @@ import { deleteCookie, getCookie } from 'hono/cookie';
 import type { Db } from '../../db/client.js';
 import { findCallerByTokenHash } from '../../db/queries/users.js';
 import { Forbidden, Unauthorized } from '../../domain/errors.js';
-import { anonymous, authorize, type Caller, type Policy } from '../../domain/policy.js';
+import { anonymous, type Caller, type Policy } from '../../domain/policy.js';
 import { SESSION_COOKIE } from '../../domain/session.js';
 import { hashTokenSecret } from '../../domain/token.js';
 import type { Uris } from '../../hypermedia/uris.js';
@@ -22,9 +22,8 @@ export function authenticate(options: { uris: Uris; policy: Policy }): Middlewar
   return async function identifyCaller(c, next) {
     const caller = await callerOf(c, c.get('database').db);
     if (caller.kind === 'user' && caller.via === 'session' && !isSafe(c.req.method)) refuseCrossSite(c);
+    // Whether the caller may read the catalogue is each route's question (`route`), like every other rule.
     c.set('ctx', { uris, caller, policy });
-    // Everything past this point is the catalogue itself: readable by anyone unless the operator closed it.
-    authorize(policy.read(caller));
     await next();
   };
 }

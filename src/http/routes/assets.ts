@@ -9,6 +9,7 @@ export function assetRoutes(app: Hono<AppEnv>, formats: readonly Format[]): void
     const described = {
       summary: `A file the ${asset.contentType.split(';')[0]} views use`,
       produces: asset.contentType,
+      open: true,
     };
     route(
       app,

@@ -11,7 +11,7 @@ import { type Operations, route } from '../route.js';
 /** What each route takes and answers: the profile and the OpenAPI document are generated from it. */
 const operations = {
   /** `/` */
-  root: { GET: { summary: 'The root document, where every client starts' } },
+  root: { GET: { summary: 'The root document, where every client starts', open: true } },
   /** `/health` */
   health: {
     GET: {

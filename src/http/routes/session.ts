@@ -31,8 +31,15 @@ const operations = {
       body: { fields: sessionInputFields, mode: 'create' },
       status: 200,
       errors: [409],
+      open: true,
     },
-    DELETE: { summary: 'End a browser session; answers the root', control: 'logout', status: 200, errors: [409] },
+    DELETE: {
+      summary: 'End a browser session; answers the root',
+      control: 'logout',
+      status: 200,
+      errors: [409],
+      open: true,
+    },
   },
 } satisfies Record<string, Operations>;
 
