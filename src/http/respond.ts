@@ -19,18 +19,22 @@ export const VARY = 'Accept, Authorization, Cookie';
 export interface SendOptions {
   status?: 200 | 201;
   headers?: Record<string, string>;
+  /**
+   * The answer cannot be fetched again (a new token's secret): a browser is shown it rather than sent on
+   * after the write, and no cache keeps it (`Cache-Control: no-store`).
+   */
+  showOnce?: boolean;
 }
 
 export function send(c: Context<AppEnv>, resource: Resource, options: SendOptions = {}): Response {
   const format = c.get('format');
-  // An answer that cannot be fetched again (a new token's secret, `no-store`) is shown, not redirected.
-  const showOnce = options.headers?.['Cache-Control']?.includes('no-store') ?? false;
-  if (format.redirectAfterWrite && isWrite(c) && !showOnce) {
+  if (format.redirectAfterWrite && isWrite(c) && !options.showOnce) {
     const target = options.headers?.Location ?? resource.links.find((l) => l.rel === 'self')?.href ?? '/';
     return seeOther(c, target);
   }
   const body = format.resource(resource, pageContext(c));
   const headers = new Headers(options.headers);
+  if (options.showOnce) headers.set('Cache-Control', 'no-store');
   headers.set('Content-Type', format.contentType);
   headers.set('Vary', VARY);
   setLinkHeader(headers, resource.links);

@@ -112,7 +112,8 @@ export function userRoutes(app: Hono<AppEnv>): void {
       });
       return send(c, renderToken(token, ctx, { secret }), {
         status: 201,
-        headers: { Location: ctx.uris.userToken(user.id, token.id), 'Cache-Control': 'no-store' },
+        headers: { Location: ctx.uris.userToken(user.id, token.id) },
+        showOnce: true,
       });
     },
   });
