@@ -3,10 +3,9 @@
  * error shape. Everything it needs comes in through `createApp`, so tests run the real app in-process.
  */
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Database } from './db/client.js';
-import { type CatalogueError, NotFound, PayloadTooLarge } from './domain/errors.js';
-import { EXACT_COUNT_LIMIT, MAX_BODY_BYTES } from './domain/limits.js';
+import { type CatalogueError, NotFound } from './domain/errors.js';
+import { EXACT_COUNT_LIMIT } from './domain/limits.js';
 import { type AccessPolicy, createPolicy, defaultAccessPolicy } from './domain/policy.js';
 import type { Format } from './formats/format.js';
 import { formats as registeredFormats } from './formats/registry.js';
@@ -15,6 +14,7 @@ import type { AppEnv } from './http/env.js';
 import { errorResponse, toCatalogueError } from './http/errors.js';
 import { authenticate } from './http/middleware/authenticate.js';
 import { formMethod } from './http/middleware/form-method.js';
+import { limitBody } from './http/middleware/limit-body.js';
 import { limitWrites } from './http/middleware/limit-writes.js';
 import { negotiateFormat } from './http/middleware/negotiate.js';
 import { requestLog } from './http/middleware/request-log.js';
@@ -67,14 +67,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   app.use(formMethod(app));
   app.use(requestLog(log));
   app.use(securityHeaders());
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new PayloadTooLarge(MAX_BODY_BYTES);
-      },
-    }),
-  );
+  app.use(limitBody());
   app.use(negotiateFormat(formats));
   app.use(async function provideServices(c, next) {
     c.set('database', options.database);
