@@ -3,6 +3,7 @@
  * error shape. Everything it needs comes in through `createApp`, so tests run the real app in-process.
  */
 import { type Context, Hono } from 'hono';
+import { CallerCache } from './db/callers.js';
 import type { Database } from './db/client.js';
 import { type CatalogueError, NotFound } from './domain/errors.js';
 import { EXACT_COUNT_LIMIT } from './domain/limits.js';
@@ -79,7 +80,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   });
   // Before authentication: a load balancer's probe carries no token.
   healthRoutes(app);
-  app.use(authenticate({ uris, policy: createPolicy(options.access ?? defaultAccessPolicy) }));
+  const callers = new CallerCache(options.database);
+  app.use(authenticate({ uris, policy: createPolicy(options.access ?? defaultAccessPolicy), callers }));
   app.use(limitWrites());
 
   assetRoutes(app, formats);

@@ -12,6 +12,7 @@ import postgres from 'postgres';
 import type { DatabaseTarget } from '../config.js';
 import { CONNECT_TIMEOUT_SECONDS, STATEMENT_TIME_BUDGET_MS } from '../domain/limits.js';
 import { lockDataDirectory } from './data-dir-lock.js';
+import { type ChannelListener, type Listening, listenOnPostgres } from './listen.js';
 import * as schema from './schema/index.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -30,6 +31,8 @@ export interface Database {
    * never held in memory at once. Stopping the iteration early closes the cursor.
    */
   batches(query: SqlText, batchSize: number): AsyncGenerator<Record<string, unknown>[]>;
+  /** Subscribes to notifications (`NOTIFY`, `pg_notify`) on a channel; see `ChannelListener`. */
+  listen(channel: string, listener: ChannelListener): void;
   close(): Promise<void>;
   /** PGlite only: the whole database as a tarball, which `openPglite` can start from. */
   dump?: () => Promise<Blob>;
@@ -63,6 +66,8 @@ function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Da
     backoff: () => RECONNECT_BACKOFF_SECONDS,
     connection: { statement_timeout: STATEMENT_TIME_BUDGET_MS },
   });
+  // A connection of its own, opened on the first subscription.
+  let listening: Listening | undefined;
   return {
     db: drizzlePostgres(client, { schema }),
     target,
@@ -71,7 +76,11 @@ function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Da
         yield rows;
       }
     },
-    close: () => client.end({ timeout: 5 }),
+    listen(channel, listener) {
+      listening ??= listenOnPostgres(target.url);
+      listening.listen(channel, listener);
+    },
+    close: () => Promise.all([client.end({ timeout: 5 }), listening?.close()]).then(() => {}),
   };
 }
 
@@ -105,6 +114,15 @@ export async function openPglite(
       } finally {
         await client.query(`CLOSE ${cursor}`);
       }
+    },
+    listen(channel, listener) {
+      // One connection, in this process, which cannot drop: nothing is ever lost.
+      client
+        .listen(channel, (payload) => listener.notified(payload))
+        .then(
+          () => listener.ready(),
+          () => {},
+        );
     },
     close: () => client.close(),
     dump: () => client.dumpDataDir('gzip'),
