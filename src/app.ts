@@ -14,12 +14,13 @@ import { deprecationsOf } from './http/deprecation.js';
 import type { AppEnv } from './http/env.js';
 import { errorResponse, toCatalogueError } from './http/errors.js';
 import { authenticate } from './http/middleware/authenticate.js';
+import { noteContextHeaders } from './http/middleware/context-headers.js';
 import { formMethod } from './http/middleware/form-method.js';
 import { limitBody } from './http/middleware/limit-body.js';
 import { limitWrites } from './http/middleware/limit-writes.js';
 import { negotiateFormat } from './http/middleware/negotiate.js';
 import { requestLog } from './http/middleware/request-log.js';
-import { securityHeaders } from './http/middleware/security-headers.js';
+import { addSecurityHeaders } from './http/middleware/security-headers.js';
 import { defaultRateLimits, RateLimiter, type RateLimits } from './http/rate-limit.js';
 import { assetRoutes } from './http/routes/assets.js';
 import { authorRoutes } from './http/routes/authors.js';
@@ -66,8 +67,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
   // First: a form post standing for PUT/PATCH/DELETE is dispatched again as that method, from the top.
   app.use(formMethod(app));
+  app.use(noteContextHeaders());
   app.use(requestLog(log));
-  app.use(securityHeaders());
+  app.use(addSecurityHeaders());
   app.use(limitBody());
   app.use(negotiateFormat(formats));
   app.use(async function provideServices(c, next) {

@@ -4,7 +4,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 
-const headers: Record<string, string> = {
+export const securityHeaders: Readonly<Record<string, string>> = {
   'Content-Security-Policy': [
     "default-src 'none'",
     "script-src 'self'",
@@ -20,10 +20,22 @@ const headers: Record<string, string> = {
   'Referrer-Policy': 'same-origin',
 };
 
-export function securityHeaders(): MiddlewareHandler {
-  return async function addSecurityHeaders(c, next) {
+/** Responses built with every security header already (by `respond`), which need no second look. */
+const secured = new WeakSet<Response>();
+
+export function securedResponse(response: Response): Response {
+  secured.add(response);
+  return response;
+}
+
+/** Adds the security headers a response lacks. */
+export function addSecurityHeaders(): MiddlewareHandler {
+  return async function addMissingSecurityHeaders(c, next) {
     await next();
-    for (const [name, value] of Object.entries(headers)) {
+    // Reading `c.res.headers` turns a response's plain header record into a Web `Headers`: skip it when
+    // there is nothing to add.
+    if (secured.has(c.res)) return;
+    for (const [name, value] of Object.entries(securityHeaders)) {
       if (!c.res.headers.has(name)) c.res.headers.set(name, value);
     }
   };
