@@ -20,11 +20,15 @@ export const securityHeaders: Readonly<Record<string, string>> = {
   'Referrer-Policy': 'same-origin',
 };
 
-/** Responses built with every security header already (by `respond`), which need no second look. */
-const secured = new WeakSet<Response>();
+/**
+ * Marks responses built with every security header already (by `respond`), which need no second look.
+ * A property rather than a WeakSet: a WeakSet entry per response made garbage collection measurably
+ * slower (ephemerons), about a fifth of the root document's CPU.
+ */
+const SECURED = Symbol('secured');
 
 export function securedResponse(response: Response): Response {
-  secured.add(response);
+  (response as Response & { [SECURED]?: true })[SECURED] = true;
   return response;
 }
 
@@ -34,7 +38,7 @@ export function addSecurityHeaders(): MiddlewareHandler {
     await next();
     // Reading `c.res.headers` turns a response's plain header record into a Web `Headers`: skip it when
     // there is nothing to add.
-    if (secured.has(c.res)) return;
+    if ((c.res as Response & { [SECURED]?: true })[SECURED]) return;
     for (const [name, value] of Object.entries(securityHeaders)) {
       if (!c.res.headers.has(name)) c.res.headers.set(name, value);
     }
