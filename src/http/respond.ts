@@ -6,6 +6,7 @@
  */
 import { hash } from 'node:crypto';
 import type { Context } from 'hono';
+import type { Format } from '../formats/format.js';
 import type { Link, Resource, ResourceStream } from '../hypermedia/model.js';
 import { announceDeprecations, type HeaderRecord } from './deprecation.js';
 import type { AppEnv } from './env.js';
@@ -19,7 +20,15 @@ const VARY = 'Accept, Authorization';
 export interface SendOptions {
   status?: 200 | 201;
   headers?: Record<string, string>;
+  /**
+   * The resource is the same object on every request and never changes (the root as an anonymous caller
+   * sees it): its bytes and ETag in each format are computed once.
+   */
+  constant?: boolean;
 }
+
+/** The bytes of constant resources, per format. */
+const constantBodies = new WeakMap<Resource, Map<Format, { body: string; etag: string }>>();
 
 export function send(c: Context<AppEnv>, resource: Resource, options: SendOptions = {}): Response {
   const format = c.get('format');
@@ -29,8 +38,7 @@ export function send(c: Context<AppEnv>, resource: Resource, options: SendOption
     const target = options.headers?.Location ?? resource.links.find((l) => l.rel === 'self')?.href ?? '/';
     return seeOther(c, target);
   }
-  const body = format.resource(resource, pageContext(c));
-  const etag = etagOf(resource.version, body);
+  const { body, etag } = options.constant ? constantBytes(c, resource, format) : bytesOf(c, resource, format);
   const headers: HeaderRecord = { ...options.headers, 'Content-Type': format.contentType, Vary: VARY, ETag: etag };
   setLinkHeader(headers, resource.links);
   announceDeprecations(headers, c.get('deprecations'), resource);
@@ -40,6 +48,25 @@ export function send(c: Context<AppEnv>, resource: Resource, options: SendOption
     return respond(c, null, 304, headers);
   }
   return respond(c, body, options.status ?? 200, headers);
+}
+
+function bytesOf(c: Context<AppEnv>, resource: Resource, format: Format) {
+  const body = format.resource(resource, pageContext(c));
+  return { body, etag: etagOf(resource.version, body) };
+}
+
+function constantBytes(c: Context<AppEnv>, resource: Resource, format: Format) {
+  let byFormat = constantBodies.get(resource);
+  if (!byFormat) {
+    byFormat = new Map();
+    constantBodies.set(resource, byFormat);
+  }
+  let bytes = byFormat.get(format);
+  if (!bytes) {
+    bytes = bytesOf(c, resource, format);
+    byFormat.set(format, bytes);
+  }
+  return bytes;
 }
 
 /**
