@@ -3,10 +3,10 @@
  * error shape. Everything it needs comes in through `createApp`, so tests run the real app in-process.
  */
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { CallerCache } from './db/callers.js';
 import type { Database } from './db/client.js';
-import { type CatalogueError, NotFound, PayloadTooLarge } from './domain/errors.js';
-import { EXACT_COUNT_LIMIT, MAX_BODY_BYTES } from './domain/limits.js';
+import { type CatalogueError, NotFound } from './domain/errors.js';
+import { EXACT_COUNT_LIMIT } from './domain/limits.js';
 import { type AccessPolicy, createPolicy, defaultAccessPolicy } from './domain/policy.js';
 import type { Format } from './formats/format.js';
 import { formats as registeredFormats } from './formats/registry.js';
@@ -14,11 +14,13 @@ import { deprecationsOf } from './http/deprecation.js';
 import type { AppEnv } from './http/env.js';
 import { errorResponse, toCatalogueError } from './http/errors.js';
 import { authenticate } from './http/middleware/authenticate.js';
+import { noteContextHeaders } from './http/middleware/context-headers.js';
 import { formMethod } from './http/middleware/form-method.js';
+import { limitBody } from './http/middleware/limit-body.js';
 import { limitWrites } from './http/middleware/limit-writes.js';
 import { negotiateFormat } from './http/middleware/negotiate.js';
 import { requestLog } from './http/middleware/request-log.js';
-import { securityHeaders } from './http/middleware/security-headers.js';
+import { addSecurityHeaders } from './http/middleware/security-headers.js';
 import { defaultRateLimits, RateLimiter, type RateLimits } from './http/rate-limit.js';
 import { assetRoutes } from './http/routes/assets.js';
 import { authorRoutes } from './http/routes/authors.js';
@@ -66,17 +68,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   app.use(requestLog(log));
   // Every body, whatever its type, is cut off at the limit as it streams in (a declared length over it
   // is refused unread); nothing after this point can buffer more.
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new PayloadTooLarge(MAX_BODY_BYTES);
-      },
-    }),
-  );
+  app.use(limitBody());
   // A form post standing for PUT/PATCH/DELETE is dispatched again as that method, from the top.
   app.use(formMethod(app));
-  app.use(securityHeaders());
+  app.use(noteContextHeaders());
+  app.use(addSecurityHeaders());
   app.use(negotiateFormat(formats));
   app.use(async function provideServices(c, next) {
     c.set('database', options.database);
@@ -88,7 +84,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   });
   // Before authentication: a load balancer's probe carries no token.
   healthRoutes(app);
-  app.use(authenticate({ uris, policy: createPolicy(options.access ?? defaultAccessPolicy) }));
+  const callers = new CallerCache(options.database);
+  app.use(authenticate({ uris, policy: createPolicy(options.access ?? defaultAccessPolicy), callers }));
   app.use(limitWrites());
 
   assetRoutes(app, formats);

@@ -17,6 +17,7 @@ import {
   STATEMENT_TIME_BUDGET_MS,
 } from '../domain/limits.js';
 import { lockDataDirectory } from './data-dir-lock.js';
+import { type ChannelListener, type Listening, listenOnPostgres } from './listen.js';
 import * as schema from './schema/index.js';
 import { Turns } from './turns.js';
 
@@ -27,6 +28,8 @@ export interface Database {
   target: DatabaseTarget;
   /** Turns for listing reads (pages, searches, a stream's batches), so they never crowd out short requests. */
   listingReads: Turns;
+  /** Subscribes to notifications (`NOTIFY`, `pg_notify`) on a channel; see `ChannelListener`. */
+  listen(channel: string, listener: ChannelListener): void;
   close(): Promise<void>;
   /** PGlite only: the whole database as a tarball, which `openPglite` can start from. */
   dump?: () => Promise<Blob>;
@@ -60,11 +63,17 @@ function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Da
     backoff: () => RECONNECT_BACKOFF_SECONDS,
     connection: { statement_timeout: STATEMENT_TIME_BUDGET_MS },
   });
+  // A connection of its own, opened on the first subscription.
+  let listening: Listening | undefined;
   return {
     db: drizzlePostgres(client, { schema }),
     target,
     listingReads: new Turns(LISTING_READS_AT_ONCE.postgres, LISTING_WAIT_BUDGET_MS),
-    close: () => client.end({ timeout: 5 }),
+    listen(channel, listener) {
+      listening ??= listenOnPostgres(target.url);
+      listening.listen(channel, listener);
+    },
+    close: () => Promise.all([client.end({ timeout: 5 }), listening?.close()]).then(() => {}),
   };
 }
 
@@ -82,6 +91,15 @@ export async function openPglite(
     db: drizzlePglite(client, { schema }),
     target,
     listingReads: new Turns(LISTING_READS_AT_ONCE.pglite, LISTING_WAIT_BUDGET_MS),
+    listen(channel, listener) {
+      // One connection, in this process, which cannot drop: nothing is ever lost.
+      client
+        .listen(channel, (payload) => listener.notified(payload))
+        .then(
+          () => listener.ready(),
+          () => {},
+        );
+    },
     close: () => client.close(),
     dump: () => client.dumpDataDir('gzip'),
   };

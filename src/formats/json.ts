@@ -36,25 +36,24 @@ function member(resource: Resource): Record<string, unknown> {
   return body;
 }
 
+// Built by assignment rather than conditional spreads (`...(l.title && {title})`), which allocate a
+// throw-away object each and showed as a quarter of a librarian's book document in a CPU profile.
 function link(l: Link) {
-  return { rel: l.rel, href: l.href, ...(l.title && { title: l.title }), ...(l.templated && { templated: true }) };
+  const out: Record<string, unknown> = { rel: l.rel, href: l.href };
+  if (l.title) out.title = l.title;
+  if (l.templated) out.templated = true;
+  return out;
 }
 
 function controlsOf(controls: Control[]) {
-  return Object.fromEntries(
-    controls.map((c) => [
-      c.name,
-      {
-        href: c.href,
-        method: c.method,
-        ...(c.title && { title: c.title }),
-        ...(c.contentType && { contentType: c.contentType }),
-        fields: c.fields.map(field),
-      },
-    ]),
-  );
-}
-
-function field(f: Field) {
-  return { ...f };
+  const out: Record<string, unknown> = {};
+  for (const c of controls) {
+    const control: Record<string, unknown> = { href: c.href, method: c.method };
+    if (c.title) control.title = c.title;
+    if (c.contentType) control.contentType = c.contentType;
+    // Serialised at once, so the fields need no copy.
+    control.fields = c.fields satisfies Field[];
+    out[c.name] = control;
+  }
+  return out;
 }

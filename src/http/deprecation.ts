@@ -35,12 +35,15 @@ export interface Carried {
   items?: readonly Resource[] | AsyncIterable<Resource>;
 }
 
+/** Response headers by name, as `send` builds them; a list-valued header (`Link`) joined with commas. */
+export type HeaderRecord = Record<string, string>;
+
 /**
  * Sets the headers for the deprecated names a response carries. Several at once: the earliest
  * deprecation and the earliest sunset are announced, with a `deprecation` link to each one's docs.
  * (Members of a streamed collection are not known before the headers go out; theirs are not announced.)
  */
-export function announceDeprecations(headers: Headers, deprecations: Deprecations, carried: Carried): void {
+export function announceDeprecations(headers: HeaderRecord, deprecations: Deprecations, carried: Carried): void {
   if (deprecations.rels.size === 0 && deprecations.controls.size === 0) return;
   const found = new Set<Deprecation>();
   const visit = (resource: Carried) => {
@@ -58,11 +61,13 @@ export function announceDeprecations(headers: Headers, deprecations: Deprecation
   if (found.size === 0) return;
   const all = [...found];
   // RFC 9745 §2.1: a Structured Field Date, seconds since the epoch.
-  headers.set('Deprecation', `@${Math.min(...all.map((d) => epochSeconds(d.since)))}`);
+  headers.Deprecation = `@${Math.min(...all.map((d) => epochSeconds(d.since)))}`;
   const sunsets = all.flatMap((d) => (d.sunset ? [epochSeconds(d.sunset)] : []));
   // RFC 8594 §3: an HTTP-date.
-  if (sunsets.length > 0) headers.set('Sunset', new Date(Math.min(...sunsets) * 1000).toUTCString());
-  for (const docs of new Set(all.map((d) => d.docs))) headers.append('Link', `<${docs}>; rel="deprecation"`);
+  if (sunsets.length > 0) headers.Sunset = new Date(Math.min(...sunsets) * 1000).toUTCString();
+  for (const docs of new Set(all.map((d) => d.docs))) {
+    headers.Link = `${headers.Link ? `${headers.Link}, ` : ''}<${docs}>; rel="deprecation"`;
+  }
 }
 
 function epochSeconds(day: string): number {

@@ -1,12 +1,17 @@
 /**
  * @module Sends resources in the negotiated format: status, `Content-Type`, `Vary`, the links again as an
  * RFC 8288 `Link` header, deprecation notices, and an `ETag` with `If-None-Match` → 304.
+ * Headers are a plain record, handed to the response as they are: a Web `Headers` object per response
+ * (what Hono's merge builds) measured about 4 µs of a request's 40–100 µs of CPU.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Context } from 'hono';
+import type { Format } from '../formats/format.js';
 import type { Link, Resource, ResourceStream } from '../hypermedia/model.js';
-import { announceDeprecations } from './deprecation.js';
+import { announceDeprecations, type HeaderRecord } from './deprecation.js';
 import type { AppEnv } from './env.js';
+import { contextHeadersSet } from './middleware/context-headers.js';
+import { securedResponse, securityHeaders } from './middleware/security-headers.js';
 import { etagMatches } from './preconditions.js';
 
 /** Representations depend on the media type asked for and on who asks (controls follow the caller). */
@@ -24,7 +29,15 @@ export interface SendOptions {
    * after the write, and no cache keeps it (`Cache-Control: no-store`).
    */
   showOnce?: boolean;
+  /**
+   * The resource is the same object on every request and never changes (the root as an anonymous caller
+   * sees it): its bytes and ETag in each format are computed once.
+   */
+  constant?: boolean;
 }
+
+/** The bytes of constant resources, per format. */
+const constantBodies = new WeakMap<Resource, Map<Format, { body: string; etag: string }>>();
 
 export function send(c: Context<AppEnv>, resource: Resource, options: SendOptions = {}): Response {
   const format = c.get('format');
@@ -32,21 +45,36 @@ export function send(c: Context<AppEnv>, resource: Resource, options: SendOption
     const target = options.headers?.Location ?? resource.links.find((l) => l.rel === 'self')?.href ?? '/';
     return seeOther(c, target);
   }
-  const body = format.resource(resource, pageContext(c));
-  const headers = new Headers(options.headers);
-  if (options.showOnce) headers.set('Cache-Control', 'no-store');
-  headers.set('Content-Type', format.contentType);
-  headers.set('Vary', VARY);
+  const { body, etag } = options.constant ? constantBytes(c, resource, format) : bytesOf(c, resource, format);
+  const headers: HeaderRecord = { ...options.headers, 'Content-Type': format.contentType, Vary: VARY, ETag: etag };
+  if (options.showOnce) headers['Cache-Control'] = 'no-store';
   setLinkHeader(headers, resource.links);
   announceDeprecations(headers, c.get('deprecations'), resource);
-  const etag = etagOf(resource.version, body);
-  headers.set('ETag', etag);
   const method = c.req.method;
   if ((method === 'GET' || method === 'HEAD') && etagMatches(c.req.header('if-none-match'), etag)) {
-    headers.delete('Content-Type');
-    return c.newResponse(null, { status: 304, headers });
+    delete headers['Content-Type'];
+    return respond(c, null, 304, headers);
   }
-  return c.newResponse(body, { status: options.status ?? 200, headers });
+  return respond(c, body, options.status ?? 200, headers);
+}
+
+function bytesOf(c: Context<AppEnv>, resource: Resource, format: Format) {
+  const body = format.resource(resource, pageContext(c));
+  return { body, etag: etagOf(resource.version, body) };
+}
+
+function constantBytes(c: Context<AppEnv>, resource: Resource, format: Format) {
+  let byFormat = constantBodies.get(resource);
+  if (!byFormat) {
+    byFormat = new Map();
+    constantBodies.set(resource, byFormat);
+  }
+  let bytes = byFormat.get(format);
+  if (!bytes) {
+    bytes = bytesOf(c, resource, format);
+    byFormat.set(format, bytes);
+  }
+  return bytes;
 }
 
 /**
@@ -55,10 +83,10 @@ export function send(c: Context<AppEnv>, resource: Resource, options: SendOption
 export function sendDeleted(c: Context<AppEnv>, next: string): Response {
   if (c.get('format').redirectAfterWrite) return seeOther(c, next);
   const links: Link[] = [{ rel: 'collection', href: next }];
-  const headers = new Headers();
+  const headers: HeaderRecord = {};
   setLinkHeader(headers, links);
   announceDeprecations(headers, c.get('deprecations'), { links, controls: [] });
-  return c.newResponse(null, { status: 204, headers });
+  return respond(c, null, 204, headers);
 }
 
 /** Where the document is shown, for formats that draw a whole page. */
@@ -70,9 +98,23 @@ function isWrite(c: Context<AppEnv>): boolean {
   return !['GET', 'HEAD', 'OPTIONS'].includes(c.req.method);
 }
 
-/** Responses go through the context so that headers set along the way (cookies) are kept. */
 function seeOther(c: Context<AppEnv>, location: string): Response {
-  return c.newResponse(null, { status: 303, headers: { Location: location } });
+  return respond(c, null, 303, { Location: location });
+}
+
+/**
+ * The response, with the security headers. Headers set on the context along the way (cookies, rate-limit
+ * state) are merged in by Hono when there are any; otherwise the record goes to the response untouched.
+ */
+function respond(
+  c: Context<AppEnv>,
+  body: string | ReadableStream<Uint8Array> | null,
+  status: number,
+  headers: HeaderRecord,
+): Response {
+  for (const name in securityHeaders) headers[name] ??= securityHeaders[name] as string;
+  if (contextHeadersSet(c)) return c.newResponse(body, status as 200, headers);
+  return securedResponse(new Response(body, { status, headers }));
 }
 
 /** Flushes to the socket in chunks of about this many characters rather than item by item. */
@@ -84,10 +126,10 @@ const CHUNK = 16 * 1024;
  */
 export async function sendStream(c: Context<AppEnv>, stream: ResourceStream): Promise<Response> {
   const format = c.get('format');
-  const headers = new Headers({ 'Content-Type': format.contentType, Vary: VARY });
+  const headers: HeaderRecord = { 'Content-Type': format.contentType, Vary: VARY };
   setLinkHeader(headers, stream.links);
   announceDeprecations(headers, c.get('deprecations'), { links: stream.links, controls: stream.controls });
-  if (c.req.method === 'HEAD') return c.newResponse(null, { status: 200, headers });
+  if (c.req.method === 'HEAD') return respond(c, null, 200, headers);
   const chunks = format.stream(stream)[Symbol.asyncIterator]();
   let pending = await chunks.next();
   const encoder = new TextEncoder();
@@ -108,7 +150,7 @@ export async function sendStream(c: Context<AppEnv>, stream: ResourceStream): Pr
       await chunks.return?.();
     },
   });
-  return c.newResponse(body, { status: 200, headers });
+  return respond(c, body, 200, headers);
 }
 
 /**
@@ -116,14 +158,15 @@ export async function sendStream(c: Context<AppEnv>, stream: ResourceStream): Pr
  * what `If-Match` compares.
  */
 export function etagOf(version: number | undefined, body: string): string {
-  const digest = createHash('sha256').update(body).digest('base64url').slice(0, 16);
+  const digest = hash('sha256', body, 'base64url').slice(0, 16);
   return version === undefined ? `"${digest}"` : `"${version}-${digest}"`;
 }
 
-function setLinkHeader(headers: Headers, links: Link[]): void {
-  const value = links
-    .filter((link) => !link.templated)
-    .map((link) => `<${link.href}>; rel="${link.rel}"`)
-    .join(', ');
-  if (value) headers.set('Link', value);
+function setLinkHeader(headers: HeaderRecord, links: Link[]): void {
+  let value = '';
+  for (const link of links) {
+    if (link.templated) continue;
+    value += `${value ? ', ' : ''}<${link.href}>; rel="${link.rel}"`;
+  }
+  if (value) headers.Link = value;
 }

@@ -3,7 +3,6 @@
  * start-up lock) and register the administrator once; a burst of borrows of one book spread over both
  * lends it exactly once, because the database, not either process, holds the rule.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { and, count, eq, isNull } from 'drizzle-orm';
@@ -12,65 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { loans } from '../../src/db/schema/index.js';
 import { json } from '../support/catalogue.js';
+import { call, created, killServers, type RunningServer, startServer } from '../support/server-process.js';
 
 const ADMIN_TOKEN = 'two-servers-admin-token-0123456789';
-
-interface RunningServer {
-  process: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-/** Starts `src/server.ts` on a free port and waits for its "listening" log line. */
-async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    const check = () => {
-      const match = /"message":"listening","url":"([^"]+)"/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        // The server listens on 127.0.0.1 only; its log line says "localhost".
-        const listening = new URL(match[1]);
-        listening.hostname = '127.0.0.1';
-        resolve(listening.href);
-      }
-    };
-    child.stdout?.on('data', check);
-    child.on('exit', () => {
-      clearTimeout(timer);
-      reject(new Error(`server exited:\n${output}`));
-    });
-  });
-  return { process: child, url, output: () => output };
-}
-
-/** Sends a request to one server as the holder of `token`. */
-function call(server: RunningServer, token: string, method: string, path: string, body?: unknown) {
-  return fetch(new URL(path, server.url), {
-    method,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      ...(body !== undefined && { 'Content-Type': 'application/json' }),
-    },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-}
-
-async function created(response: Response, what: string) {
-  if (response.status !== 201) throw new Error(`creating ${what}: ${response.status} ${await response.text()}`);
-  return json(response);
-}
 
 describe('two server processes on one PostgreSQL database', () => {
   const serverUrl = process.env.DATABASE_URL as string;
@@ -96,11 +39,7 @@ describe('two server processes on one PostgreSQL database', () => {
   });
 
   afterAll(async () => {
-    for (const server of [a, b]) {
-      if (server && server.process.exitCode === null && server.process.signalCode === null) {
-        server.process.kill('SIGKILL');
-      }
-    }
+    killServers([a, b]);
     await database?.close();
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();

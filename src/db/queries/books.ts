@@ -7,6 +7,7 @@ import type { Listing, PagedListing } from '../../domain/listing.js';
 import { bookHasLoans } from '../../domain/policy.js';
 import type { Database, Db } from '../client.js';
 import { constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
+import { pgliteStatement } from '../pglite-statement.js';
 import { prepared } from '../prepared.js';
 import { authors, books, loans } from '../schema/index.js';
 import { authorBookCount, collectionCount } from './counts.js';
@@ -80,6 +81,12 @@ export function findBookQuery(db: Db) {
 }
 
 export async function findBook(db: Db, params: { id: number }): Promise<BookRecord | undefined> {
+  const onPglite = pgliteStatement<BookRecord>(db, 'find_book', {
+    build: findBookQuery,
+    columns: Object.keys(bookDocumentColumns),
+    argumentTypes: ['integer'],
+  });
+  if (onPglite) return (await onPglite([params.id]))[0];
   const statement = prepared(db, 'find_book', (db) => findBookQuery(db).prepare('find_book'));
   const [book] = await statement.execute(params);
   return book;

@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { databaseAnswers } from '../../db/migrate.js';
 import { ServiceUnavailable } from '../../domain/errors.js';
 import { HEALTH_DEADLINE_MS } from '../../domain/limits.js';
+import type { Resource } from '../../hypermedia/model.js';
 import { renderRoot } from '../../renderers/root.js';
 import type { AppEnv } from '../env.js';
 import { send } from '../respond.js';
@@ -24,8 +25,16 @@ const operations = {
 } satisfies Record<string, Operations>;
 
 export function rootRoutes(app: Hono<AppEnv>): void {
+  // The root reads nothing from the database: as an anonymous caller sees it, it is the same document for
+  // the life of the app, rendered and serialised once per format.
+  let anonymousRoot: Resource | undefined;
   route(app, '/', operations.root, {
-    GET: (c) => send(c, renderRoot(c.get('ctx'))),
+    GET(c) {
+      const ctx = c.get('ctx');
+      if (ctx.caller.kind !== 'anonymous') return send(c, renderRoot(ctx));
+      anonymousRoot ??= renderRoot(ctx);
+      return send(c, anonymousRoot, { constant: true });
+    },
   });
 }
 
