@@ -4,7 +4,7 @@
  * collection as a plain array of items.
  */
 import type { Control, Field, Link, Resource, ResourceStream } from '../hypermedia/model.js';
-import type { Format } from './format.js';
+import { type Format, groupsOf } from './format.js';
 
 export const jsonFormat: Format = {
   contentType: 'application/json; charset=utf-8',
@@ -12,9 +12,11 @@ export const jsonFormat: Format = {
   resource: (resource) => JSON.stringify(document(resource)),
   async *stream(stream: ResourceStream) {
     let first = true;
-    for await (const item of stream.items) {
-      yield (first ? '[' : ',') + JSON.stringify(member(item));
-      first = false;
+    for await (const batch of stream.items) {
+      for (const group of groupsOf(batch)) {
+        yield (first ? '[' : ',') + membersOf(group);
+        first = false;
+      }
     }
     yield first ? '[]' : ']';
   },
@@ -29,6 +31,14 @@ function document(resource: Resource): Record<string, unknown> {
   return body;
 }
 
+/**
+ * Members as they appear inside an array, comma-separated: one `JSON.stringify` for the group, whose
+ * brackets are dropped, writes the very bytes that stringifying them one by one and joining them would.
+ */
+function membersOf(group: Resource[]): string {
+  return JSON.stringify(group.map(member)).slice(1, -1);
+}
+
 /** A collection member: state and links; controls only where it has any (they live on its own document). */
 function member(resource: Resource): Record<string, unknown> {
   const body: Record<string, unknown> = { ...resource.state, links: resource.links.map(link) };
@@ -37,6 +47,8 @@ function member(resource: Resource): Record<string, unknown> {
 }
 
 function link(l: Link) {
+  // Most links have neither: they skip building and spreading the optional parts (a stream has millions).
+  if (!l.title && !l.templated) return { rel: l.rel, href: l.href };
   return { rel: l.rel, href: l.href, ...(l.title && { title: l.title }), ...(l.templated && { templated: true }) };
 }
 

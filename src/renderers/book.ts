@@ -5,7 +5,7 @@ import type { BookFacts } from '../domain/policy.js';
 import type { Control, Resource } from '../hypermedia/model.js';
 import type { RenderContext } from './context.js';
 import { inputFields } from './fields.js';
-import { firstPage } from './first-page.js';
+import { firstPageOf } from './first-page.js';
 
 export interface BookRenderOptions {
   /** Item fields to keep in the state (a listing's `fields`); the links stay. */
@@ -34,7 +34,7 @@ export function renderBook(book: RenderableBook, ctx: RenderContext, options: Bo
     links: [
       { rel: 'self', href: uris.book(book.id) },
       { rel: 'author', href: uris.author(book.author_id) },
-      { rel: 'collection', href: uris.books(firstPage) },
+      { rel: 'collection', href: firstPageOf(uris.books) },
     ],
     controls: options.asItem ? [] : bookControls(book, ctx),
   };

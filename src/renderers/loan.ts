@@ -4,7 +4,7 @@ import type { Control, Resource } from '../hypermedia/model.js';
 import { pick } from './book.js';
 import type { RenderContext } from './context.js';
 import { inputFields } from './fields.js';
-import { firstPage } from './first-page.js';
+import { firstPageOf } from './first-page.js';
 
 export interface LoanRenderOptions {
   fields?: string[] | undefined;
@@ -43,7 +43,7 @@ export function renderLoan(loan: Loan, ctx: RenderContext, options: LoanRenderOp
       { rel: 'self', href },
       { rel: 'book', href: uris.book(loan.book_id) },
       { rel: 'borrower', href: uris.user(loan.borrower_id) },
-      { rel: 'collection', href: uris.loans(firstPage) },
+      { rel: 'collection', href: firstPageOf(uris.loans) },
     ],
     controls,
   };
