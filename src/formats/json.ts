@@ -31,12 +31,30 @@ function document(resource: Resource): Record<string, unknown> {
   return body;
 }
 
-/**
- * Members as they appear inside an array, comma-separated: one `JSON.stringify` for the group, whose
- * brackets are dropped, writes the very bytes that stringifying them one by one and joining them would.
- */
+/** Members as they appear inside an array, comma-separated. */
 function membersOf(group: Resource[]): string {
-  return JSON.stringify(group.map(member)).slice(1, -1);
+  return group.map(memberText).join(',');
+}
+
+/**
+ * A member's text exactly as `JSON.stringify(member(resource))` writes it, without building the member
+ * (a stream writes millions): the state's text, then the links (and any controls) before its closing brace.
+ */
+function memberText(resource: Resource): string {
+  const { state } = resource;
+  // In the member, links and controls would replace state fields so named: the general path keeps that.
+  if ('links' in state || 'controls' in state) return JSON.stringify(member(resource));
+  const stateText = JSON.stringify(state);
+  let text = stateText === '{}' ? '{"links":[' : `${stateText.slice(0, -1)},"links":[`;
+  for (const [i, l] of resource.links.entries()) text += (i > 0 ? ',' : '') + linkText(l);
+  text += ']';
+  if (resource.controls.length > 0) text += `,"controls":${JSON.stringify(controlsOf(resource.controls))}`;
+  return `${text}}`;
+}
+
+function linkText(l: Link): string {
+  if (l.title || l.templated) return JSON.stringify(link(l));
+  return `{"rel":${JSON.stringify(l.rel)},"href":${JSON.stringify(l.href)}}`;
 }
 
 /** A collection member: state and links; controls only where it has any (they live on its own document). */
