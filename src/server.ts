@@ -8,10 +8,12 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { DataDirectoryInUse } from './db/data-dir-lock.js';
 import { prepareDatabase } from './db/migrate.js';
+import { boundHeapGrowth } from './heap.js';
 import { withoutParameters } from './http/errors.js';
 import { createLogger } from './log.js';
 
 async function main(): Promise<void> {
+  boundHeapGrowth();
   const config = loadConfig();
   const log = createLogger({ enabled: config.logRequests });
   const database = await openDatabase(config.database);

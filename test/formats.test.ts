@@ -20,7 +20,9 @@ const plainFormat: Format = {
       ...(r.items ?? []).map((item) => `item ${item.links.find((l) => l.rel === 'self')?.href}`),
     ].join('\n'),
   async *stream(s) {
-    for await (const item of s.items) yield `item ${item.links.find((l) => l.rel === 'self')?.href}\n`;
+    for await (const batch of s.items) {
+      for (const item of batch) yield `item ${item.links.find((l) => l.rel === 'self')?.href}\n`;
+    }
   },
 };
 

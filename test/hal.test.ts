@@ -392,7 +392,7 @@ describe('streamed collections', () => {
     });
   });
 
-  it('writes each member as it arrives, and nothing before the first has been read', async () => {
+  it('writes each batch of members as it arrives, and nothing before the first has been read', async () => {
     const item = (id: number): Resource => ({
       kind: 'book',
       state: { id },
@@ -404,9 +404,9 @@ describe('streamed collections', () => {
       release = resolve;
     });
     async function* items() {
-      yield item(1);
+      yield [item(1)];
       await gate;
-      yield item(2);
+      yield [item(2), item(3)];
     }
     const stream = { kind: 'book-list' as const, links: [{ rel: 'self' as const, href: '/books' }], controls: [] };
     const chunks = halFormat.stream({ ...stream, items: items() })[Symbol.asyncIterator]();
@@ -415,12 +415,14 @@ describe('streamed collections', () => {
       '{"_links":{"self":{"href":"/books"}},"_embedded":{"item":[{"id":1,"_links":{"self":{"href":"/books/1"}}}',
     );
     release();
-    expect((await chunks.next()).value).toBe(',{"id":2,"_links":{"self":{"href":"/books/2"}}}');
+    expect((await chunks.next()).value).toBe(
+      ',{"id":2,"_links":{"self":{"href":"/books/2"}}},{"id":3,"_links":{"self":{"href":"/books/3"}}}',
+    );
     expect((await chunks.next()).value).toBe(']}}');
     expect((await chunks.next()).done).toBe(true);
 
     // A query that fails before its first row fails the first chunk, so no response has started.
-    async function* failing(): AsyncGenerator<Resource> {
+    async function* failing(): AsyncGenerator<Resource[]> {
       yield* [];
       throw new Error('cursor failed');
     }

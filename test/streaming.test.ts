@@ -109,6 +109,19 @@ describe('streaming a large collection', () => {
     for (const item of items) expect(Object.keys(item).sort()).toEqual(['links', 'title']);
   });
 
+  it('the bare array holds, byte for byte, the members the pages hold, over several read batches', async () => {
+    const members: string[] = [];
+    let next: string | undefined = '/books?per_page=100';
+    while (next) {
+      const page: { data: unknown[]; links: { rel: string; href: string }[] } = await json(await t.request(next));
+      members.push(...page.data.map((item) => JSON.stringify(item)));
+      next = page.links.find((l) => l.rel === 'next')?.href;
+    }
+    expect(members).toHaveLength(BOOK_COUNT);
+    const response = await t.request('/books');
+    expect(await response.text()).toBe(`[${members.join(',')}]`);
+  });
+
   it('/authors/{id}/books streams exactly that author\u2019s books', async () => {
     const author = authorIds[1] as number;
     const response = await t.request(`/authors/${author}/books`);

@@ -52,3 +52,11 @@ export interface Format {
   /** Files served with this format. */
   assets?: readonly Asset[];
 }
+
+/**
+ * A streamed batch in groups written by one `JSON.stringify` each: few enough members that a group's text
+ * stays a small string, which the server writes and forgets (see `sendStream`).
+ */
+export function* groupsOf<T>(batch: T[], size = 100): Generator<T[]> {
+  for (let at = 0; at < batch.length; at += size) yield batch.slice(at, at + size);
+}

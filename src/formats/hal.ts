@@ -5,7 +5,7 @@
  * this same translation plus `_templates`.
  */
 import type { Control, Link, Resource, ResourceStream } from '../hypermedia/model.js';
-import type { Format } from './format.js';
+import { type Format, groupsOf } from './format.js';
 
 /** A HAL Link Object. */
 interface HalLink {
@@ -50,9 +50,12 @@ export function createHalFormat(options: HalFormatOptions): Format {
       // The head goes out with the first member, not before it: until a row has been read the response
       // has not started, so a failing query still gets a proper error response (see `sendStream`).
       let first = true;
-      for await (const item of stream.items) {
-        yield (first ? head : ',') + JSON.stringify(document(item));
-        first = false;
+      for await (const batch of stream.items) {
+        for (const group of groupsOf(batch)) {
+          // One stringify per group, brackets dropped: the same bytes as its members joined by commas.
+          yield (first ? head : ',') + JSON.stringify(group.map(document)).slice(1, -1);
+          first = false;
+        }
       }
       yield first ? `${head}]}}` : ']}}';
     },

@@ -4,7 +4,7 @@
  * collection as a plain array of items.
  */
 import type { Control, Field, Link, Resource, ResourceStream } from '../hypermedia/model.js';
-import type { Format } from './format.js';
+import { type Format, groupsOf } from './format.js';
 
 export const jsonFormat: Format = {
   contentType: 'application/json; charset=utf-8',
@@ -12,9 +12,11 @@ export const jsonFormat: Format = {
   resource: (resource) => JSON.stringify(document(resource)),
   async *stream(stream: ResourceStream) {
     let first = true;
-    for await (const item of stream.items) {
-      yield (first ? '[' : ',') + JSON.stringify(member(item));
-      first = false;
+    for await (const batch of stream.items) {
+      for (const group of groupsOf(batch)) {
+        yield (first ? '[' : ',') + membersOf(group);
+        first = false;
+      }
     }
     yield first ? '[]' : ']';
   },
@@ -27,6 +29,32 @@ function document(resource: Resource): Record<string, unknown> {
   body.links = resource.links.map(link);
   body.controls = controlsOf(resource.controls);
   return body;
+}
+
+/** Members as they appear inside an array, comma-separated. */
+function membersOf(group: Resource[]): string {
+  return group.map(memberText).join(',');
+}
+
+/**
+ * A member's text exactly as `JSON.stringify(member(resource))` writes it, without building the member
+ * (a stream writes millions): the state's text, then the links (and any controls) before its closing brace.
+ */
+function memberText(resource: Resource): string {
+  const { state } = resource;
+  // In the member, links and controls would replace state fields so named: the general path keeps that.
+  if ('links' in state || 'controls' in state) return JSON.stringify(member(resource));
+  const stateText = JSON.stringify(state);
+  let text = stateText === '{}' ? '{"links":[' : `${stateText.slice(0, -1)},"links":[`;
+  for (const [i, l] of resource.links.entries()) text += (i > 0 ? ',' : '') + linkText(l);
+  text += ']';
+  if (resource.controls.length > 0) text += `,"controls":${JSON.stringify(controlsOf(resource.controls))}`;
+  return `${text}}`;
+}
+
+function linkText(l: Link): string {
+  if (l.title || l.templated) return JSON.stringify(link(l));
+  return `{"rel":${JSON.stringify(l.rel)},"href":${JSON.stringify(l.href)}}`;
 }
 
 /** A collection member: state and links; controls only where it has any (they live on its own document). */

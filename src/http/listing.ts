@@ -17,7 +17,8 @@ import { send, sendStream } from './respond.js';
 /** How to read one collection's rows, either way. */
 export interface ListingReader<Row> {
   page(listing: PagedListing): Promise<PageFacts & { rows: Row[] }>;
-  stream(listing: Listing): AsyncIterable<Row>;
+  /** Every row, in the batches read. */
+  stream(listing: Listing): AsyncIterable<Row[]>;
 }
 
 export async function sendListing<Row>(
@@ -40,12 +41,15 @@ export async function sendListing<Row>(
     const { rows, ...facts } = await c.get('database').listingReads.run(() => read.page(paged));
     return send(c, renderPage(collection, paged, rows.map(renderItem), facts));
   }
-  return sendStream(c, renderStream(collection, listing, mapAsync(read.stream(limited), renderItem)));
+  return sendStream(c, renderStream(collection, listing, renderBatches(read.stream(limited), renderItem)));
 }
 
-/** Maps each element of an async sequence as it arrives; stopping early stops the source. */
-async function* mapAsync<T, U>(source: AsyncIterable<T>, map: (value: T) => U): AsyncGenerator<U> {
-  for await (const value of source) yield map(value);
+/** Renders each batch of rows as it arrives; stopping early stops the source. */
+async function* renderBatches<Row>(
+  batches: AsyncIterable<Row[]>,
+  renderItem: (row: Row) => Resource,
+): AsyncGenerator<Resource[]> {
+  for await (const rows of batches) yield rows.map(renderItem);
 }
 
 /** A collection served whole: who may list it, how it reads, and how each item renders as a member. */
@@ -55,7 +59,7 @@ export interface ListedCollection<Row> {
   mayList?: (ctx: RenderContext) => Decision;
   collection(ctx: RenderContext): Collection;
   page(db: Db, listing: PagedListing): Promise<PageFacts & { rows: Row[] }>;
-  stream(database: Database, listing: Listing): AsyncIterable<Row>;
+  stream(database: Database, listing: Listing): AsyncIterable<Row[]>;
   renderItem(row: Row, ctx: RenderContext, options: { fields: string[] | undefined; asItem: true }): Resource;
 }
 

@@ -81,12 +81,13 @@ export type ItemKind = 'book' | 'author' | 'user' | 'loan' | 'token';
 export type ResourceKind = 'root' | 'profile' | ItemKind | `${ItemKind}-page`;
 
 /**
- * A collection sent whole, item by item as they are read from the database. Only the collection's own
- * links and controls are known in advance.
+ * A collection sent whole, batch by batch as its items are read from the database. Only the collection's
+ * own links and controls are known in advance.
  */
 export interface ResourceStream {
   kind: `${ItemKind}-list`;
   links: Link[];
   controls: Control[];
-  items: AsyncIterable<Resource>;
+  /** The members in order, in the batches they were read in (a format writes each batch in one go). */
+  items: AsyncIterable<Resource[]>;
 }

@@ -10,6 +10,19 @@ const template = (text: string) => {
   return { text, expand: (values: Record<string, unknown>) => parsed.expand(values) };
 };
 
+/**
+ * Expands a template whose only expression is `{id}`, for a whole-number id, as its text around the
+ * number: simple string expansion (RFC 6570 §3.2.2) leaves a number's digits and sign as they are, so
+ * this is the expander's answer without the expander (a streamed listing asks for millions of these).
+ */
+const byId = (t: ReturnType<typeof template>) => {
+  const [before = '', after, ...more] = t.text.split('{id}');
+  if (after === undefined || more.length > 0 || /[{}]/.test(before + after)) {
+    throw new Error(`${t.text} is not a template of {id} alone`);
+  }
+  return (id: number) => (Number.isSafeInteger(id) ? before + id + after : t.expand({ id }));
+};
+
 /** The templates, path-absolute. */
 export const paths = {
   root: template('/'),
@@ -31,6 +44,17 @@ export const paths = {
   profile: template('/profile'),
   openapi: template('/openapi.json'),
 } as const;
+
+/** Expansions of the templates of `{id}` alone. */
+const expand = {
+  book: byId(paths.book),
+  bookAuthor: byId(paths.bookAuthor),
+  author: byId(paths.author),
+  borrow: byId(paths.borrow),
+  loan: byId(paths.loan),
+  user: byId(paths.user),
+  userTokens: byId(paths.userTokens),
+};
 
 /** A template with one variable of its query expression left out. */
 function withoutVariable(text: string, name: string): string {
@@ -56,19 +80,19 @@ export class Uris {
 
   root = () => this.at(paths.root.expand({}));
   books = (params: ListingParams = {}) => this.at(paths.books.expand({ ...params }));
-  book = (id: number) => this.at(paths.book.expand({ id }));
-  bookAuthor = (id: number) => this.at(paths.bookAuthor.expand({ id }));
+  book = (id: number) => this.at(expand.book(id));
+  bookAuthor = (id: number) => this.at(expand.bookAuthor(id));
   authors = (params: ListingParams = {}) => this.at(paths.authors.expand({ ...params }));
-  author = (id: number) => this.at(paths.author.expand({ id }));
+  author = (id: number) => this.at(expand.author(id));
   authorBooks = (id: number, params: ListingParams = {}) => this.at(paths.authorBooks.expand({ id, ...params }));
 
-  borrow = (id: number) => this.at(paths.borrow.expand({ id }));
+  borrow = (id: number) => this.at(expand.borrow(id));
   loans = (params: ListingParams = {}) => this.at(paths.loans.expand({ ...params }));
-  loan = (id: number) => this.at(paths.loan.expand({ id }));
+  loan = (id: number) => this.at(expand.loan(id));
   users = (params: ListingParams = {}) => this.at(paths.users.expand({ ...params }));
-  user = (id: number) => this.at(paths.user.expand({ id }));
+  user = (id: number) => this.at(expand.user(id));
   userLoans = (id: number, params: ListingParams = {}) => this.at(paths.userLoans.expand({ id, ...params }));
-  userTokens = (id: number) => this.at(paths.userTokens.expand({ id }));
+  userTokens = (id: number) => this.at(expand.userTokens(id));
   userToken = (id: number, token: number) => this.at(paths.userToken.expand({ id, token }));
 
   session = () => this.at(paths.session.expand({}));

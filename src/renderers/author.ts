@@ -3,7 +3,7 @@ import { type Author, authorInputFields } from '../domain/author.js';
 import type { Control, Resource } from '../hypermedia/model.js';
 import type { RenderContext } from './context.js';
 import { inputFields } from './fields.js';
-import { firstPage } from './first-page.js';
+import { firstPage, firstPageOf } from './first-page.js';
 import { pick } from './pick.js';
 
 export interface AuthorRenderOptions {
@@ -25,7 +25,7 @@ export function renderAuthor(
     links: [
       { rel: 'self', href: uris.author(author.id) },
       { rel: 'books', href: uris.authorBooks(author.id, firstPage), title: `Books by ${author.name}` },
-      { rel: 'collection', href: uris.authors(firstPage) },
+      { rel: 'collection', href: firstPageOf(uris.authors) },
     ],
     controls: options.asItem ? [] : authorControls(author, ctx),
   };

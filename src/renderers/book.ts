@@ -5,7 +5,7 @@ import { bookFacts } from '../domain/policy.js';
 import type { Control, Resource } from '../hypermedia/model.js';
 import type { RenderContext } from './context.js';
 import { authorOptions, inputFields, userOptions } from './fields.js';
-import { firstPage } from './first-page.js';
+import { firstPageOf } from './first-page.js';
 import { pick } from './pick.js';
 
 export interface BookRenderOptions {
@@ -35,7 +35,7 @@ export function renderBook(book: RenderableBook, ctx: RenderContext, options: Bo
     links: [
       { rel: 'self', href: uris.book(book.id) },
       { rel: 'author', href: uris.author(book.author_id) },
-      { rel: 'collection', href: uris.books(firstPage) },
+      { rel: 'collection', href: firstPageOf(uris.books) },
     ],
     controls: options.asItem ? [] : bookControls(book, ctx),
   };

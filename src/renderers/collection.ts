@@ -90,7 +90,11 @@ export function renderPage(
   };
 }
 
-export function renderStream(collection: Collection, listing: Listing, items: AsyncIterable<Resource>): ResourceStream {
+export function renderStream(
+  collection: Collection,
+  listing: Listing,
+  items: AsyncIterable<Resource[]>,
+): ResourceStream {
   const firstPage = collection.uri(listingQuery({ ...listing, paging: { page: 1, perPage: DEFAULT_PER_PAGE } }));
   return {
     kind: `${collection.itemKind}-list`,

@@ -3,7 +3,7 @@ import { type Loan, loanStatus, returnInputFields } from '../domain/loan.js';
 import type { Control, Resource } from '../hypermedia/model.js';
 import type { RenderContext } from './context.js';
 import { inputFields } from './fields.js';
-import { firstPage } from './first-page.js';
+import { firstPageOf } from './first-page.js';
 import { pick } from './pick.js';
 
 export interface LoanRenderOptions {
@@ -43,7 +43,7 @@ export function renderLoan(loan: Loan, ctx: RenderContext, options: LoanRenderOp
       { rel: 'self', href },
       { rel: 'book', href: uris.book(loan.book_id) },
       { rel: 'borrower', href: uris.user(loan.borrower_id) },
-      { rel: 'collection', href: uris.loans(firstPage) },
+      { rel: 'collection', href: firstPageOf(uris.loans) },
     ],
     controls,
   };

@@ -6,7 +6,7 @@ import { type User, userInputFields } from '../domain/user.js';
 import type { Control, Resource } from '../hypermedia/model.js';
 import type { RenderContext } from './context.js';
 import { inputFields } from './fields.js';
-import { firstPage } from './first-page.js';
+import { firstPage, firstPageOf } from './first-page.js';
 import { pick } from './pick.js';
 
 export interface UserRenderOptions {
@@ -23,7 +23,7 @@ export function renderUser(user: User & { version?: number }, ctx: RenderContext
   if (policy.manageTokens(caller, user.id).allowed) {
     links.push({ rel: 'tokens', href: uris.userTokens(user.id), title: 'Tokens' });
   }
-  if (policy.manageUsers(caller).allowed) links.push({ rel: 'collection', href: uris.users(firstPage) });
+  if (policy.manageUsers(caller).allowed) links.push({ rel: 'collection', href: firstPageOf(uris.users) });
   const controls: Control[] = [];
   if (!options.asItem && policy.manageUsers(caller).allowed) {
     const href = uris.user(user.id);

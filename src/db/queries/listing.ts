@@ -146,18 +146,22 @@ export async function readPage<Row>(
   };
 }
 
+/** Rows per batch of a whole-listing read: one query and one turn each (a few ms on PostgreSQL). */
+export const STREAM_BATCH = 2000;
+
 /**
- * Every item of a listing, read in keyset batches: each batch is a short query of its own, so a slow
- * reader holds no connection or transaction between batches, and an item that exists throughout (with
- * an unchanged sort key) is read exactly once whatever is written meanwhile.
+ * Every item of a listing, in keyset batches: each batch is a short query of its own, so a slow reader
+ * holds no connection or transaction between batches, and an item that exists throughout (with an
+ * unchanged sort key) is read exactly once whatever is written meanwhile. The next batch is read while
+ * the caller handles this one, so the database and the server work at the same time.
  */
 export async function* readAll<Row>(
   database: Database,
   table: ListingTable,
   listing: Listing,
   scope: ListingScope = {},
-  batchSize = 500,
-): AsyncGenerator<Row> {
+  batchSize = STREAM_BATCH,
+): AsyncGenerator<Row[]> {
   const { db, listingReads } = database;
   const where = listingWhere(table, listing, scope.conditions);
   const ranked =
@@ -165,17 +169,15 @@ export async function* readAll<Row>(
     rankable(await listingReads.run(() => boundedCount(db, table.from, where, listing.countLimit)), listing);
   const keys = orderOf(table, listing, ranked);
   const selection = selectionOf(table, listing, ranked);
-  let after: KeyValue[] | undefined;
-  while (true) {
+  const readBatch = async (after: KeyValue[] | undefined) => {
     // Each batch takes its own turn: between two of them, other listings and every short request get in.
     // PGlite answers without touching the event loop, and a fast reader's socket never pushes back, so
     // without this pause a whole stream would run before the server even read another request.
     await new Promise((resolve) => setImmediate(resolve));
-    const beyond = after;
-    const rows = await listingReads.run(
+    return listingReads.run(
       () =>
-        beyond
-          ? readBeyond(db, { table, selection, where, keys, values: beyond, backwards: false, limit: batchSize })
+        after
+          ? readBeyond(db, { table, selection, where, keys, values: after, backwards: false, limit: batchSize })
           : (db
               .select(selection)
               .from(table.from)
@@ -183,12 +185,21 @@ export async function* readAll<Row>(
               .orderBy(...orderBy(keys, false))
               .limit(batchSize) as unknown as Promise<Record<string, unknown>[]>),
       // The first batch is read before the response starts, so it may still be refused with a 503.
-      { patiently: beyond !== undefined },
+      { patiently: after !== undefined },
     );
+  };
+  let reading = readBatch(undefined);
+  while (true) {
+    const rows = await reading;
     const last = rows.at(-1);
-    yield* rows.map(withoutRank) as Row[];
-    if (!last || rows.length < batchSize) return;
-    after = keysOf(keys, last);
+    const more = last !== undefined && rows.length === batchSize;
+    if (more) {
+      reading = readBatch(keysOf(keys, last));
+      // Awaited on the next round; a reader that stops before then must not leave its failure unhandled.
+      reading.catch(() => {});
+    }
+    if (rows.length > 0) yield rows.map(withoutRank) as Row[];
+    if (!more) return;
   }
 }
 

@@ -30,16 +30,18 @@ export function resourcePage(resource: Resource, page: PageContext | undefined):
 /** A whole collection as a plain list, written item by item. */
 export async function* streamList(stream: ResourceStream): AsyncGenerator<string> {
   yield '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>catalogue</title></head><body><ul>';
-  for await (const item of stream.items) {
-    const self = item.links.find((l) => l.rel === 'self')?.href;
-    const name = String(item.state.title ?? item.state.name ?? item.state.id ?? '');
-    yield String(
-      <li>
-        <a rel="item" href={self}>
-          {name}
-        </a>
-      </li>,
-    );
+  for await (const batch of stream.items) {
+    for (const item of batch) {
+      const self = item.links.find((l) => l.rel === 'self')?.href;
+      const name = String(item.state.title ?? item.state.name ?? item.state.id ?? '');
+      yield String(
+        <li>
+          <a rel="item" href={self}>
+            {name}
+          </a>
+        </li>,
+      );
+    }
   }
   yield '</ul></body></html>';
 }
