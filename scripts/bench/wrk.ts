@@ -123,7 +123,9 @@ export async function interleave(
   for (const { load } of contenders) await runWrk({ ...load, seconds: WARM_UP_SECONDS, check: false });
   const runs = new Map<string, WrkRun[]>(contenders.map((c) => [c.name, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const contender of contenders) {
+    // Who goes first alternates: a machine that slows down (or warms up) during a round favours neither.
+    const order = round % 2 === 0 ? contenders : [...contenders].reverse();
+    for (const contender of order) {
       const run = await runWrk(contender.load);
       runs.get(contender.name)?.push(run);
       onRun(contender.name, run);
