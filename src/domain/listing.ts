@@ -3,7 +3,7 @@
  * `cursor`, `sort`, `filter`, `author`, `query` and `fields` into a `Listing`, and turning one back into
  * query parameters for paging links. Invalid input is rejected naming the parameter.
  */
-import { type Cursor, decodeCursor, encodeCursor, fingerprint, type KeyType } from './cursor.js';
+import { type Cursor, decodeCursor, encodeCursor, fingerprint, type KeyType, type KeyValue } from './cursor.js';
 import { InvalidInput } from './errors.js';
 import {
   DEFAULT_PER_PAGE,
@@ -293,4 +293,18 @@ function names(spec: ListingSpec): string {
 
 function invalid(parameter: string, problem: string): InvalidInput {
   return new InvalidInput(`query parameter "${parameter}" ${problem}`, { [parameter]: problem });
+}
+
+/** What a page read tells the links and the meta beyond its items. */
+export interface PageFacts {
+  totalItems: number;
+  estimated: boolean;
+  /** The page number answered. */
+  page: number;
+  /** Ordered by relevance; the cursors carry it on so a walk keeps one order. */
+  ranked: boolean;
+  /** Order key values of the first and last item, from which `prev` and `next` cursors start. */
+  edges?: { first: KeyValue[]; last: KeyValue[] };
+  /** Items follow the last one. */
+  more: boolean;
 }

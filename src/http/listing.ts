@@ -5,10 +5,10 @@
 import type { Context, Handler } from 'hono';
 import type { Database, Db } from '../db/client.js';
 import { DEFAULT_PER_PAGE } from '../domain/limits.js';
-import { type Listing, type ListingSpec, type PagedListing, parseListing } from '../domain/listing.js';
+import { type Listing, type ListingSpec, type PagedListing, type PageFacts, parseListing } from '../domain/listing.js';
 import { authorize, type Decision } from '../domain/policy.js';
 import type { Resource } from '../hypermedia/model.js';
-import { type Collection, type PageFacts, renderPage, renderStream } from '../renderers/collection.js';
+import { type Collection, renderPage, renderStream } from '../renderers/collection.js';
 import type { RenderContext } from '../renderers/context.js';
 import type { AppEnv } from './env.js';
 import { queryParams } from './params.js';

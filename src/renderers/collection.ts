@@ -3,9 +3,16 @@
  * for, or a stream of items for the bare array. Which collection it is comes from a `Collection`.
  */
 
-import type { Cursor, KeyValue } from '../domain/cursor.js';
+import type { Cursor } from '../domain/cursor.js';
 import { DEFAULT_PER_PAGE } from '../domain/limits.js';
-import { cursorFor, type Listing, listingQuery, type PagedListing, totalPages } from '../domain/listing.js';
+import {
+  cursorFor,
+  type Listing,
+  listingQuery,
+  type PagedListing,
+  type PageFacts,
+  totalPages,
+} from '../domain/listing.js';
 import type { Control, ItemKind, Link, Resource, ResourceStream } from '../hypermedia/model.js';
 import type { ListingParams } from '../hypermedia/uris.js';
 
@@ -27,20 +34,6 @@ export interface PageMeta {
   total_items: number;
   /** Present (and true) only when `total_items` is an estimate: more items match than are counted exactly. */
   total_items_estimated?: true;
-}
-
-/** What a page read tells the links and the meta beyond its items. */
-export interface PageFacts {
-  totalItems: number;
-  estimated: boolean;
-  /** The page number answered. */
-  page: number;
-  /** Ordered by relevance; the cursors carry it on so a walk keeps one order. */
-  ranked: boolean;
-  /** Order key values of the first and last item, from which `prev` and `next` cursors start. */
-  edges?: { first: KeyValue[]; last: KeyValue[] };
-  /** Items follow the last one. */
-  more: boolean;
 }
 
 /**

@@ -7,7 +7,7 @@
 import { and, asc, desc, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
 import type { KeyValue } from '../../domain/cursor.js';
-import { isRankable, type Listing, orderKeys, type PagedListing } from '../../domain/listing.js';
+import { isRankable, type Listing, orderKeys, type PagedListing, type PageFacts } from '../../domain/listing.js';
 import type { Database, Db } from '../client.js';
 import { boundedCount, readCounter, type Total } from './counts.js';
 
@@ -36,20 +36,7 @@ export interface ListingScope {
 }
 
 /** One page as read: its rows, the total, and what its paging links need. */
-export interface PageRead<Row> {
-  rows: Row[];
-  totalItems: number;
-  /** The total is the planner's estimate: more items match than the listing's `countLimit`. */
-  estimated: boolean;
-  /** The page number answered: the asked one, or 1 when a backward walk reached the start. */
-  page: number;
-  /** Ordered by relevance (an unsorted search with few enough matches); cursors carry it on. */
-  ranked: boolean;
-  /** Order key values of the first and the last row, for `prev` and `next` cursors; absent when empty. */
-  edges?: { first: KeyValue[]; last: KeyValue[] };
-  /** Whether items exist after the last row (`next` is offered). */
-  more: boolean;
-}
+export type PageRead<Row> = PageFacts & { rows: Row[] };
 
 /** One order key as SQL: a column or the relevance rank, and its direction. */
 interface OrderKey {
