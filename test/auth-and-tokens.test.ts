@@ -469,7 +469,24 @@ describe('tokens', () => {
     expect(await tokenIds(t, userId)).toEqual(before);
   });
 
-  it('the list: every token of the user, oldest first, without secrets, and a create control', async () => {
+  it('the list is paged: per_page and next links walk every token once', async () => {
+    const { id: userId } = await addUser(t, 'Tokenly Paged');
+    for (const name of ['a', 'b', 'c', 'd']) await createToken(t, userId, name);
+    const names: string[] = [];
+    let href: string | undefined = `/users/${userId}/tokens?per_page=2`;
+    while (href) {
+      const response = await t.request(href);
+      expect(response.status).toBe(200);
+      const body = await json(response);
+      expect(body.meta).toMatchObject({ per_page: 2, total_items: 5, total_pages: 3 });
+      names.push(...body.data.map((token: { name: string }) => token.name));
+      href = body.links.find((l: { rel: string }) => l.rel === 'next')?.href;
+    }
+    expect(names).toEqual(['test', 'a', 'b', 'c', 'd']);
+    expect((await t.request(`/users/${userId}/tokens?per_page=101`)).status).toBe(400);
+  });
+
+  it('the list: a page of every token of the user, oldest first, without secrets, and a create control', async () => {
     const { id: userId, token: first } = await addUser(t, 'Tokenly Listed');
     const phone = await createToken(t, userId, 'phone');
     const script = await createToken(t, userId, 'nightly script');
@@ -478,7 +495,9 @@ describe('tokens', () => {
     const text = await response.text();
     for (const secret of [first, phone.token, script.token]) expect(text).not.toContain(secret);
     const body = JSON.parse(text);
-    expect(Object.keys(body)).toEqual(['data', 'links', 'controls']);
+    expect(Object.keys(body)).toEqual(['data', 'meta', 'links', 'controls']);
+    // One page holds every token a user can have (MAX_TOKENS_PER_USER), unless a smaller page is asked for.
+    expect(body.meta).toEqual({ page: 1, per_page: 100, total_pages: 1, total_items: 3 });
     expect(body.data.map((token: { name: string }) => token.name)).toEqual(['test', 'phone', 'nightly script']);
     const ids = body.data.map((token: { id: number }) => token.id);
     expect(ids.slice(1)).toEqual([phone.id, script.id]);
@@ -493,8 +512,11 @@ describe('tokens', () => {
         { rel: 'up', href: `/users/${userId}` },
       ]);
     }
+    const page = `/users/${userId}/tokens?page=1&per_page=100`;
     expect(linkPairs(body)).toEqual([
-      { rel: 'self', href: `/users/${userId}/tokens` },
+      { rel: 'self', href: page },
+      { rel: 'first', href: page },
+      { rel: 'last', href: page },
       { rel: 'up', href: `/users/${userId}` },
     ]);
     expect(Object.keys(body.controls)).toEqual(['create']);

@@ -27,3 +27,11 @@ export const loanListingSpec: ListingSpec = {
   author: false,
   search: false,
 };
+
+/** A user's tokens: never searched; paged (a user holds at most MAX_TOKENS_PER_USER, one page by default). */
+export const tokenListingSpec: ListingSpec = {
+  fields: { id: 'integer', name: 'string' },
+  extraFields: ['user_id', 'created_at'],
+  author: false,
+  search: false,
+};

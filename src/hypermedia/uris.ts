@@ -38,7 +38,7 @@ export const paths = {
   users: template('/users{?query,filter*,sort,page,per_page,cursor,fields}'),
   user: template('/users/{id}'),
   userLoans: template('/users/{id}/loans{?filter*,sort,page,per_page,cursor,fields}'),
-  userTokens: template('/users/{id}/tokens'),
+  userTokens: template('/users/{id}/tokens{?filter*,sort,page,per_page,cursor,fields}'),
   userToken: template('/users/{id}/tokens/{token}'),
   session: template('/session'),
   profile: template('/profile'),
@@ -53,7 +53,6 @@ const expand = {
   borrow: byId(paths.borrow),
   loan: byId(paths.loan),
   user: byId(paths.user),
-  userTokens: byId(paths.userTokens),
 };
 
 /** A template with one variable of its query expression left out. */
@@ -92,7 +91,7 @@ export class Uris {
   users = (params: ListingParams = {}) => this.at(paths.users.expand({ ...params }));
   user = (id: number) => this.at(expand.user(id));
   userLoans = (id: number, params: ListingParams = {}) => this.at(paths.userLoans.expand({ id, ...params }));
-  userTokens = (id: number) => this.at(expand.userTokens(id));
+  userTokens = (id: number, params: ListingParams = {}) => this.at(paths.userTokens.expand({ id, ...params }));
   userToken = (id: number, token: number) => this.at(paths.userToken.expand({ id, token }));
 
   session = () => this.at(paths.session.expand({}));

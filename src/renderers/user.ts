@@ -4,6 +4,7 @@ import type { Token } from '../domain/token.js';
 import { tokenInputFields } from '../domain/token.js';
 import { type User, userInputFields } from '../domain/user.js';
 import type { Control, Resource } from '../hypermedia/model.js';
+import type { Collection } from './collection.js';
 import type { RenderContext } from './context.js';
 import { inputFields } from './fields.js';
 import { firstPage, firstPageOf } from './first-page.js';
@@ -57,16 +58,17 @@ export function renderUser(user: User & { version?: number }, ctx: RenderContext
 }
 
 /** A token as its owner (or a librarian) sees it: never the secret, except `secret` once at creation. */
-export function renderToken(token: Token, ctx: RenderContext, options: { secret?: string; asItem?: boolean } = {}) {
+export function renderToken(
+  token: Token,
+  ctx: RenderContext,
+  options: { secret?: string; asItem?: boolean; fields?: string[] | undefined } = {},
+) {
   const { uris } = ctx;
   const href = uris.userToken(token.user_id, token.id);
   const resource: Resource = {
     kind: 'token',
     state: {
-      id: token.id,
-      user_id: token.user_id,
-      name: token.name,
-      created_at: token.created_at,
+      ...pick({ id: token.id, user_id: token.user_id, name: token.name, created_at: token.created_at }, options.fields),
       ...(options.secret !== undefined && { token: options.secret }),
     },
     links: [
@@ -82,12 +84,12 @@ export function renderToken(token: Token, ctx: RenderContext, options: { secret?
   return resource;
 }
 
-/** A user's tokens: small, so always whole, with a `create` control. */
-export function renderTokens(userId: number, tokens: Token[], ctx: RenderContext): Resource {
+/** A user's tokens, as a paged collection with a `create` control while the user is below the cap. */
+export function tokensCollection(userId: number, held: number, ctx: RenderContext): Collection {
   const { uris, caller, policy } = ctx;
   const controls: Control[] = [];
   // At the cap, creating another is refused (by the database): so it is not offered.
-  if (policy.manageTokens(caller, userId).allowed && tokens.length < MAX_TOKENS_PER_USER) {
+  if (policy.manageTokens(caller, userId).allowed && held < MAX_TOKENS_PER_USER) {
     controls.push({
       name: 'create',
       href: uris.userTokens(userId),
@@ -98,13 +100,9 @@ export function renderTokens(userId: number, tokens: Token[], ctx: RenderContext
     });
   }
   return {
-    kind: 'token-page',
-    state: {},
-    links: [
-      { rel: 'self', href: uris.userTokens(userId) },
-      { rel: 'up', href: uris.user(userId) },
-    ],
+    itemKind: 'token',
+    uri: (params) => uris.userTokens(userId, params),
     controls,
-    items: tokens.map((token) => renderToken(token, ctx, { asItem: true })),
+    links: [{ rel: 'up', href: uris.user(userId) }],
   };
 }

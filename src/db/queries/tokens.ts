@@ -1,11 +1,13 @@
 /** @module Reads and writes of bearer tokens. Secrets never reach this module, only their hashes. */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { Conflict } from '../../domain/errors.js';
 import { MAX_TOKENS_PER_USER } from '../../domain/limits.js';
+import type { PagedListing } from '../../domain/listing.js';
 import type { Token } from '../../domain/token.js';
 import type { Db } from '../client.js';
 import { constraintViolation } from '../errors.js';
 import { tokens } from '../schema/index.js';
+import { type ListingTable, readPage } from './listing.js';
 import { isoTimestamp } from './sql.js';
 
 const tokenColumns = {
@@ -71,4 +73,28 @@ export async function tokenHashExists(db: Db, params: { hash: string }): Promise
 export async function deleteTokenByHash(db: Db, params: { hash: string }): Promise<boolean> {
   const deleted = await db.delete(tokens).where(eq(tokens.secretHash, params.hash)).returning({ id: tokens.id });
   return deleted.length > 0;
+}
+
+/** A user's tokens as a listing (id and name sort and filter; the scope is the user). */
+const tokenListing: ListingTable = {
+  from: tokens,
+  selection: tokenColumns,
+  columns: { id: tokens.id, name: tokens.name },
+  id: tokens.id,
+  // Tokens are never searched (`tokenListingSpec`); a listing table names a search all the same.
+  search: { column: sql`to_tsvector('simple'::regconfig, ${tokens.name})`, config: 'simple' },
+};
+
+/** One page of a user's tokens and its total. */
+export function listTokensPage(db: Db, listing: PagedListing, params: { userId: number }) {
+  return readPage<Token>(db, tokenListing, listing, { conditions: [eq(tokens.userId, params.userId)] });
+}
+
+/** How many tokens a user holds (the cap decides whether `create` is offered). */
+export async function countTokens(db: Db, params: { userId: number }): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
+    .from(tokens)
+    .where(eq(tokens.userId, params.userId));
+  return row?.n ?? 0;
 }

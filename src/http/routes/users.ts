@@ -1,19 +1,22 @@
 /** @module Users and their tokens. Librarians manage users; anyone signed in manages their own tokens. */
 import type { Context, Hono } from 'hono';
-import { deleteToken, findToken, insertToken, listTokens } from '../../db/queries/tokens.js';
+import { countTokens, deleteToken, findToken, insertToken, listTokensPage } from '../../db/queries/tokens.js';
 import { findUser, insertUser, listUsersPage, streamUsers, updateUser } from '../../db/queries/users.js';
 import { NotFound } from '../../domain/errors.js';
 import { validateInput } from '../../domain/input.js';
-import { loanListingSpec, userListingSpec } from '../../domain/listings.js';
+import { MAX_TOKENS_PER_USER } from '../../domain/limits.js';
+import { parseListing } from '../../domain/listing.js';
+import { loanListingSpec, tokenListingSpec, userListingSpec } from '../../domain/listings.js';
 import { authorize } from '../../domain/policy.js';
 import { hashTokenSecret, newTokenSecret, type TokenInput, tokenInputFields } from '../../domain/token.js';
 import { type StoredUser, type UserInput, userInputFields } from '../../domain/user.js';
+import { renderPage } from '../../renderers/collection.js';
 import { userLoansCollection, usersCollection } from '../../renderers/collections.js';
-import { renderToken, renderTokens, renderUser } from '../../renderers/user.js';
+import { renderToken, renderUser, tokensCollection } from '../../renderers/user.js';
 import { readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { listHandler } from '../listing.js';
-import { idParam } from '../params.js';
+import { idParam, queryParams } from '../params.js';
 import { send, sendDeleted } from '../respond.js';
 import { type Operations, route } from '../route.js';
 import { type CreatableResource, changeHandler, createHandler, notFound } from '../stored-resource.js';
@@ -50,7 +53,7 @@ const operations = {
   userLoans: { GET: { summary: 'List the loans of a user', listing: loanListingSpec } },
   /** `/users/{id}/tokens` */
   tokens: {
-    GET: { summary: 'The tokens of a user (never their secrets)' },
+    GET: { summary: 'The tokens of a user, a page of them (never their secrets)', listing: tokenListingSpec },
     POST: {
       summary: 'Create a token; the answer carries its secret, once',
       control: 'create',
@@ -94,10 +97,22 @@ export function userRoutes(app: Hono<AppEnv>): void {
   });
 
   route(app, '/users/:id/tokens', operations.tokens, {
+    /** Always a page: by default one of MAX_TOKENS_PER_USER, which is every token a user can hold. */
     async GET(c) {
       const user = await tokenOwner(c);
-      const tokens = await listTokens(c.get('database').db, { userId: user.id });
-      return send(c, renderTokens(user.id, tokens, c.get('ctx')));
+      const ctx = c.get('ctx');
+      const { db, listingReads } = c.get('database');
+      const listing = parseListing(tokenListingSpec, queryParams(c));
+      const paged = {
+        ...listing,
+        paging: listing.paging ?? { page: 1, perPage: MAX_TOKENS_PER_USER },
+        countLimit: c.get('listingCountLimit'),
+      };
+      const [{ rows, ...facts }, held] = await listingReads.run(() =>
+        Promise.all([listTokensPage(db, paged, { userId: user.id }), countTokens(db, { userId: user.id })]),
+      );
+      const items = rows.map((token) => renderToken(token, ctx, { asItem: true, fields: listing.fields }));
+      return send(c, renderPage(tokensCollection(user.id, held, ctx), paged, items, facts));
     },
     /** The secret is in this answer and nowhere else, ever: only its hash is stored. */
     async POST(c) {
