@@ -7,6 +7,7 @@
 
 import type { Availability, Book } from './book.js';
 import { type CatalogueError, Conflict, Forbidden, NotFound, Unauthorized } from './errors.js';
+import { MAX_TOKENS_PER_USER } from './limits.js';
 import type { Role } from './user.js';
 
 /** The library's rules, as the operator set them. */
@@ -164,9 +165,18 @@ export function createPolicy(rules: AccessPolicy) {
     seeUser: (caller: Caller, userId: number): Decision =>
       selfOrLibrarian(caller, userId, () => new NotFound(`user ${userId} not found`)),
     /** Tokens: one's own, or anyone's for a librarian. */
-    manageTokens: (caller: Caller, userId: number): Decision =>
-      selfOrLibrarian(caller, userId, () => new NotFound(`user ${userId} not found`)),
+    manageTokens: (caller: Caller, userId: number): Decision => ownTokens(caller, userId),
+    /** One more token, while the user holds fewer than the cap (the database enforces it against races). */
+    createToken: (caller: Caller, userId: number, held: number): Decision => {
+      const decision = ownTokens(caller, userId);
+      if (!decision.allowed) return decision;
+      return held >= MAX_TOKENS_PER_USER ? refuse(tooManyTokens) : allowed;
+    },
   };
+
+  function ownTokens(caller: Caller, userId: number): Decision {
+    return selfOrLibrarian(caller, userId, () => new NotFound(`user ${userId} not found`));
+  }
 
   function reachedCap(activeLoans: number): boolean {
     return rules.maxActiveLoans !== undefined && activeLoans >= rules.maxActiveLoans;
@@ -183,6 +193,12 @@ export function authorize(decision: Decision): void {
 /** The refusal to delete an author who has books; the database gives the same answer in a race. */
 export function authorStillHasBooks(id: number): Conflict {
   return new Conflict(`author ${id} still has books; delete or reassign them first`);
+}
+
+export function tooManyTokens(): Conflict {
+  return new Conflict(
+    `a user holds at most ${MAX_TOKENS_PER_USER} tokens (browser sessions included): revoke one to create another`,
+  );
 }
 
 export function bookHasLoans(id: number): Conflict {

@@ -1,5 +1,3 @@
-/** @module Renders a user and their tokens. */
-import { MAX_TOKENS_PER_USER } from '../domain/limits.js';
 import type { Token } from '../domain/token.js';
 import { tokenInputFields } from '../domain/token.js';
 import { type User, userInputFields } from '../domain/user.js';
@@ -88,8 +86,7 @@ export function renderToken(
 export function tokensCollection(userId: number, held: number, ctx: RenderContext): Collection {
   const { uris, caller, policy } = ctx;
   const controls: Control[] = [];
-  // At the cap, creating another is refused (by the database): so it is not offered.
-  if (policy.manageTokens(caller, userId).allowed && held < MAX_TOKENS_PER_USER) {
+  if (policy.createToken(caller, userId, held).allowed) {
     controls.push({
       name: 'create',
       href: uris.userTokens(userId),

@@ -1,8 +1,7 @@
 /** @module Reads and writes of bearer tokens. Secrets never reach this module, only their hashes. */
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { Conflict } from '../../domain/errors.js';
-import { MAX_TOKENS_PER_USER } from '../../domain/limits.js';
 import type { PagedListing } from '../../domain/listing.js';
+import { tooManyTokens } from '../../domain/policy.js';
 import type { Token } from '../../domain/token.js';
 import type { Db } from '../client.js';
 import { constraintViolation } from '../errors.js';
@@ -29,19 +28,15 @@ export async function insertToken(
   return token as Token;
 }
 
-/** The trigger that caps a user's tokens (migration 0006). */
+/** The trigger that caps a user's tokens (migration 0006): the same refusal as `policy.createToken`, should two creations race. */
 const TOKENS_PER_USER_CAP = 'tokens_per_user_cap';
 
 function rejectedToken(error: unknown): never {
-  if (constraintViolation(error)?.constraint === TOKENS_PER_USER_CAP) {
-    throw new Conflict(
-      `a user holds at most ${MAX_TOKENS_PER_USER} tokens (browser sessions included): revoke one to create another`,
-    );
-  }
+  if (constraintViolation(error)?.constraint === TOKENS_PER_USER_CAP) throw tooManyTokens();
   throw error;
 }
 
-/** A user's tokens, oldest first: at most `MAX_TOKENS_PER_USER`, so one short document, never paged. */
+/** A user's tokens, oldest first (the operator CLI lists them all: at most `MAX_TOKENS_PER_USER`). */
 export async function listTokens(db: Db, params: { userId: number }): Promise<Token[]> {
   return db.select(tokenColumns).from(tokens).where(eq(tokens.userId, params.userId)).orderBy(asc(tokens.id));
 }

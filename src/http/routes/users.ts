@@ -118,9 +118,11 @@ export function userRoutes(app: Hono<AppEnv>): void {
     async POST(c) {
       const user = await tokenOwner(c);
       const ctx = c.get('ctx');
+      const { db } = c.get('database');
+      authorize(ctx.policy.createToken(ctx.caller, user.id, await countTokens(db, { userId: user.id })));
       const input = validateInput<TokenInput>(tokenInputFields, await readOptionalJson(c), 'create');
       const secret = newTokenSecret();
-      const token = await insertToken(c.get('database').db, {
+      const token = await insertToken(db, {
         userId: user.id,
         name: input.name ?? 'token',
         hash: hashTokenSecret(secret),
