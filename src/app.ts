@@ -2,7 +2,7 @@
  * @module Assembles the HTTP application: middleware, routes, and the single mapping of errors to the
  * error shape. Everything it needs comes in through `createApp`, so tests run the real app in-process.
  */
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type NotFoundHandler } from 'hono';
 import { CallerCache } from './db/callers.js';
 import type { Database } from './db/client.js';
 import { type CatalogueError, NotFound } from './domain/errors.js';
@@ -13,15 +13,9 @@ import { formats as registeredFormats } from './formats/registry.js';
 import { deprecationsOf } from './http/deprecation.js';
 import type { AppEnv } from './http/env.js';
 import { errorResponse, toCatalogueError } from './http/errors.js';
-import { authenticate } from './http/middleware/authenticate.js';
-import { noteContextHeaders } from './http/middleware/context-headers.js';
-import { formMethod } from './http/middleware/form-method.js';
-import { limitBody } from './http/middleware/limit-body.js';
-import { limitWrites } from './http/middleware/limit-writes.js';
-import { negotiateFormat } from './http/middleware/negotiate.js';
-import { requestLog } from './http/middleware/request-log.js';
-import { addSecurityHeaders } from './http/middleware/security-headers.js';
+import { createFrame } from './http/middleware/frame.js';
 import { defaultRateLimits, RateLimiter, type RateLimits } from './http/rate-limit.js';
+import { frameRoutes } from './http/route.js';
 import { assetRoutes } from './http/routes/assets.js';
 import { authorRoutes } from './http/routes/authors.js';
 import { bookRoutes } from './http/routes/books.js';
@@ -65,29 +59,23 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const listingCountLimit = options.listingCountLimit ?? EXACT_COUNT_LIMIT;
   const app = new Hono<AppEnv>();
 
-  app.use(requestLog(log));
-  // Every body, whatever its type, is cut off at the limit as it streams in (a declared length over it
-  // is refused unread); nothing after this point can buffer more.
-  app.use(limitBody());
-  // A form post standing for PUT/PATCH/DELETE is dispatched again as that method, from the top.
-  app.use(formMethod(app));
-  app.use(noteContextHeaders());
-  app.use(addSecurityHeaders());
-  app.use(negotiateFormat(formats));
-  app.use(async function provideServices(c, next) {
-    c.set('database', options.database);
-    c.set('uris', uris);
-    c.set('deprecations', deprecations);
-    c.set('rateLimiter', rateLimiter);
-    c.set('listingCountLimit', listingCountLimit);
-    await next();
-  });
-  // Before authentication: a load balancer's probe carries no token.
-  healthRoutes(app);
-  const callers = new CallerCache(options.database);
-  app.use(authenticate({ uris, policy: createPolicy(options.access ?? defaultAccessPolicy), callers }));
-  app.use(limitWrites());
+  // Errors in the negotiated format where it has its own way to show them (a page for a browser). Through
+  // the context, so that headers set before the error (clearing a stale session cookie) are kept.
+  const respondWithError = (error: CatalogueError, c: Context<AppEnv>) => {
+    const response = errorResponse(error, c.get('format'), { home: uris.root() });
+    return c.newResponse(response.body, response);
+  };
+  const onError = (error: Error, c: Context<AppEnv>) => respondWithError(toCatalogueError(error, c, log), c);
 
+  const services = { database: options.database, uris, deprecations, rateLimiter, listingCountLimit };
+  const policy = createPolicy(options.access ?? defaultAccessPolicy);
+  const authentication = { uris, policy, callers: new CallerCache(options.database) };
+  const frame = createFrame(app, { log, formats, services, authentication, onError });
+
+  // A load balancer's probe: answered before anything else, whatever token or Accept it sends.
+  healthRoutes(app, options.database);
+  // Every handler from here on runs in the frame: the format, the caller, the limits, the log line.
+  frameRoutes(app, frame);
   assetRoutes(app, formats);
   rootRoutes(app);
   descriptionRoutes(app, { formats, vocabulary });
@@ -97,13 +85,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   loanRoutes(app);
   userRoutes(app);
 
-  // Errors in the negotiated format where it has its own way to show them (a page for a browser). Through
-  // the context, so that headers set before the error (clearing a stale session cookie) are kept.
-  const respondWithError = (error: CatalogueError, c: Context<AppEnv>) => {
-    const response = errorResponse(error, c.get('format'), { home: uris.root() });
-    return c.newResponse(response.body, response);
-  };
-  app.notFound((c) => respondWithError(new NotFound(`nothing lives at ${c.req.path}`), c));
-  app.onError((error, c) => respondWithError(toCatalogueError(error, c, log), c));
+  app.notFound(
+    frame((c) => {
+      throw new NotFound(`nothing lives at ${c.req.path}`);
+    }) as NotFoundHandler<AppEnv>,
+  );
+  app.onError(onError);
   return app;
 }

@@ -60,11 +60,12 @@ describe('the OpenAPI document', () => {
 
   it('lists every route the app serves, and only those', async () => {
     const app = createApp({ database: t.database });
-    const served = new Set(
-      app.routes
-        .filter((r) => METHODS.includes(r.method.toLowerCase()))
-        .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`),
-    );
+    // Each route registers a handler for the methods it refuses too (405): served is what does not.
+    const served = new Set<string>();
+    for (const r of app.routes.filter((r) => METHODS.includes(r.method.toLowerCase()))) {
+      const response = await app.request(r.path.replace(/:\w+/g, '1'), { method: r.method });
+      if (response.status !== 405) served.add(`${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
+    }
     expect(served.size).toBeGreaterThan(20);
     expect(new Set(operations().map(([key]) => key))).toEqual(served);
     for (const required of ['GET /', 'POST /books', 'POST /books/{id}/borrow', 'PATCH /loans/{id}', 'GET /profile']) {

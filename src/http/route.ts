@@ -4,7 +4,7 @@
  * each method takes and answers, in the app's route table, from which the profile and the OpenAPI
  * document are generated: what is served and what is described cannot differ.
  */
-import type { Handler, Hono, MiddlewareHandler } from 'hono';
+import type { Handler, Hono } from 'hono';
 import { MethodNotAllowed } from '../domain/errors.js';
 import type { InputField } from '../domain/input.js';
 import type { ListingSpec } from '../domain/listing.js';
@@ -12,6 +12,7 @@ import { authorize } from '../domain/policy.js';
 import type { Method } from '../hypermedia/model.js';
 import type { ControlName } from '../hypermedia/vocabulary.js';
 import type { AppEnv } from './env.js';
+import type { Frame } from './middleware/frame.js';
 
 /** What one method of a route takes and answers. */
 export interface Operation {
@@ -57,6 +58,15 @@ export interface RouteEntry {
 }
 
 const tables = new WeakMap<object, RouteEntry[]>();
+const frames = new WeakMap<object, Frame>();
+
+/** The methods HTTP defines that a route may serve or refuse (HEAD is GET's, CONNECT and TRACE never). */
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Every handler registered on `app` from now on runs in `frame`. */
+export function frameRoutes(app: Hono<AppEnv>, frame: Frame): void {
+  frames.set(app, frame);
+}
 
 /** The routes registered on an app so far, in registration order. */
 export function routesOf(app: Hono<AppEnv>): readonly RouteEntry[] {
@@ -70,20 +80,30 @@ export function route<M extends Method>(
   operations: Record<M, Operation>,
   handlers: NoInfer<Record<M, Handler<AppEnv>>>,
 ): void {
+  const frame = frames.get(app) ?? ((handler) => handler);
   const methods = Object.keys(handlers) as M[];
   const allowed = [...methods, ...('GET' in handlers ? ['HEAD'] : []), 'OPTIONS'];
   for (const method of methods) {
     const operation = operations[method];
-    if (isGated(operation)) app.on(method, path, mayRead, handlers[method]);
-    else app.on(method, path, handlers[method]);
+    app.on(method, path, frame(isGated(operation) ? readGated(handlers[method]) : handlers[method]));
   }
   // What a route offers (OPTIONS, 405) is as closed as the route itself.
   const gated = methods.some((method) => isGated(operations[method]));
-  const gate: MiddlewareHandler<AppEnv> = gated ? mayRead : (_c, next) => next();
-  app.options(path, gate, (c) => c.body(null, 204, { Allow: allowed.join(', ') }));
-  app.all(path, gate, (c) => {
-    throw new MethodNotAllowed(c.req.method, allowed);
-  });
+  const gate = (handler: Handler<AppEnv>) => frame(gated ? readGated(handler) : handler);
+  app.options(
+    path,
+    gate((c) => c.body(null, 204, { Allow: allowed.join(', ') })),
+  );
+  // Only the methods not served match here (Hono answers HEAD with GET's handler): a method served has a
+  // single handler, which Hono runs without a middleware chain. A method HTTP does not define is not found.
+  const refused = HTTP_METHODS.filter((method) => !allowed.includes(method));
+  app.on(
+    refused,
+    path,
+    gate((c) => {
+      throw new MethodNotAllowed(c.req.method, allowed);
+    }),
+  );
   const table = tables.get(app) ?? [];
   table.push({ path: path.replace(/:(\w+)/g, '{$1}'), operations });
   tables.set(app, table);
@@ -93,9 +113,15 @@ function isGated(operation: Operation): boolean {
   return !operation.open && !operation.unauthenticated;
 }
 
-/** Reading the catalogue: anyone unless the operator closed it, then signed-in callers only. */
-const mayRead: MiddlewareHandler<AppEnv> = async function mayRead(c, next) {
-  const { caller, policy } = c.get('ctx');
-  authorize(policy.read(caller));
-  await next();
-};
+/**
+ * `handler`, first asking whether the caller may read the catalogue (anyone unless the operator closed
+ * it, then signed-in callers only): in the handler rather than as a middleware before it, which would
+ * cost every request a middleware chain.
+ */
+function readGated(handler: Handler<AppEnv>): Handler<AppEnv> {
+  return function gated(c, next) {
+    const { caller, policy } = c.get('ctx');
+    authorize(policy.read(caller));
+    return handler(c, next);
+  };
+}

@@ -5,7 +5,7 @@
  * Tokens are hashed and looked up by their hash: no secret is compared in JavaScript, stored or logged.
  * Who a hash belongs to is remembered between requests (`CallerCache`), kept true by the database.
  */
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { deleteCookie, getCookie } from 'hono/cookie';
 import type { CallerCache } from '../../db/callers.js';
 import { Forbidden, Unauthorized } from '../../domain/errors.js';
@@ -17,46 +17,58 @@ import type { AppEnv } from '../env.js';
 
 const BEARER = /^Bearer +([\x21-\x7e]{1,512}) *$/i;
 
-export function authenticate(options: { uris: Uris; policy: Policy; callers: CallerCache }): MiddlewareHandler<AppEnv> {
-  const { uris, policy, callers } = options;
-  return async function identifyCaller(c, next) {
-    const caller = await callerOf(c, callers);
-    const safe = isSafe(c.req.method);
-    if (caller.kind === 'user' && caller.via === 'session' && !safe) refuseCrossSite(c);
-    c.set('ctx', { uris, caller, policy });
-    // Whether the caller may read the catalogue is each route's question (`route`), like every other rule.
-    if (safe) return next();
-    try {
-      await next();
-    } finally {
-      // A write here may have changed a caller (a loan, a role, a revoked token). The database tells every
-      // process, this one too, but the client's next request could come before the notification does.
-      callers.forgetAll();
-    }
-  };
+/** What authentication needs: the app's URI builder and policy, and the callers it remembers. */
+export interface Authentication {
+  uris: Uris;
+  policy: Policy;
+  callers: CallerCache;
 }
 
-async function callerOf(c: Context<AppEnv>, callers: CallerCache): Promise<Caller> {
+/**
+ * Sets `ctx` on `c`: who calls, with the URI builder and policy renderers need. At once for an anonymous
+ * caller or a remembered token, in a promise when the database must be asked.
+ */
+export function authenticate(c: Context<AppEnv>, auth: Authentication): void | Promise<void> {
+  const caller = callerOf(c, auth.callers);
+  if (caller instanceof Promise) return caller.then((known) => identify(c, auth, known));
+  identify(c, auth, caller);
+}
+
+function identify(c: Context<AppEnv>, { uris, policy }: Authentication, caller: Caller): void {
+  if (caller.kind === 'user' && caller.via === 'session' && !isSafe(c.req.method)) refuseCrossSite(c);
+  // Whether the caller may read the catalogue is each route's question (`route`), like every other rule.
+  c.set('ctx', { uris, caller, policy });
+}
+
+function callerOf(c: Context<AppEnv>, callers: CallerCache): Caller | Promise<Caller> {
   const header = c.req.header('authorization');
   if (header !== undefined) {
     const secret = BEARER.exec(header)?.[1];
     if (!secret) throw new Unauthorized('the Authorization header must be "Bearer <token>"');
-    const caller = await callers.find(hashTokenSecret(secret));
-    if (!caller) throw new Unauthorized('the bearer token is not valid (unknown or revoked)');
-    return { ...caller, via: 'bearer' };
+    return then(callers.find(hashTokenSecret(secret)), (caller) => {
+      if (!caller) throw new Unauthorized('the bearer token is not valid (unknown or revoked)');
+      return { ...caller, via: 'bearer' };
+    });
   }
   const session = getCookie(c, SESSION_COOKIE);
   if (session === undefined) return anonymous;
-  const caller = /^[\x21-\x7e]{1,512}$/.test(session) ? await callers.find(hashTokenSecret(session)) : undefined;
-  if (!caller) {
-    // The token behind the session was revoked: the browser is simply signed out.
-    deleteCookie(c, SESSION_COOKIE, { path: '/' });
-    return anonymous;
-  }
-  return { ...caller, via: 'session' };
+  const found = /^[\x21-\x7e]{1,512}$/.test(session) ? callers.find(hashTokenSecret(session)) : undefined;
+  return then(found, (caller) => {
+    if (!caller) {
+      // The token behind the session was revoked: the browser is simply signed out.
+      deleteCookie(c, SESSION_COOKIE, { path: '/' });
+      return anonymous;
+    }
+    return { ...caller, via: 'session' };
+  });
 }
 
-function isSafe(method: string): boolean {
+/** `f` of a value that may still be coming: at once when it is here, in a promise when it is not. */
+function then<T, U>(value: T | Promise<T>, f: (value: T) => U): U | Promise<U> {
+  return value instanceof Promise ? value.then(f) : f(value);
+}
+
+export function isSafe(method: string): boolean {
   return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
 }
 

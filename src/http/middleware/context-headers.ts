@@ -3,20 +3,18 @@
  * before the response exists. `respond` hands its plain header record straight to the response unless
  * there is something of the context's to merge: merging builds a Web `Headers` for every response.
  */
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 
 const noted = new WeakSet<Context>();
 
-export function noteContextHeaders(): MiddlewareHandler {
-  return async function noteHeaders(c, next) {
-    // Every way of setting a context header (hono/cookie included) goes through `c.header`.
-    const header = c.header;
-    c.header = ((...args: Parameters<typeof header>) => {
-      noted.add(c);
-      return header(...args);
-    }) as typeof header;
-    await next();
-  };
+/** From now on, remembers whether anything sets a header on `c`. */
+export function noteContextHeaders(c: Context): void {
+  // Every way of setting a context header (hono/cookie included) goes through `c.header`.
+  const header = c.header;
+  c.header = ((...args: Parameters<typeof header>) => {
+    noted.add(c);
+    return header(...args);
+  }) as typeof header;
 }
 
 /** Whether a header was set on this context. */

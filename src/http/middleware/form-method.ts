@@ -2,10 +2,10 @@
  * @module HTML forms can only GET and POST. A form POST (and only a form POST) may name the method it
  * stands for in a `_method` field — PUT, PATCH or DELETE — and is handled as that method: dispatched
  * again, from the top, without that field. JSON clients use the real methods; a `_method` in JSON means
- * nothing. The form is read through the body limit, which must come earlier in the chain: a form is a
+ * nothing. The form is read through the body limit, which the frame asks first: a form is a
  * body like any other, and is never buffered past the limit.
  */
-import type { Hono, MiddlewareHandler } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../env.js';
 
 const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
@@ -14,13 +14,17 @@ const FORM = 'application/x-www-form-urlencoded';
 /** Set in the environment of a request dispatched again, so that it is logged once, as it arrived. */
 export const DISPATCHED_AGAIN = Symbol('form method: dispatched again');
 
-export function formMethod(app: Hono<AppEnv>): MiddlewareHandler {
-  return async function applyFormMethod(c, next) {
-    if (c.req.method !== 'POST' || !c.req.header('content-type')?.toLowerCase().startsWith(FORM)) return next();
-    if (isDispatchedAgain(c.env)) return next();
+/**
+ * For a form post standing for another method, the answer of the app to that method (dispatched again,
+ * from the top); `undefined` for any other request, which goes on as it is.
+ */
+export function formMethod(app: Hono<AppEnv>): (c: Context<AppEnv>) => Promise<Response | undefined> {
+  return async function applyFormMethod(c) {
+    if (c.req.method !== 'POST' || !c.req.header('content-type')?.toLowerCase().startsWith(FORM)) return undefined;
+    if (isDispatchedAgain(c.env)) return undefined;
     const fields = new URLSearchParams(await c.req.text());
     const method = fields.get('_method');
-    if (method === null || !OVERRIDABLE.has(method)) return next();
+    if (method === null || !OVERRIDABLE.has(method)) return undefined;
     fields.delete('_method');
     const headers = new Headers(c.req.raw.headers);
     headers.delete('content-length');
@@ -33,7 +37,7 @@ export function isDispatchedAgain(env: unknown): boolean {
   return typeof env === 'object' && env !== null && DISPATCHED_AGAIN in env;
 }
 
-function executionContextOf(c: Parameters<MiddlewareHandler>[0]) {
+function executionContextOf(c: Context<AppEnv>) {
   try {
     return c.executionCtx;
   } catch {

@@ -1,23 +1,24 @@
 /**
- * @module Refuses request bodies over `MAX_BODY_BYTES` (413) before anything reads them. GET and HEAD
- * carry no body (a Fetch `Request` cannot hold one), so they pass without asking: asking builds the Web
- * `Request` that @hono/node-server otherwise never needs, a cost measured on every read.
+ * @module Refuses request bodies over `MAX_BODY_BYTES` (413) before anything reads them. Asked only of
+ * requests that may carry a body: GET and HEAD cannot (a Fetch `Request` cannot hold one), and asking
+ * builds the Web `Request` that @hono/node-server otherwise never needs.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { PayloadTooLarge } from '../../domain/errors.js';
 import { MAX_BODY_BYTES } from '../../domain/limits.js';
 
-export function limitBody(): MiddlewareHandler {
-  const limit = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new PayloadTooLarge(MAX_BODY_BYTES);
-    },
-  });
-  return async function limitBodySize(c, next) {
-    const method = c.req.method;
-    if (method === 'GET' || method === 'HEAD') return next();
-    return limit(c, next);
-  };
+const limit = bodyLimit({
+  maxSize: MAX_BODY_BYTES,
+  onError: () => {
+    throw new PayloadTooLarge(MAX_BODY_BYTES);
+  },
+});
+
+/**
+ * Throws `PayloadTooLarge` for a declared length over the limit (the body unread), or for a body without
+ * one that grows past it as it streams in; otherwise the request's body is from then on the part read.
+ */
+export async function limitBody(c: Context): Promise<void> {
+  await limit(c, async () => {});
 }

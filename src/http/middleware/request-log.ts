@@ -1,19 +1,13 @@
 /** @module One log line per request: method, path, status and duration. Never headers (they carry tokens). */
-import type { MiddlewareHandler } from 'hono';
+import type { HonoRequest } from 'hono';
 import type { Logger } from '../../log.js';
-import { isDispatchedAgain } from './form-method.js';
 
-export function requestLog(log: Logger): MiddlewareHandler {
-  return async function logRequest(c, next) {
-    // A form standing for another method runs the chain twice; its line is the one of the request as sent.
-    if (isDispatchedAgain(c.env)) return next();
-    const started = performance.now();
-    await next();
-    log.info('request', {
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      duration_ms: Math.round((performance.now() - started) * 100) / 100,
-    });
-  };
+/** Logs `request`, answered now with `status`, which arrived at `started` (`performance.now()`). */
+export function logRequest(log: Logger, request: HonoRequest, status: number, started: number): void {
+  log.info('request', {
+    method: request.method,
+    path: request.path,
+    status,
+    duration_ms: Math.round((performance.now() - started) * 100) / 100,
+  });
 }

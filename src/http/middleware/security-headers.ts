@@ -2,7 +2,6 @@
  * @module Headers that keep browsers safe with whatever the catalogue sends: no sniffing, no framing, no
  * referrer leaking, and a Content-Security-Policy that allows only the catalogue's own script and style.
  */
-import type { MiddlewareHandler } from 'hono';
 
 export const securityHeaders: Readonly<Record<string, string>> = {
   'Content-Security-Policy': [
@@ -32,15 +31,12 @@ export function securedResponse(response: Response): Response {
   return response;
 }
 
-/** Adds the security headers a response lacks. */
-export function addSecurityHeaders(): MiddlewareHandler {
-  return async function addMissingSecurityHeaders(c, next) {
-    await next();
-    // Reading `c.res.headers` turns a response's plain header record into a Web `Headers`: skip it when
-    // there is nothing to add.
-    if ((c.res as Response & { [SECURED]?: true })[SECURED]) return;
-    for (const [name, value] of Object.entries(securityHeaders)) {
-      if (!c.res.headers.has(name)) c.res.headers.set(name, value);
-    }
-  };
+/** Adds to `response` the security headers it lacks. */
+export function secure(response: Response): void {
+  // Reading `headers` turns a response's plain header record into a Web `Headers`: skip it when there is
+  // nothing to add.
+  if ((response as Response & { [SECURED]?: true })[SECURED]) return;
+  for (const name in securityHeaders) {
+    if (!response.headers.has(name)) response.headers.set(name, securityHeaders[name] as string);
+  }
 }

@@ -1,11 +1,13 @@
 /** @module The root document and the health check. */
 import type { Hono } from 'hono';
+import type { Database } from '../../db/client.js';
 import { databaseAnswers } from '../../db/migrate.js';
 import { ServiceUnavailable } from '../../domain/errors.js';
 import { HEALTH_DEADLINE_MS } from '../../domain/limits.js';
 import type { Resource } from '../../hypermedia/model.js';
 import { renderRoot } from '../../renderers/root.js';
 import type { AppEnv } from '../env.js';
+import { securityHeaders } from '../middleware/security-headers.js';
 import { send } from '../respond.js';
 import { type Operations, route } from '../route.js';
 
@@ -39,13 +41,13 @@ export function rootRoutes(app: Hono<AppEnv>): void {
 }
 
 /** For load balancers and orchestrators: 200 while the database answers, 503 otherwise. */
-export function healthRoutes(app: Hono<AppEnv>): void {
+export function healthRoutes(app: Hono<AppEnv>, database: Database): void {
   route(app, '/health', operations.health, {
     async GET(c) {
-      if (!(await databaseAnswers(c.get('database').db, HEALTH_DEADLINE_MS))) {
+      if (!(await databaseAnswers(database.db, HEALTH_DEADLINE_MS))) {
         throw new ServiceUnavailable('the database does not answer', 1);
       }
-      return c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' });
+      return c.json({ status: 'ok' }, 200, { ...securityHeaders, 'Cache-Control': 'no-store' });
     },
   });
 }
