@@ -51,8 +51,8 @@ describe('generate', () => {
   });
 
   it('reports progress through every phase, ending complete', () => {
-    expect(new Set(progress.map((p) => p.phase))).toEqual(new Set(['authors', 'books', 'analyze']));
+    expect(new Set(progress.map((p) => p.phase))).toEqual(new Set(['authors', 'books', 'vacuum']));
     expect(progress.filter((p) => p.phase === 'books').at(-1)).toEqual({ phase: 'books', done: BOOKS, total: BOOKS });
-    expect(progress.at(-1)).toEqual({ phase: 'analyze', done: 1, total: 1 });
+    expect(progress.at(-1)).toEqual({ phase: 'vacuum', done: 1, total: 1 });
   });
 });

@@ -10,6 +10,7 @@
  * - years are spread over 1500–2025; books are spread evenly over the authors.
  */
 import { type SQL, sql } from 'drizzle-orm';
+import type { Sql } from 'postgres';
 import type { Db } from './client.js';
 import { rowsOf } from './seed.js';
 
@@ -50,12 +51,15 @@ export interface GenerateParams {
 }
 
 export interface GenerateProgress {
-  phase: 'authors' | 'books' | 'analyze';
+  phase: 'authors' | 'books' | 'vacuum';
   done: number;
   total: number;
 }
 
-/** Inserts the authors, then the books spread over them, then refreshes planner statistics. */
+/**
+ * Inserts the authors, then the books spread over them, then vacuums them: the catalogue answers at its
+ * full speed at once, not only once autovacuum has come by (see `vacuum`).
+ */
 export async function generateCatalogue(db: Db, params: GenerateParams): Promise<{ authors: number; books: number }> {
   const authorCount = params.authors ?? Math.max(1, Math.round(params.books / 10));
   const batchSize = params.batchSize ?? 50_000;
@@ -76,10 +80,9 @@ export async function generateCatalogue(db: Db, params: GenerateParams): Promise
     await withoutTimeBudget(db, insertBooks);
     report({ phase: 'books', done: done + count, total: params.books });
   }
-  report({ phase: 'analyze', done: 0, total: 1 });
-  await withoutTimeBudget(db, sql`analyze authors`);
-  await withoutTimeBudget(db, sql`analyze books`);
-  report({ phase: 'analyze', done: 1, total: 1 });
+  report({ phase: 'vacuum', done: 0, total: 1 });
+  await vacuum(db);
+  report({ phase: 'vacuum', done: 1, total: 1 });
   return { authors: authorCount, books: params.books };
 }
 
@@ -93,6 +96,32 @@ async function withoutTimeBudget(db: Db, statement: SQL) {
     await tx.execute(sql`set local statement_timeout = 0`);
     return tx.execute(statement);
   });
+}
+
+/**
+ * `VACUUM (ANALYZE)` the new rows: planner statistics, and the visibility map without which a count
+ * cannot be answered from an index alone (a bounded count of a year's books at a million books: 27 ms
+ * before, 0.6 ms after). VACUUM cannot run in a transaction, so it gets a connection of its own, free of
+ * the time budget (PGlite has one connection and no budget).
+ */
+async function vacuum(db: Db): Promise<void> {
+  const statement = 'vacuum (analyze) authors, books';
+  const client = (db as unknown as { $client: unknown }).$client;
+  if (!isPostgresJs(client)) {
+    await db.execute(sql.raw(statement));
+    return;
+  }
+  const connection = await client.reserve();
+  try {
+    await connection.unsafe('set statement_timeout = 0');
+    await connection.unsafe(statement);
+  } finally {
+    connection.release();
+  }
+}
+
+function isPostgresJs(client: unknown): client is Sql {
+  return typeof (client as Partial<Sql>).reserve === 'function';
 }
 
 /** A constant list of plain words as an SQL array literal (the words are ours, never a caller's). */

@@ -10,7 +10,7 @@ import { constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { pgliteStatement } from '../pglite-statement.js';
 import { prepared } from '../prepared.js';
 import { authors, books, loans } from '../schema/index.js';
-import { authorBookCount, collectionCount } from './counts.js';
+import { authorBookCount, authorsBookCount, collectionCount, yearsBookCount } from './counts.js';
 import { type ListingScope, type ListingTable, readAll, readPage } from './listing.js';
 import { isoTimestamp } from './sql.js';
 import { atVersions, rejectedWrite } from './writes.js';
@@ -154,7 +154,13 @@ export function streamBooks(database: Database, listing: Listing, scope: BookSco
 
 function scopeOf(scope: BookScope): ListingScope {
   return scope.authorId === undefined
-    ? { counted: collectionCount('books') }
+    ? {
+        counted: collectionCount('books'),
+        countedBy: {
+          author_id: (ids) => authorsBookCount(ids as number[]),
+          publication_year: (years) => yearsBookCount(years as number[]),
+        },
+      }
     : { conditions: [eq(books.authorId, scope.authorId)], counted: authorBookCount(scope.authorId) };
 }
 

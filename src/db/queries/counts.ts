@@ -1,12 +1,12 @@
 /**
  * @module How many items a listing has, without reading them all: counters kept by triggers for whole
- * collections, a count that stops at the listing's limit for filtered ones, and above that limit the
+ * collections and for books by author and by year, a count that stops at the listing's limit for filtered ones, and above that limit the
  * planner's estimate, marked as such.
  */
-import { type SQL, sql } from 'drizzle-orm';
+import { inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.js';
-import { authorBookCounts, collectionCounts } from '../schema/index.js';
+import { authorBookCounts, collectionCounts, yearBookCounts } from '../schema/index.js';
 
 /** A listing's total: exact, or an estimate (never below the limit it exceeded). */
 export interface Total {
@@ -21,7 +21,17 @@ export function collectionCount(collection: 'books' | 'authors'): SQL {
 
 /** An author's books. */
 export function authorBookCount(authorId: number): SQL {
-  return sql`select coalesce((select ${authorBookCounts.n} from ${authorBookCounts} where ${authorBookCounts.authorId} = ${authorId}), 0)::float8`;
+  return authorsBookCount([authorId]);
+}
+
+/** The books of any of these authors. */
+export function authorsBookCount(authorIds: number[]): SQL {
+  return sql`select coalesce(sum(${authorBookCounts.n}), 0)::float8 from ${authorBookCounts} where ${inArray(authorBookCounts.authorId, authorIds)}`;
+}
+
+/** The books published in any of these years. */
+export function yearsBookCount(years: number[]): SQL {
+  return sql`select coalesce(sum(${yearBookCounts.n}), 0)::float8 from ${yearBookCounts} where ${inArray(yearBookCounts.publicationYear, years)}`;
 }
 
 /** A counter's value (one of the queries above). */

@@ -7,7 +7,7 @@
 import { and, asc, desc, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
 import type { KeyValue } from '../../domain/cursor.js';
-import { isRankable, type Listing, orderKeys, type PagedListing, type PageFacts } from '../../domain/listing.js';
+import { type Filter, isRankable, type Listing, orderKeys, type PagedListing, type PageFacts } from '../../domain/listing.js';
 import type { Database, Db } from '../client.js';
 import { boundedCount, readCounter, type Total } from './counts.js';
 
@@ -33,6 +33,11 @@ export interface ListingScope {
   conditions?: SQL[];
   /** A query answering the number of items in scope from a counter (constant time), where one is kept. */
   counted?: SQL;
+  /**
+   * By field: a query answering, from counters, how many items in scope have that field among the given
+   * values. A listing filtered on that field alone is counted by it, exactly and in constant time.
+   */
+  countedBy?: Record<string, (values: (string | number | boolean)[]) => SQL>;
 }
 
 /** One page as read: its rows, the total, and what its paging links need. */
@@ -190,11 +195,16 @@ export async function* readAll<Row>(
   }
 }
 
-/** Total of a listing: a counter when unfiltered, else a bounded count, else the planner's estimate. */
+/**
+ * Total of a listing: a counter when unfiltered or filtered on one counted field, else a bounded count,
+ * else the planner's estimate.
+ */
 function countItems(db: Db, table: ListingTable, listing: Listing, where: SQL | undefined, scope: ListingScope) {
-  const unfiltered = listing.filters.length === 0 && listing.author === undefined && listing.query === undefined;
-  if (unfiltered && scope.counted) {
-    return readCounter(db, scope.counted);
+  const { filters } = listing;
+  if (listing.author === undefined && listing.query === undefined) {
+    if (filters.length === 0 && scope.counted) return readCounter(db, scope.counted);
+    const counter = filters.length === 1 ? scope.countedBy?.[(filters[0] as Filter).field] : undefined;
+    if (counter) return readCounter(db, counter((filters[0] as Filter).values));
   }
   return boundedCount(db, table.from, where, listing.countLimit);
 }

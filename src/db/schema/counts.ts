@@ -26,3 +26,9 @@ export const authorBookCounts = pgTable('author_book_counts', {
     .references(() => authors.id, { onDelete: 'cascade' }),
   n: bigint('n', { mode: 'number' }).notNull(),
 });
+
+/** Books per publication year, for `filter=publication_year:Y`; a year without a row has none. */
+export const yearBookCounts = pgTable('year_book_counts', {
+  publicationYear: integer('publication_year').primaryKey(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+});
