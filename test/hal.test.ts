@@ -103,7 +103,7 @@ const bookSearch = {
   target: '/books',
   properties: [
     { name: 'query', prompt: 'Search words', type: 'text', required: false },
-    { name: 'author', prompt: 'Author name contains', type: 'text', required: false },
+    { name: 'author', prompt: 'Author\u2019s name', type: 'text', required: false },
     {
       name: 'filter',
       prompt: 'Exact match, field:value (id, title, publication_year, author_id)',

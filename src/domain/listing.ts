@@ -23,7 +23,7 @@ export interface ListingSpec {
   filters?: Readonly<Record<string, 'boolean' | readonly string[]>>;
   /** Further item fields that `fields` may select (derived or timestamps), neither sorted nor filtered. */
   extraFields?: readonly string[];
-  /** Whether the `author` parameter (substring of the author's name) applies. */
+  /** Whether the `author` parameter (words of the author's name, as typed) applies. */
   author: boolean;
   /** Whether the `query` parameter (full-text search) applies; it does unless this is false. */
   search?: boolean;

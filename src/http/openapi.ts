@@ -260,7 +260,15 @@ function listingParameters(spec: ListingSpec): Schema[] {
           ),
         ]
       : []),
-    ...(spec.author ? [query('author', 'Case-insensitive substring of the author\u2019s name.', text)] : []),
+    ...(spec.author
+      ? [
+          query(
+            'author',
+            'Words of the author\u2019s name as typed: each a whole word of it, case-insensitive, the last one perhaps unfinished.',
+            text,
+          ),
+        ]
+      : []),
     {
       ...query(
         'filter',

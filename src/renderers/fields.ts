@@ -32,7 +32,7 @@ export function inputFields(
 /** The fields of a listing's search control: its query parameters, typed. */
 export function listingFields(options: { fieldNames: string[]; author: boolean }): Field[] {
   const fields: Field[] = [{ name: 'query', type: 'string', required: false, title: 'Search words' }];
-  if (options.author) fields.push({ name: 'author', type: 'string', required: false, title: 'Author name contains' });
+  if (options.author) fields.push({ name: 'author', type: 'string', required: false, title: 'Author\u2019s name' });
   fields.push(
     {
       name: 'filter',

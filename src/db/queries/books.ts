@@ -1,5 +1,5 @@
 /** @module Reads and writes of books. Functions answer `undefined` for a missing row. */
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { BookInput, StoredBook } from '../../domain/book.js';
 import { UnprocessableEntity } from '../../domain/errors.js';
 import { INT4_MAX } from '../../domain/limits.js';
@@ -63,8 +63,10 @@ export const bookListing: ListingTable = {
           ? sql`not exists (select 1 ${activeLoan})`
           : sql`exists (select 1 ${activeLoan})`,
   },
-  authorNameLike: (pattern) =>
-    inArray(books.authorId, sql`(select ${authors.id} from ${authors} where ${authors.name} ilike ${pattern})`),
+  authorNamed: {
+    column: books.authorId,
+    authorIds: (words) => sql`select ${authors.id} from ${authors} where ${authors.search} @@ ${words}`,
+  },
 };
 
 /** Which books a listing ranges over: all, or one author's. */

@@ -20,7 +20,6 @@ export const authors = pgTable(
     // Both directions of the name sort, ties by id ascending (see books).
     index('authors_name_id_idx').on(t.name, t.id),
     index('authors_name_desc_id_idx').on(t.name.desc().nullsFirst(), t.id),
-    index('authors_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('authors_search_idx').using('gin', t.search),
   ],
 );
