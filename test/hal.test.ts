@@ -164,7 +164,7 @@ function bookDoc(index: number, extra: Doc = {}): Doc {
     due_at: null,
     _links: {
       self: { href: `/books/${book.id}` },
-      author: { href: `/authors/${authorId}` },
+      author: { href: `/authors/${authorId}`, title: 'Ursula K. Le Guin' },
       collection: { href: '/books?page=1&per_page=20' },
     },
     ...extra,
@@ -475,7 +475,7 @@ describe('negotiation', () => {
       due_at: null,
       links: [
         { rel: 'self', href: `/books/${book.id}` },
-        { rel: 'author', href: `/authors/${authorId}` },
+        { rel: 'author', href: `/authors/${authorId}`, title: 'Ursula K. Le Guin' },
         { rel: 'collection', href: '/books?page=1&per_page=20' },
       ],
       controls: {

@@ -481,7 +481,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
           due_at: null,
           links: [
             { rel: 'self', href: `/books/${id}` },
-            { rel: 'author', href: `/authors/${author}` },
+            { rel: 'author', href: `/authors/${author}`, title: 'Itemia Westmarch' },
             { rel: 'collection', href: '/books?page=1&per_page=20' },
           ],
         },
@@ -585,6 +585,23 @@ describe('hypermedia (path-absolute hrefs)', () => {
         expect(response.status).toBe(200);
         expectVocabulary(await json(response), response);
       }
+    });
+  });
+
+  describe('the author link', () => {
+    it('is titled with the author\u2019s name: on a book, in pages and bare arrays, in HAL, and after a rename', async () => {
+      const author = await addAuthor(t, 'Link Title Writer');
+      const book = await addBook(t, 'Titled Link', 1999, author);
+      const titleOf = (links: (LinkDoc & { title?: string })[]) => links.find((l) => l.rel === 'author')?.title;
+      expect(titleOf((await json<Doc>(await t.request(`/books/${book}`))).links)).toBe('Link Title Writer');
+      const page = await json<{ data: Doc[] }>(await t.request(`/authors/${author}/books?per_page=5`));
+      expect(page.data.map((item) => titleOf(item.links))).toEqual(['Link Title Writer']);
+      const bare = await json<Doc[]>(await t.request(`/books?author=${encodeURIComponent('link title writer')}`));
+      expect(bare.map((item) => titleOf(item.links))).toEqual(['Link Title Writer']);
+      const hal = await json<Doc>(await t.request(`/books/${book}`, { headers: { Accept: 'application/hal+json' } }));
+      expect(hal._links.author).toEqual({ href: `/authors/${author}`, title: 'Link Title Writer' });
+      expect((await t.send('PATCH', `/authors/${author}`, { name: 'Renamed Writer' })).status).toBe(200);
+      expect(titleOf((await json<Doc>(await t.request(`/books/${book}`))).links)).toBe('Renamed Writer');
     });
   });
 });

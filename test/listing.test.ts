@@ -309,7 +309,7 @@ describe('the bare array (no page, no per_page)', () => {
       due_at: null,
       links: [
         { rel: 'self', href: `/books/${b.hobbit}` },
-        { rel: 'author', href: `/authors/${a.tolkien}` },
+        { rel: 'author', href: `/authors/${a.tolkien}`, title: 'J. R. R. Tolkien' },
         { rel: 'collection', href: '/books?page=1&per_page=20' },
       ],
     });
@@ -1014,7 +1014,7 @@ describe('fields', () => {
         title: 'The Hobbit',
         links: [
           { rel: 'self', href: `/books/${b.hobbit}` },
-          { rel: 'author', href: `/authors/${a.tolkien}` },
+          { rel: 'author', href: `/authors/${a.tolkien}`, title: 'J. R. R. Tolkien' },
           { rel: 'collection', href: '/books?page=1&per_page=20' },
         ],
       },
@@ -1022,7 +1022,7 @@ describe('fields', () => {
         title: 'The Lord of the Rings',
         links: [
           { rel: 'self', href: `/books/${b.lotr}` },
-          { rel: 'author', href: `/authors/${a.tolkien}` },
+          { rel: 'author', href: `/authors/${a.tolkien}`, title: 'J. R. R. Tolkien' },
           { rel: 'collection', href: '/books?page=1&per_page=20' },
         ],
       },

@@ -17,9 +17,10 @@ export interface Availability {
   due_at: string | null;
 }
 
-/** A book as stored: with the version that its ETag carries, and its availability. */
+/** A book as stored: with the version that its ETag carries, its availability and its author's name. */
 export interface StoredBook extends Book, Availability {
   version: number;
+  author_name: string;
 }
 
 /** The writable fields: all required on creation, any subset on change. */

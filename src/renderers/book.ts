@@ -15,7 +15,7 @@ export interface BookRenderOptions {
   asItem?: boolean;
 }
 
-type RenderableBook = Book & Availability & { version?: number; hasLoans?: boolean };
+type RenderableBook = Book & Availability & { version?: number; hasLoans?: boolean; author_name?: string };
 
 export function renderBook(book: RenderableBook, ctx: RenderContext, options: BookRenderOptions = {}): Resource {
   const { uris } = ctx;
@@ -34,7 +34,12 @@ export function renderBook(book: RenderableBook, ctx: RenderContext, options: Bo
     ),
     links: [
       { rel: 'self', href: uris.book(book.id) },
-      { rel: 'author', href: uris.author(book.author_id) },
+      // The author's name as the link's title: what a person (or a generic client's UI) shows for it.
+      {
+        rel: 'author',
+        href: uris.author(book.author_id),
+        ...(book.author_name !== undefined && { title: book.author_name }),
+      },
       { rel: 'collection', href: firstPageOf(uris.books) },
     ],
     controls: options.asItem ? [] : bookControls(book, ctx),
