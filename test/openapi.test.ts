@@ -14,6 +14,8 @@ import { borrowInputFields, returnInputFields } from '../src/domain/loan.js';
 import { sessionInputFields } from '../src/domain/session.js';
 import { tokenInputFields } from '../src/domain/token.js';
 import { userInputFields } from '../src/domain/user.js';
+import { routesOf } from '../src/http/route.js';
+import { paths } from '../src/hypermedia/uris.js';
 import { controls as controlVocabulary } from '../src/hypermedia/vocabulary.js';
 import { json, linkHref, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
 
@@ -71,6 +73,14 @@ describe('the OpenAPI document', () => {
     for (const required of ['GET /', 'POST /books', 'POST /books/{id}/borrow', 'PATCH /loans/{id}', 'GET /profile']) {
       expect(served).toContain(required);
     }
+  });
+
+  it('registers every route from the one list of URI templates that links are expanded from', () => {
+    const app = createApp({ database: t.database });
+    const registered = new Set(routesOf(app).map((r) => r.path));
+    const templated = new Set(Object.values(paths).map((template) => template.text.replace(/\{\?[^}]*\}$/, '')));
+    expect([...templated].filter((path) => !registered.has(path))).toEqual([]);
+    expect([...registered].filter((path) => !templated.has(path) && !path.startsWith('/assets/'))).toEqual([]);
   });
 
   it('names for each path exactly the methods OPTIONS allows there', async () => {

@@ -73,13 +73,18 @@ export function routesOf(app: Hono<AppEnv>): readonly RouteEntry[] {
   return tables.get(app) ?? [];
 }
 
-/** Registers `handlers` at `path`, described by `operations`: one per method, no more, no fewer. */
+/**
+ * Registers `handlers` at the path of `at`, described by `operations`: one per method, no more, no fewer.
+ * `at` is a template of `paths` (the one links are expanded from), whose query expression the route's
+ * handlers read, or a plain path (the assets, named by their format).
+ */
 export function route<M extends Method>(
   app: Hono<AppEnv>,
-  path: string,
+  at: { text: string } | string,
   operations: Record<M, Operation>,
   handlers: NoInfer<Record<M, Handler<AppEnv>>>,
 ): void {
+  const path = routePath(typeof at === 'string' ? at : at.text);
   const frame = frames.get(app) ?? ((handler) => handler);
   const methods = Object.keys(handlers) as M[];
   const allowed = [...methods, ...('GET' in handlers ? ['HEAD'] : []), 'OPTIONS'];
@@ -107,6 +112,11 @@ export function route<M extends Method>(
   const table = tables.get(app) ?? [];
   table.push({ path: path.replace(/:(\w+)/g, '{$1}'), operations });
   tables.set(app, table);
+}
+
+/** A template's path as Hono routes it: `/books/{id}{?fields}` → `/books/:id`. */
+export function routePath(template: string): string {
+  return template.replace(/\{\?[^}]*\}$/, '').replace(/\{(\w+)\}/g, ':$1');
 }
 
 function isGated(operation: Operation): boolean {

@@ -23,9 +23,13 @@ const byId = (t: ReturnType<typeof template>) => {
   return (id: number) => (Number.isSafeInteger(id) ? before + id + after : t.expand({ id }));
 };
 
-/** The templates, path-absolute. */
+/**
+ * The templates, path-absolute: one definition of every path, from which the links are expanded and the
+ * routes registered (`route` takes a template and serves its path part).
+ */
 export const paths = {
   root: template('/'),
+  health: template('/health'),
   books: template('/books{?query,author,filter*,sort,page,per_page,cursor,fields}'),
   book: template('/books/{id}'),
   bookAuthor: template('/books/{id}/author'),

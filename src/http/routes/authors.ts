@@ -14,6 +14,7 @@ import { type AuthorInput, authorInputFields } from '../../domain/author.js';
 import type { StoredBook } from '../../domain/book.js';
 import { parseListing } from '../../domain/listing.js';
 import { authorListingSpec, bookListingSpec } from '../../domain/listings.js';
+import { paths } from '../../hypermedia/uris.js';
 import { renderAuthor } from '../../renderers/author.js';
 import { renderBook } from '../../renderers/book.js';
 import { authorBooksCollection, authorsCollection } from '../../renderers/collections.js';
@@ -67,7 +68,7 @@ const operations = {
 } satisfies Record<string, Operations>;
 
 export function authorRoutes(app: Hono<AppEnv>): void {
-  route(app, '/authors', operations.authors, {
+  route(app, paths.authors, operations.authors, {
     GET: listHandler({
       spec: authorListingSpec,
       collection: authorsCollection,
@@ -78,14 +79,14 @@ export function authorRoutes(app: Hono<AppEnv>): void {
     POST: createHandler(storedAuthor),
   });
 
-  route(app, '/authors/:id', operations.author, {
+  route(app, paths.author, operations.author, {
     GET: readHandler(storedAuthor),
     PUT: changeAuthor,
     PATCH: changeAuthor,
     DELETE: deleteHandler(storedAuthor),
   });
 
-  route(app, '/authors/:id/books', operations.authorBooks, {
+  route(app, paths.authorBooks, operations.authorBooks, {
     async GET(c) {
       const id = idParam(c, 'id', 'author');
       const ctx = c.get('ctx');

@@ -8,6 +8,7 @@ import { validateInput } from '../../domain/input.js';
 import { bookListingSpec } from '../../domain/listings.js';
 import { type BorrowInput, borrowInputFields } from '../../domain/loan.js';
 import { authorize, bookFacts, type SignedIn } from '../../domain/policy.js';
+import { paths } from '../../hypermedia/uris.js';
 import { renderAuthor } from '../../renderers/author.js';
 import { renderBook } from '../../renderers/book.js';
 import { booksCollection } from '../../renderers/collections.js';
@@ -83,7 +84,7 @@ const operations = {
 } satisfies Record<string, Operations>;
 
 export function bookRoutes(app: Hono<AppEnv>): void {
-  route(app, '/books', operations.books, {
+  route(app, paths.books, operations.books, {
     GET: listHandler({
       spec: bookListingSpec,
       collection: booksCollection,
@@ -94,7 +95,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
     POST: createHandler(storedBook),
   });
 
-  route(app, '/books/:id', operations.book, {
+  route(app, paths.book, operations.book, {
     GET: readHandler(storedBook),
     PUT: changeBook,
     PATCH: changeBook,
@@ -102,7 +103,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
   });
 
   /** The one verb path the seed allows: borrowing a book. The due date is the library's, not the client's. */
-  route(app, '/books/:id/borrow', operations.borrow, {
+  route(app, paths.borrow, operations.borrow, {
     async POST(c) {
       const id = idParam(c, 'id', 'book');
       const ctx = c.get('ctx');
@@ -124,7 +125,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
     },
   });
 
-  route(app, '/books/:id/author', operations.bookAuthor, {
+  route(app, paths.bookAuthor, operations.bookAuthor, {
     async GET(c) {
       const id = idParam(c, 'id', 'book');
       const author = await findAuthorOfBook(c.get('database').db, { bookId: id });

@@ -5,6 +5,7 @@
 import type { Hono } from 'hono';
 import type { Format } from '../../formats/format.js';
 import type { Method } from '../../hypermedia/model.js';
+import { paths } from '../../hypermedia/uris.js';
 import type { Vocabulary } from '../../hypermedia/vocabulary.js';
 import { type ControlTarget, renderProfile } from '../../renderers/profile.js';
 import type { AppEnv } from '../env.js';
@@ -19,14 +20,14 @@ const operations = {
 
 export function descriptionRoutes(app: Hono<AppEnv>, options: { formats: readonly Format[]; vocabulary: Vocabulary }) {
   const { formats, vocabulary } = options;
-  route(app, '/profile', operations.profile, {
+  route(app, paths.profile, operations.profile, {
     GET: (c) =>
       send(c, renderProfile(c.get('ctx'), vocabulary, controlTargets(routesOf(app)), c.get('rateLimiter')?.limits)),
   });
 
   // Generated on first request, when every route has been registered; the same for every caller.
   let openapi: string | undefined;
-  route(app, '/openapi.json', operations.openapi, {
+  route(app, paths.openapi, operations.openapi, {
     GET(c) {
       const uris = c.get('uris');
       openapi ??= JSON.stringify(

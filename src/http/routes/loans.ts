@@ -7,6 +7,7 @@ import { parseListing } from '../../domain/listing.js';
 import { loanListingSpec } from '../../domain/listings.js';
 import { type Loan, type LoanChange, returnInputFields } from '../../domain/loan.js';
 import { authorize, loanAlreadyReturned, type SignedIn } from '../../domain/policy.js';
+import { paths } from '../../hypermedia/uris.js';
 import type { Collection } from '../../renderers/collection.js';
 import { loansCollection } from '../../renderers/collections.js';
 import { renderLoan } from '../../renderers/loan.js';
@@ -36,7 +37,7 @@ const operations = {
 } satisfies Record<string, Operations>;
 
 export function loanRoutes(app: Hono<AppEnv>): void {
-  route(app, '/loans', operations.loans, {
+  route(app, paths.loans, operations.loans, {
     GET(c) {
       const { caller, policy } = c.get('ctx');
       authorize(policy.listLoans(caller));
@@ -45,7 +46,7 @@ export function loanRoutes(app: Hono<AppEnv>): void {
     },
   });
 
-  route(app, '/loans/:id', operations.loan, {
+  route(app, paths.loan, operations.loan, {
     async GET(c) {
       const id = idParam(c, 'id', 'loan');
       const ctx = c.get('ctx');

@@ -5,6 +5,7 @@ import { databaseAnswers } from '../../db/migrate.js';
 import { ServiceUnavailable } from '../../domain/errors.js';
 import { HEALTH_DEADLINE_MS } from '../../domain/limits.js';
 import type { Resource } from '../../hypermedia/model.js';
+import { paths } from '../../hypermedia/uris.js';
 import { renderRoot } from '../../renderers/root.js';
 import type { AppEnv } from '../env.js';
 import { securityHeaders } from '../middleware/security-headers.js';
@@ -30,7 +31,7 @@ export function rootRoutes(app: Hono<AppEnv>): void {
   // The root reads nothing from the database: as an anonymous caller sees it, it is the same document for
   // the life of the app, rendered and serialised once per format.
   let anonymousRoot: Resource | undefined;
-  route(app, '/', operations.root, {
+  route(app, paths.root, operations.root, {
     GET(c) {
       const ctx = c.get('ctx');
       if (ctx.caller.kind !== 'anonymous') return send(c, renderRoot(ctx));
@@ -42,7 +43,7 @@ export function rootRoutes(app: Hono<AppEnv>): void {
 
 /** For load balancers and orchestrators: 200 while the database answers, 503 otherwise. */
 export function healthRoutes(app: Hono<AppEnv>, database: Database): void {
-  route(app, '/health', operations.health, {
+  route(app, paths.health, operations.health, {
     async GET(c) {
       if (!(await databaseAnswers(database.db, HEALTH_DEADLINE_MS))) {
         throw new ServiceUnavailable('the database does not answer', 1);

@@ -14,6 +14,7 @@ import { validateInput } from '../../domain/input.js';
 import { anonymous, authorize } from '../../domain/policy.js';
 import { SESSION_COOKIE, SESSION_TOKEN_NAME, type SessionInput, sessionInputFields } from '../../domain/session.js';
 import { hashTokenSecret, newTokenSecret } from '../../domain/token.js';
+import { paths } from '../../hypermedia/uris.js';
 import { renderRoot } from '../../renderers/root.js';
 import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
@@ -44,7 +45,7 @@ const operations = {
 } satisfies Record<string, Operations>;
 
 export function sessionRoutes(app: Hono<AppEnv>): void {
-  route(app, '/session', operations.session, {
+  route(app, paths.session, operations.session, {
     /** Answers the root as the newly signed-in caller sees it. */
     async POST(c) {
       const ctx = c.get('ctx');

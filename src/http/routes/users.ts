@@ -10,6 +10,7 @@ import { loanListingSpec, tokenListingSpec, userListingSpec } from '../../domain
 import { authorize } from '../../domain/policy.js';
 import { hashTokenSecret, newTokenSecret, type TokenInput, tokenInputFields } from '../../domain/token.js';
 import { type StoredUser, type UserInput, userInputFields } from '../../domain/user.js';
+import { paths } from '../../hypermedia/uris.js';
 import { renderPage } from '../../renderers/collection.js';
 import { userLoansCollection, usersCollection } from '../../renderers/collections.js';
 import { renderToken, renderUser, tokensCollection } from '../../renderers/user.js';
@@ -68,7 +69,7 @@ const operations = {
 } satisfies Record<string, Operations>;
 
 export function userRoutes(app: Hono<AppEnv>): void {
-  route(app, '/users', operations.users, {
+  route(app, paths.users, operations.users, {
     GET: listHandler({
       spec: userListingSpec,
       mayList: (ctx) => ctx.policy.manageUsers(ctx.caller),
@@ -80,7 +81,7 @@ export function userRoutes(app: Hono<AppEnv>): void {
     POST: createHandler(storedUser),
   });
 
-  route(app, '/users/:id', operations.user, {
+  route(app, paths.user, operations.user, {
     async GET(c) {
       const user = await visibleUser(c);
       return send(c, renderUser(user, c.get('ctx')));
@@ -89,14 +90,14 @@ export function userRoutes(app: Hono<AppEnv>): void {
     PATCH: changeUser,
   });
 
-  route(app, '/users/:id/loans', operations.userLoans, {
+  route(app, paths.userLoans, operations.userLoans, {
     async GET(c) {
       const user = await visibleUser(c);
       return sendLoans(c, userLoansCollection(c.get('ctx'), user), user.id);
     },
   });
 
-  route(app, '/users/:id/tokens', operations.tokens, {
+  route(app, paths.userTokens, operations.tokens, {
     /** Always a page: by default one of MAX_TOKENS_PER_USER, which is every token a user can hold. */
     async GET(c) {
       const user = await tokenOwner(c);
@@ -135,7 +136,7 @@ export function userRoutes(app: Hono<AppEnv>): void {
     },
   });
 
-  route(app, '/users/:id/tokens/:token', operations.token, {
+  route(app, paths.userToken, operations.token, {
     async GET(c) {
       const user = await tokenOwner(c);
       const id = idParam(c, 'token', 'token');
