@@ -2,6 +2,7 @@
 import { type Author, authorInputFields } from '../domain/author.js';
 import type { Control, Resource } from '../hypermedia/model.js';
 import type { RenderContext } from './context.js';
+import { changeControls, deleteControl } from './controls.js';
 import { inputFields } from './fields.js';
 import { firstPage, firstPageOf } from './first-page.js';
 import { pick } from './pick.js';
@@ -39,26 +40,11 @@ function authorControls(author: Author & { hasBooks?: boolean }, ctx: RenderCont
   const controls: Control[] = [];
   if (policy.manageCatalogue(caller).allowed) {
     controls.push(
-      {
-        name: 'update',
-        href,
-        method: 'PUT',
-        title: 'Update author',
-        contentType: 'application/json',
-        fields: inputFields(authorInputFields, { values: author, mode: 'change' }),
-      },
-      {
-        name: 'edit',
-        href,
-        method: 'PATCH',
-        title: 'Edit author',
-        contentType: 'application/json',
-        fields: inputFields(authorInputFields, { values: author, mode: 'change' }),
-      },
+      ...changeControls(href, 'author', inputFields(authorInputFields, { values: author, mode: 'change' })),
     );
   }
   if (policy.deleteAuthor(caller, { id: author.id, hasBooks: author.hasBooks ?? true }).allowed) {
-    controls.push({ name: 'delete', href, method: 'DELETE', title: 'Delete author', fields: [] });
+    controls.push(deleteControl(href, 'Delete author'));
   }
   return controls;
 }

@@ -4,6 +4,7 @@ import { borrowInputFields } from '../domain/loan.js';
 import { bookFacts } from '../domain/policy.js';
 import type { Control, Resource } from '../hypermedia/model.js';
 import type { RenderContext } from './context.js';
+import { changeControls, deleteControl } from './controls.js';
 import { authorOptions, inputFields, userOptions } from './fields.js';
 import { firstPageOf } from './first-page.js';
 import { pick } from './pick.js';
@@ -66,27 +67,11 @@ function bookControls(book: RenderableBook, ctx: RenderContext): Control[] {
     });
   }
   if (policy.manageCatalogue(caller).allowed) {
-    controls.push(
-      {
-        name: 'update',
-        href,
-        method: 'PUT',
-        title: 'Update book',
-        contentType: 'application/json',
-        fields: inputFields(bookInputFields, { values: book, mode: 'change', choices: authorChoices }),
-      },
-      {
-        name: 'edit',
-        href,
-        method: 'PATCH',
-        title: 'Edit book',
-        contentType: 'application/json',
-        fields: inputFields(bookInputFields, { values: book, mode: 'change', choices: authorChoices }),
-      },
-    );
+    const fields = inputFields(bookInputFields, { values: book, mode: 'change', choices: authorChoices });
+    controls.push(...changeControls(href, 'book', fields));
   }
   if (policy.deleteBook(caller, bookFacts(book)).allowed) {
-    controls.push({ name: 'delete', href, method: 'DELETE', title: 'Delete book', fields: [] });
+    controls.push(deleteControl(href, 'Delete book'));
   }
   return controls;
 }

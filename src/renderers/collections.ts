@@ -6,6 +6,7 @@ import { userInputFields } from '../domain/user.js';
 import type { Control } from '../hypermedia/model.js';
 import type { Collection } from './collection.js';
 import type { RenderContext } from './context.js';
+import { createControl } from './controls.js';
 import { authorOptions, inputFields, listingFields } from './fields.js';
 
 export function booksCollection(ctx: RenderContext): Collection {
@@ -36,14 +37,7 @@ export function authorsCollection(ctx: RenderContext): Collection {
   const { uris, caller, policy } = ctx;
   const controls: Control[] = [];
   if (policy.manageCatalogue(caller).allowed) {
-    controls.push({
-      name: 'create',
-      href: uris.authors(),
-      method: 'POST',
-      title: 'Add an author',
-      contentType: 'application/json',
-      fields: inputFields(authorInputFields),
-    });
+    controls.push(createControl(uris.authors(), 'Add an author', inputFields(authorInputFields)));
   }
   controls.push({
     name: 'search',
@@ -57,14 +51,8 @@ export function authorsCollection(ctx: RenderContext): Collection {
 
 /** POST a new book; `values` prefills fields fixed by context (an author's books are theirs). */
 function createBook(ctx: RenderContext, title: string, values?: Partial<Book>): Control {
-  return {
-    name: 'create',
-    href: ctx.uris.books(),
-    method: 'POST',
-    title,
-    contentType: 'application/json',
-    fields: inputFields(bookInputFields, { values, choices: { author_id: authorOptions(ctx) } }),
-  };
+  const fields = inputFields(bookInputFields, { values, choices: { author_id: authorOptions(ctx) } });
+  return createControl(ctx.uris.books(), title, fields);
 }
 
 function bookSearch(href: string, title: string): Control {
@@ -81,14 +69,7 @@ export function usersCollection(ctx: RenderContext): Collection {
   const { uris, caller, policy } = ctx;
   const controls: Control[] = [];
   if (policy.manageUsers(caller).allowed) {
-    controls.push({
-      name: 'create',
-      href: uris.users(),
-      method: 'POST',
-      title: 'Add a user',
-      contentType: 'application/json',
-      fields: inputFields(userInputFields),
-    });
+    controls.push(createControl(uris.users(), 'Add a user', inputFields(userInputFields)));
   }
   return { itemKind: 'user', uri: uris.users, controls, links: [] };
 }

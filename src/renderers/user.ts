@@ -4,6 +4,7 @@ import { type User, userInputFields } from '../domain/user.js';
 import type { Control, Resource } from '../hypermedia/model.js';
 import type { Collection } from './collection.js';
 import type { RenderContext } from './context.js';
+import { changeControls, createControl, deleteControl } from './controls.js';
 import { inputFields } from './fields.js';
 import { firstPage, firstPageOf } from './first-page.js';
 import { pick } from './pick.js';
@@ -26,24 +27,7 @@ export function renderUser(user: User & { version?: number }, ctx: RenderContext
   const controls: Control[] = [];
   if (!options.asItem && policy.manageUsers(caller).allowed) {
     const href = uris.user(user.id);
-    controls.push(
-      {
-        name: 'update',
-        href,
-        method: 'PUT',
-        title: 'Update user',
-        contentType: 'application/json',
-        fields: inputFields(userInputFields, { values: user, mode: 'change' }),
-      },
-      {
-        name: 'edit',
-        href,
-        method: 'PATCH',
-        title: 'Edit user',
-        contentType: 'application/json',
-        fields: inputFields(userInputFields, { values: user, mode: 'change' }),
-      },
-    );
+    controls.push(...changeControls(href, 'user', inputFields(userInputFields, { values: user, mode: 'change' })));
   }
   const resource: Resource = {
     kind: 'user',
@@ -76,7 +60,7 @@ export function renderToken(
     ],
     controls:
       !options.asItem && ctx.policy.manageTokens(ctx.caller, token.user_id).allowed
-        ? [{ name: 'delete', href, method: 'DELETE', title: 'Revoke token', fields: [] }]
+        ? [deleteControl(href, 'Revoke token')]
         : [],
   };
   return resource;
@@ -87,14 +71,7 @@ export function tokensCollection(userId: number, held: number, ctx: RenderContex
   const { uris, caller, policy } = ctx;
   const controls: Control[] = [];
   if (policy.createToken(caller, userId, held).allowed) {
-    controls.push({
-      name: 'create',
-      href: uris.userTokens(userId),
-      method: 'POST',
-      title: 'Create a token',
-      contentType: 'application/json',
-      fields: inputFields(tokenInputFields),
-    });
+    controls.push(createControl(uris.userTokens(userId), 'Create a token', inputFields(tokenInputFields)));
   }
   return {
     itemKind: 'token',
