@@ -28,7 +28,10 @@ afterAll(async () => {
 
 /** The ids of the books by the namesakes whose number passes `named`, ascending. */
 function booksBy(named: (n: number) => boolean): number[] {
-  return [...bookOf].filter(([n]) => named(n)).map(([, id]) => id).sort((x, y) => x - y);
+  return [...bookOf]
+    .filter(([n]) => named(n))
+    .map(([, id]) => id)
+    .sort((x, y) => x - y);
 }
 
 async function listed(author: string, query = ''): Promise<number[]> {
