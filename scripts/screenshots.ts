@@ -66,6 +66,8 @@ const saved: string[] = [];
 /** Saves the whole page (or the full-width band holding one element) as docs/screenshots/<name>.png. */
 async function shoot(page: Page, name: string, selector?: string): Promise<void> {
   const path = new URL(`${name}.png`, OUT).pathname;
+  // A box measured at the top of the page is where the full-page screenshot has it.
+  await page.evaluate('window.scrollTo(0, 0)');
   const box = selector ? await page.locator(selector).boundingBox() : null;
   if (box) {
     const margin = 16;
@@ -134,6 +136,21 @@ try {
   await edit.locator('button[type="submit"]').click();
   await edit.locator('[data-error-for="title"]').waitFor({ state: 'visible' });
   await shoot(page, 'validation-error', 'section.controls');
+
+  // Picking an author by name while adding a book: the form sends the author's id.
+  await page.goto(new URL('/books', base).href);
+  const create = page.locator('form[rel="create"]');
+  await create.getByRole('combobox', { name: /Author/ }).pressSequentially('tol');
+  await create.getByRole('option').first().waitFor();
+  await shoot(page, 'picker', 'form[rel="create"]');
+
+  // Deleting asks first.
+  const { data: unlent } = (await (await api('/books?filter=available:true&sort=-id&page=1&per_page=1')).json()) as {
+    data: { id: number }[];
+  };
+  await page.goto(new URL(`/books/${unlent[0]?.id}`, base).href);
+  await page.locator('details.confirm summary').click();
+  await shoot(page, 'delete-confirm', 'section.controls');
 
   // The same book on a phone.
   const phone = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });

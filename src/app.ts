@@ -15,6 +15,7 @@ import type { AppEnv } from './http/env.js';
 import { errorResponse, toCatalogueError } from './http/errors.js';
 import { createFrame } from './http/middleware/frame.js';
 import { defaultRateLimits, RateLimiter, type RateLimits } from './http/rate-limit.js';
+import { pageContext } from './http/respond.js';
 import { frameRoutes } from './http/route.js';
 import { assetRoutes } from './http/routes/assets.js';
 import { authorRoutes } from './http/routes/authors.js';
@@ -62,7 +63,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   // Errors in the negotiated format where it has its own way to show them (a page for a browser). Through
   // the context, so that headers set before the error (clearing a stale session cookie) are kept.
   const respondWithError = (error: CatalogueError, c: Context<AppEnv>) => {
-    const response = errorResponse(error, c.get('format'), { home: uris.root() });
+    const response = errorResponse(error, c.get('format'), pageContext(c, uris));
     return c.newResponse(response.body, response);
   };
   const onError = (error: Error, c: Context<AppEnv>) => respondWithError(toCatalogueError(error, c, log), c);

@@ -102,7 +102,7 @@ const bookSearch = {
   method: 'GET',
   target: '/books',
   properties: [
-    { name: 'query', prompt: 'Search words', type: 'text', required: false },
+    { name: 'query', prompt: 'Search titles and authors', type: 'text', required: false },
     { name: 'author', prompt: 'Author\u2019s name', type: 'text', required: false },
     {
       name: 'filter',

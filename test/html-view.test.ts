@@ -4,6 +4,8 @@
  * session cookie and its same-site rule, and the security headers. Real Chromium runs in browser.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resourcePage } from '../src/formats/html/view.js';
+import type { Resource } from '../src/hypermedia/model.js';
 import {
   addAuthor,
   addBook,
@@ -21,6 +23,13 @@ let t: TestCatalogue;
 let author: number;
 let book: number;
 let session: string;
+
+/** The page's `<main>`, without the header. */
+const main = (html: string) => html.slice(html.indexOf('<main>'), html.indexOf('</main>'));
+/** The page's `<header>`. */
+const header = (html: string) => html.slice(html.indexOf('<header>'), html.indexOf('</header>'));
+const page = async (path: string, cookie?: string) =>
+  (await t.anonymous.request(path, { headers: cookie ? { ...HTML, Cookie: cookie } : HTML })).text();
 
 /** Signs a browser in and answers its cookie header. */
 async function signIn(token: string): Promise<string> {
@@ -92,7 +101,7 @@ describe('links and controls as HTML', () => {
 
   it('an anonymous visitor sees no write forms, only search and sign-in', async () => {
     const bookPage = await (await t.anonymous.request(`/books/${book}`, { headers: HTML })).text();
-    expect(bookPage).not.toContain('<form');
+    expect(main(bookPage)).not.toContain('<form');
     const root = await (await t.anonymous.request('/', { headers: HTML })).text();
     expect([...root.matchAll(/<form rel="(\w+)"/g)].map((m) => m[1])).toEqual(['login', 'search']);
   });
@@ -265,5 +274,160 @@ describe('answers shown only once', () => {
     const secret = /<dd data-field="token">(cat_[\w-]{43})<\/dd>/.exec(html)?.[1];
     expect(secret).toBeDefined();
     expect((await t.as(secret as string).request(`/users/${member.id}`)).status).toBe(200);
+  });
+});
+
+describe('a view made for people', () => {
+  /** A book as a renderer builds it, its `author` link titled with the name or not. */
+  const bookResource = (authorTitle?: string): Resource => ({
+    kind: 'book',
+    state: { id: 7, title: 'Named', publication_year: 1969, author_id: 3, available: true, due_at: null },
+    links: [
+      { rel: 'self', href: '/books/7' },
+      { rel: 'author', href: '/authors/3', ...(authorTitle !== undefined && { title: authorTitle }) },
+      { rel: 'collection', href: '/books?page=1' },
+    ],
+    controls: [],
+  });
+  const listOf = (item: Resource): Resource => ({
+    kind: 'book-page',
+    state: { meta: { page: 1 } },
+    links: [{ rel: 'self', href: '/books?page=1' }],
+    controls: [],
+    items: [item],
+  });
+
+  it("lists and a book's page show the author's name, linked, when the author link carries it", () => {
+    const list = main(resourcePage(listOf(bookResource('Ursula <Le> Guin')), { home: '/' }));
+    expect(list).toContain('<th scope="col">Author</th>');
+    expect(list).not.toContain('Author id');
+    expect(list).toContain(
+      '<td data-field="author_id"><a rel="author" href="/authors/3">Ursula &lt;Le&gt; Guin</a></td>',
+    );
+    expect(list.match(/rel="author"/g)).toHaveLength(1);
+    const own = main(resourcePage(bookResource('Ursula Le Guin'), { home: '/' }));
+    expect(own).toContain(
+      '<dt>Author</dt><dd data-field="author_id"><a rel="author" href="/authors/3">Ursula Le Guin</a></dd>',
+    );
+    expect(own.match(/rel="author"/g)).toHaveLength(1);
+  });
+
+  it('without a title on the author link, the id and a link to the author stay', () => {
+    const list = main(resourcePage(listOf(bookResource()), { home: '/' }));
+    expect(list).toContain('Author id');
+    expect(list).toContain('<td data-field="author_id">3</td>');
+    expect(list).toContain('<a rel="author" href="/authors/3">Author</a>');
+  });
+
+  it('every book list has a search box on top, in plain words, that sends only the search words', async () => {
+    for (const path of ['/books', `/authors/${author}/books`, '/books?query=html']) {
+      const html = main(await page(path));
+      const box = html.match(
+        /<search><form class="searchbox" method="get" action="([^"]+)"[^>]*>(.*?)<\/form><\/search>/,
+      );
+      expect(box, path).not.toBeNull();
+      expect(html.indexOf('<search>'), path).toBeLessThan(html.indexOf('<table>'));
+      expect(box?.[2]).toContain('<label for="searchbox-query">Search titles and authors</label>');
+      expect(box?.[2]).toContain('id="searchbox-query" name="query"');
+      expect([...(box?.[2] ?? '').matchAll(/ name="(\w+)"/g)].map((m) => m[1])).toEqual(['query']);
+    }
+    expect(main(await page('/books?query=html'))).toMatch(/name="query" value="html"/);
+  });
+
+  it('sortable column headers sort, a second click reverses, and the current sort is marked', async () => {
+    const unsorted = main(await page('/books?query=paged&per_page=5'));
+    expect(unsorted).toContain(
+      '<th scope="col"><a href="/books?query=paged&amp;sort=title&amp;page=1&amp;per_page=5" class="sort">Title</a></th>',
+    );
+    // `available` is not a field the listing can sort by: its header is text.
+    expect(unsorted).toContain('<th scope="col">Available</th>');
+    expect(unsorted).not.toContain('aria-sort');
+    const byTitle = main(await page('/books?query=paged&per_page=5&sort=title'));
+    expect(byTitle).toContain(
+      '<th scope="col" aria-sort="ascending"><a href="/books?query=paged&amp;sort=-title&amp;page=1&amp;per_page=5" class="sort" data-order="ascending">Title</a></th>',
+    );
+    const reversed = main(await page('/books?query=paged&per_page=5&sort=-title'));
+    expect(reversed).toMatch(/aria-sort="descending"><a href="[^"]*sort=title&amp;[^"]*"/);
+    // The header's link is a listing the service accepts, in that order.
+    const titles = async (path: string) =>
+      [...(await page(path)).matchAll(/<a rel="item" href="[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
+    const href = /aria-sort="ascending"><a href="([^"]+)"/.exec(byTitle)?.[1]?.replaceAll('&amp;', '&') ?? '';
+    expect(await titles(href)).toEqual([
+      'Paged Html 21',
+      'Paged Html 20',
+      'Paged Html 19',
+      'Paged Html 18',
+      'Paged Html 17',
+    ]);
+  });
+
+  it('every page has sign-in in its header for an anonymous visitor, and who is signed in and sign-out for a session', async () => {
+    for (const path of ['/', '/books', `/books/${book}`, `/authors/${author}`, '/books/987654']) {
+      const anonymous = header(await page(path));
+      expect(anonymous, path).toMatch(/<form rel="login" method="post" action="\/session"/);
+      expect(anonymous, path).toContain('<label for="header-login-token">Token');
+      expect(anonymous, path).not.toContain('rel="logout"');
+      const signedIn = header(await page(path, session));
+      expect(signedIn, path).toMatch(/Signed in as <a href="\/users\/\d+">[^<]+<\/a>/);
+      expect(signedIn, path).toMatch(
+        /<form rel="logout" method="post" action="\/session"[^>]*><input type="hidden" name="_method" value="DELETE"\/>/,
+      );
+      expect(signedIn, path).not.toContain('rel="login"');
+    }
+    // The root shows each session form once, in the header.
+    expect((await page('/')).match(/<form rel="login"/g)).toHaveLength(1);
+    // A bearer-token caller has no session to end: the header names them, with no sign-out.
+    const bearer = header(await (await t.request('/books', { headers: HTML })).text());
+    expect(bearer).toContain('Signed in as');
+    expect(bearer).not.toContain('<form');
+  });
+
+  it('signing out from the header form of any page ends the session', async () => {
+    const cookie = await signIn(LIBRARIAN_TOKEN);
+    const response = await t.anonymous.request('/session', {
+      method: 'POST',
+      headers: { ...HTML, ...FORM, Cookie: cookie },
+      body: '_method=DELETE',
+    });
+    expect(response.status).toBe(303);
+    expect(header(await page(`/books/${book}`, cookie))).toContain('rel="login"');
+  });
+
+  it('a person sees one edit form where the resource offers update and edit; generic clients keep both', async () => {
+    const html = main(await page(`/books/${book}`, session));
+    expect(html).toMatch(/<form rel="edit"/);
+    expect(html).not.toMatch(/<form rel="update"/);
+    const body = await json(await t.request(`/books/${book}`));
+    const names = Array.isArray(body.controls)
+      ? body.controls.map((c: { name: string }) => c.name)
+      : Object.keys(body.controls);
+    expect(names).toEqual(expect.arrayContaining(['update', 'edit']));
+  });
+
+  it('delete asks first: its button is inside a disclosure that says it cannot be undone', async () => {
+    const html = main(await page(`/books/${book}`, session));
+    expect(html).toMatch(
+      /<details class="confirm"><summary>Delete book…<\/summary><form rel="delete" method="post" action="\/books\/\d+"[^>]*><input type="hidden" name="_method" value="DELETE"\/><p>This cannot be undone.<\/p>.*?<button type="submit" class="danger">Yes, delete book<\/button><\/form><\/details>/,
+    );
+  });
+
+  it('the search form tucks exact matches and sparse fields under "More options"', async () => {
+    const html = main(await page('/books'));
+    const search = html.match(/<form rel="search".*?<\/form>/)?.[0] ?? '';
+    const more = search.match(/<details class="more"><summary>More options<\/summary>(.*?)<\/details>/)?.[1] ?? '';
+    expect([...more.matchAll(/ name="(\w+)"/g)].map((m) => m[1])).toEqual(['filter', 'fields']);
+    expect(search.replace(more, '')).not.toMatch(/name="(filter|fields)"/);
+  });
+
+  it('an author field is a number box with a lookup link that the script turns into a picker', async () => {
+    const html = main(await page('/books', session));
+    const field = html.match(/<p class="field"><label for="control-create-author_id">.*?<\/p>/)?.[0] ?? '';
+    expect(field).toMatch(
+      /<input id="control-create-author_id" name="author_id" required="" data-type="integer" type="number"/,
+    );
+    expect(field).toContain(
+      'data-options="/authors?fields=id%2Cname" data-option-value="id" data-option-prompt="name"',
+    );
+    expect(field).toContain('<a class="choices" href="/authors?fields=id%2Cname"');
   });
 });

@@ -3,12 +3,35 @@
  * bytes of one media type and decides nothing: which links and controls exist was settled by the
  * renderers. Adding a media type is a new module implementing `Format` plus one line in `registry.ts`.
  */
-import type { Resource, ResourceStream } from '../hypermedia/model.js';
+import type { Control, Resource, ResourceStream } from '../hypermedia/model.js';
 
 /** Where a document is shown, for formats that present a whole page (a browser's). */
 export interface PageContext {
   /** The href of the root document, for a way home from anywhere. */
   home: string;
+  /** Who is signed in and how to sign in or out, for a page's header: decided by the policy, not the format. */
+  session?: SessionView;
+  /** How the listing on this page can be re-sorted; absent on anything but a page of a collection. */
+  listing?: ListingView;
+}
+
+/** The caller as a page header shows them, with the session controls the policy allows them. */
+export interface SessionView {
+  /** The signed-in user, with the href of their own document; absent for an anonymous caller. */
+  user?: { name: string; href: string };
+  /** `login` for an anonymous caller, `logout` for a browser session: the same controls the root offers. */
+  controls: Control[];
+}
+
+/** A page of a listing: its search words, and where each sortable field's header leads. */
+export interface ListingView {
+  /** The words searched for, if any. */
+  query?: string;
+  /**
+   * Each field the listing can be sorted by: the href of the first page sorted by it (reversed when it is
+   * already the first sort key, ascending), and the order it is in now if it is the first sort key.
+   */
+  sort: Record<string, { href: string; order?: 'ascending' | 'descending' }>;
 }
 
 /** The error shape's content, for formats that present errors their own way. */
@@ -31,8 +54,10 @@ export interface Format {
   contentType: string;
   /** Media types in `Accept` that select this format, most specific first. */
   mediaTypes: readonly string[];
-  /** A whole document. */
+  /** A whole document; `page` is given to formats that draw whole pages (`drawsPages`). */
   resource(resource: Resource, page?: PageContext): string;
+  /** It draws whole pages for people, with a header: it reads the `PageContext`, which others are spared. */
+  drawsPages?: boolean;
   /** A collection sent whole as its items arrive, in chunks. */
   stream(stream: ResourceStream): AsyncIterable<string>;
   /** Collections are always shown a page at a time (a person reads pages, not a million rows). */

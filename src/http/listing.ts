@@ -5,8 +5,16 @@
 import type { Context, Handler } from 'hono';
 import type { Database, Db } from '../db/client.js';
 import { DEFAULT_PER_PAGE } from '../domain/limits.js';
-import { type Listing, type ListingSpec, type PagedListing, type PageFacts, parseListing } from '../domain/listing.js';
+import {
+  type Listing,
+  type ListingSpec,
+  listingQuery,
+  type PagedListing,
+  type PageFacts,
+  parseListing,
+} from '../domain/listing.js';
 import { authorize, type Decision } from '../domain/policy.js';
+import type { ListingView } from '../formats/format.js';
 import type { Resource } from '../hypermedia/model.js';
 import { type Collection, renderPage, renderStream } from '../renderers/collection.js';
 import type { RenderContext } from '../renderers/context.js';
@@ -23,6 +31,7 @@ export interface ListingReader<Row> {
 
 export async function sendListing<Row>(
   c: Context<AppEnv>,
+  spec: ListingSpec,
   listing: Listing,
   collection: Collection,
   read: ListingReader<Row>,
@@ -39,9 +48,29 @@ export async function sendListing<Row>(
     const paged = { ...limited, paging };
     // A page (its count and rows) takes one turn among listing reads, so many never crowd out the rest.
     const { rows, ...facts } = await c.get('database').listingReads.run(() => read.page(paged));
-    return send(c, renderPage(collection, paged, rows.map(renderItem), facts));
+    const resource = renderPage(collection, paged, rows.map(renderItem), facts);
+    return send(c, resource, c.get('format').drawsPages ? { listing: listingView(spec, paged, collection) } : {});
   }
   return sendStream(c, renderStream(collection, listing, renderBatches(read.stream(limited), renderItem)));
+}
+
+/**
+ * What a page drawn for people needs to re-sort the listing: for each sortable field, the first page
+ * sorted by it, or by it reversed when it already leads the sort ascending (a second click reverses).
+ * Search words, filters and page size are kept; the position (page, cursor) starts over.
+ */
+export function listingView(spec: ListingSpec, listing: PagedListing, collection: Collection): ListingView {
+  const lead = listing.sort[0];
+  const sort: ListingView['sort'] = {};
+  for (const field of Object.keys(spec.fields)) {
+    const current = lead?.field === field ? (lead.descending ? 'descending' : 'ascending') : undefined;
+    const next = { field, descending: current === 'ascending' };
+    const href = collection.uri(
+      listingQuery({ ...listing, sort: [next], cursor: undefined, paging: { ...listing.paging, page: 1 } }),
+    );
+    sort[field] = current ? { href, order: current } : { href };
+  }
+  return listing.query === undefined ? { sort } : { query: listing.query, sort };
 }
 
 /** Renders each batch of rows as it arrives; stopping early stops the source. */
@@ -72,6 +101,7 @@ export function listHandler<Row>(listed: ListedCollection<Row>): Handler<AppEnv>
     const listing = parseListing(listed.spec, queryParams(c));
     return sendListing(
       c,
+      listed.spec,
       listing,
       listed.collection(ctx),
       { page: (paged) => listed.page(database.db, paged), stream: (all) => listed.stream(database, all) },

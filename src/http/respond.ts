@@ -6,8 +6,10 @@
  */
 import { hash } from 'node:crypto';
 import type { Context } from 'hono';
-import type { Format } from '../formats/format.js';
+import type { Format, ListingView, PageContext, SessionView } from '../formats/format.js';
 import type { Link, Resource, ResourceStream } from '../hypermedia/model.js';
+import type { Uris } from '../hypermedia/uris.js';
+import { sessionControls } from '../renderers/root.js';
 import { announceDeprecations, type HeaderRecord } from './deprecation.js';
 import type { AppEnv } from './env.js';
 import { contextHeadersSet } from './middleware/context-headers.js';
@@ -34,6 +36,8 @@ export interface SendOptions {
    * sees it): its bytes and ETag in each format are computed once.
    */
   constant?: boolean;
+  /** The resource is a page of a listing: how a page shows its search and sortable columns. */
+  listing?: ListingView;
 }
 
 /** The bytes of constant resources, per format. */
@@ -45,7 +49,9 @@ export function send(c: Context<AppEnv>, resource: Resource, options: SendOption
     const target = options.headers?.Location ?? resource.links.find((l) => l.rel === 'self')?.href ?? '/';
     return seeOther(c, target);
   }
-  const { body, etag } = options.constant ? constantBytes(c, resource, format) : bytesOf(c, resource, format);
+  const { body, etag } = options.constant
+    ? constantBytes(c, resource, format)
+    : bytesOf(c, resource, format, options.listing);
   const headers: HeaderRecord = { ...options.headers, 'Content-Type': format.contentType, Vary: VARY, ETag: etag };
   if (options.showOnce) headers['Cache-Control'] = 'no-store';
   setLinkHeader(headers, resource.links);
@@ -58,8 +64,9 @@ export function send(c: Context<AppEnv>, resource: Resource, options: SendOption
   return respond(c, body, options.status ?? 200, headers);
 }
 
-function bytesOf(c: Context<AppEnv>, resource: Resource, format: Format) {
-  const body = format.resource(resource, pageContext(c));
+function bytesOf(c: Context<AppEnv>, resource: Resource, format: Format, listing?: ListingView) {
+  const page = format.drawsPages ? pageContext(c) : undefined;
+  const body = format.resource(resource, page && listing ? { ...page, listing } : page);
   return { body, etag: etagOf(resource.version, body) };
 }
 
@@ -89,9 +96,18 @@ export function sendDeleted(c: Context<AppEnv>, next: string): Response {
   return respond(c, null, 204, headers);
 }
 
-/** Where the document is shown, for formats that draw a whole page. */
-export function pageContext(c: Context<AppEnv>) {
-  return { home: c.get('uris').root() };
+/**
+ * Where the document is shown, for formats that draw a whole page: the way home, and who is signed in
+ * with the session controls the policy allows them (the same ones the root offers), for the header of
+ * every page. `uris` stands in when an error came before the request's own were set.
+ */
+export function pageContext(c: Context<AppEnv>, uris?: Uris): PageContext {
+  const home = (c.get('uris') ?? uris)?.root() ?? '/';
+  const ctx = c.get('ctx');
+  if (!ctx) return { home };
+  const session: SessionView = { controls: sessionControls(ctx) };
+  if (ctx.caller.kind === 'user') session.user = { name: ctx.caller.name, href: ctx.uris.user(ctx.caller.id) };
+  return { home, session };
 }
 
 function isWrite(c: Context<AppEnv>): boolean {

@@ -32,7 +32,9 @@ export function inputFields(
 
 /** The fields of a listing's search control: its query parameters, typed. */
 export function listingFields(options: { fieldNames: string[]; author: boolean }): Field[] {
-  const fields: Field[] = [{ name: 'query', type: 'string', required: false, title: 'Search words' }];
+  // In plain words: what a book's words match is its title and its author's name (an author's, the name).
+  const words = options.author ? 'Search titles and authors' : 'Search names';
+  const fields: Field[] = [{ name: 'query', type: 'string', required: false, title: words }];
   if (options.author) fields.push({ name: 'author', type: 'string', required: false, title: 'Author\u2019s name' });
   fields.push(
     {

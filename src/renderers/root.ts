@@ -56,7 +56,8 @@ export function renderRoot(ctx: RenderContext): Resource {
   };
 }
 
-function sessionControls(ctx: RenderContext): Control[] {
+/** Signing in (anonymous) or out (a browser session): on the root, and in the header of every page. */
+export function sessionControls(ctx: RenderContext): Control[] {
   const { uris, caller, policy } = ctx;
   const controls: Control[] = [];
   if (policy.signIn(caller).allowed) {

@@ -19,6 +19,7 @@ export const htmlFormat: Format = {
   resource: resourcePage,
   // Not reached while `alwaysPaged` holds; kept so the format stands on its own.
   stream: streamList,
+  drawsPages: true,
   alwaysPaged: true,
   sendsEmptyParameters: true,
   redirectAfterWrite: true,

@@ -5,7 +5,7 @@
  */
 import type { FC } from 'hono/jsx';
 import type { Control, Field, Link, Resource, ResourceStream } from '../../hypermedia/model.js';
-import type { ErrorContent, PageContext } from '../format.js';
+import type { ErrorContent, ListingView, PageContext, SessionView } from '../format.js';
 
 const PAGING = ['first', 'prev', 'next', 'last'];
 const PAGING_LABELS: Record<string, string> = { first: '« First', prev: '‹ Previous', next: 'Next ›', last: 'Last »' };
@@ -13,18 +13,58 @@ const PAGING_LABELS: Record<string, string> = { first: '« First', prev: '‹ Pr
 /** A whole page for a resource. */
 export function resourcePage(resource: Resource, page: PageContext | undefined): string {
   const title = titleOf(resource);
+  // A field `x_id` whose link `x` has a title (a book's author) is shown as that title, linked: the link
+  // then needs no place of its own.
+  const named = namedFields(resource.items ?? [resource]);
+  const shownLinks = resource.links.filter(
+    (l) => !PAGING.includes(l.rel) && l.rel !== 'self' && !l.templated && (resource.items || !named.has(l.rel)),
+  );
+  const search = resource.items && resource.controls.find((c) => c.name === 'search' && c.method === 'GET');
   return document(
     title,
     page,
     <>
       <h1>{title}</h1>
-      <Links links={resource.links.filter((l) => !PAGING.includes(l.rel) && l.rel !== 'self' && !l.templated)} />
-      <State state={resource.state} />
-      {resource.items && <Items items={resource.items} />}
+      {search && <SearchBox control={search} listing={page?.listing} />}
+      <Links links={shownLinks} />
+      <State state={resource.state} links={resource.items ? [] : resource.links} named={named} />
+      {resource.items && <Items items={resource.items} named={named} sort={page?.listing?.sort} />}
       <Pager links={resource.links} />
-      <Controls controls={resource.controls} />
+      <Controls controls={forPeople(resource.controls, page?.session)} />
     </>,
   );
+}
+
+/**
+ * The controls as a person meets them: sign in and out live in the page header; where both `update` (PUT)
+ * and `edit` (PATCH) change the same resource, the one form is `edit`, since both change only the fields
+ * sent (generic clients keep both controls).
+ */
+function forPeople(controls: Control[], session: SessionView | undefined): Control[] {
+  const inHeader = new Set(session?.controls.map((c) => c.name));
+  return controls.filter(
+    (control) =>
+      !inHeader.has(control.name) &&
+      !(control.name === 'update' && controls.some((c) => c.name === 'edit' && c.href === control.href)),
+  );
+}
+
+/** Fields `<rel>_id` of these resources whose `<rel>` link carries a title on every one that has it. */
+function namedFields(resources: Resource[]): Set<string> {
+  const named = new Set<string>();
+  const rels = new Set(resources.flatMap((r) => r.links.map((l) => l.rel)));
+  for (const rel of rels) {
+    if (!resources.some((r) => `${rel}_id` in r.state)) continue;
+    const links = resources.flatMap((r) => r.links.filter((l) => l.rel === rel));
+    if (links.length > 0 && links.every((l) => typeof l.title === 'string')) named.add(rel);
+  }
+  return named;
+}
+
+/** The rel whose title stands for this field, if the field is `<rel>_id` and that rel is named. */
+function namedRel(field: string, named: Set<string>): string | undefined {
+  const rel = field.endsWith('_id') ? field.slice(0, -3) : undefined;
+  return rel !== undefined && named.has(rel) ? rel : undefined;
 }
 
 /** A whole collection as a plain list, written item by item. */
@@ -95,6 +135,7 @@ function document(title: string, page: PageContext | undefined, body: unknown): 
           <a rel="home" href={home} class="brand">
             catalogue
           </a>
+          {page?.session && <SessionBar session={page.session} />}
         </header>
         <main>{body}</main>
       </body>
@@ -145,41 +186,76 @@ const Pager: FC<{ links: Link[] }> = ({ links }) => {
   );
 };
 
-const State: FC<{ state: Record<string, unknown> }> = ({ state }) => {
+const State: FC<{ state: Record<string, unknown>; links?: Link[]; named?: Set<string> }> = ({
+  state,
+  links = [],
+  named = new Set(),
+}) => {
   const entries = Object.entries(state).filter(([name]) => name !== 'description');
   return (
     <>
       {typeof state.description === 'string' && <p class="description">{state.description}</p>}
       {entries.length > 0 && (
         <dl class="state">
-          {entries.map(([name, value]) => (
-            <>
-              <dt>{label(name)}</dt>
-              <dd data-field={name}>{isRecord(value) ? <State state={value} /> : show(value)}</dd>
-            </>
-          ))}
+          {entries.map(([name, value]) => {
+            const rel = namedRel(name, named);
+            const link = rel && links.find((l) => l.rel === rel);
+            return (
+              <>
+                <dt>{label(rel ?? name)}</dt>
+                <dd data-field={name}>
+                  {link ? (
+                    <a rel={link.rel} href={link.href}>
+                      {link.title}
+                    </a>
+                  ) : isRecord(value) ? (
+                    <State state={value} />
+                  ) : (
+                    show(value)
+                  )}
+                </dd>
+              </>
+            );
+          })}
         </dl>
       )}
     </>
   );
 };
 
-const Items: FC<{ items: Resource[] }> = ({ items }) => {
+const Items: FC<{ items: Resource[]; named: Set<string>; sort: ListingView['sort'] | undefined }> = ({
+  items,
+  named,
+  sort,
+}) => {
   if (items.length === 0) return <p class="empty">Nothing here.</p>;
   const columns = [...new Set(items.flatMap((item) => Object.keys(item.state)))];
   // The item's link sits on its most telling field: the title or name, else the first.
   const linked = columns.find((name) => name === 'title' || name === 'name') ?? columns[0];
   const linkRels = [...new Set(items.flatMap((item) => item.links.map((l) => l.rel)))].filter(
-    (rel) => rel !== 'self' && rel !== 'collection',
+    (rel) => rel !== 'self' && rel !== 'collection' && !named.has(rel),
   );
   return (
     <div class="table">
       <table>
         <thead>
           <tr>
-            {columns.map((name) => (
-              <th scope="col">{label(name)}</th>
-            ))}
+            {columns.map((name) => {
+              const rel = namedRel(name, named);
+              // A named column shows names, which the listing cannot sort by: its header stays text.
+              const by = rel ? undefined : sort?.[name];
+              return (
+                <th scope="col" aria-sort={by?.order}>
+                  {by ? (
+                    <a href={by.href} class="sort" data-order={by.order}>
+                      {label(name)}
+                    </a>
+                  ) : (
+                    label(rel ?? name)
+                  )}
+                </th>
+              );
+            })}
             {linkRels.map((rel) => (
               <th scope="col">{label(rel)}</th>
             ))}
@@ -190,17 +266,25 @@ const Items: FC<{ items: Resource[] }> = ({ items }) => {
             const self = item.links.find((l) => l.rel === 'self');
             return (
               <tr>
-                {columns.map((name) => (
-                  <td data-field={name}>
-                    {name === linked && self ? (
-                      <a rel="item" href={self.href}>
-                        {show(item.state[name])}
-                      </a>
-                    ) : (
-                      show(item.state[name])
-                    )}
-                  </td>
-                ))}
+                {columns.map((name) => {
+                  const rel = namedRel(name, named);
+                  const link = rel && item.links.find((l) => l.rel === rel);
+                  return (
+                    <td data-field={name}>
+                      {link ? (
+                        <a rel={link.rel} href={link.href}>
+                          {link.title}
+                        </a>
+                      ) : name === linked && self ? (
+                        <a rel="item" href={self.href}>
+                          {show(item.state[name])}
+                        </a>
+                      ) : (
+                        show(item.state[name])
+                      )}
+                    </td>
+                  );
+                })}
                 {linkRels.map((rel) => {
                   const link = item.links.find((l) => l.rel === rel);
                   return (
@@ -222,6 +306,52 @@ const Items: FC<{ items: Resource[] }> = ({ items }) => {
   );
 };
 
+/** The search words of a listing, on top of it: only `query`; the other parameters stay in the full form. */
+const SearchBox: FC<{ control: Control; listing: ListingView | undefined }> = ({ control, listing }) => {
+  const field = control.fields.find((f) => f.name === 'query');
+  if (!field) return null;
+  return (
+    <search>
+      <form class="searchbox" method="get" action={control.href} data-method="GET">
+        <label for="searchbox-query">{field.title ?? label(field.name)}</label>
+        <input type="search" id="searchbox-query" name="query" value={listing?.query} maxlength={field.maxLength} />
+        <button type="submit">Search</button>
+      </form>
+    </search>
+  );
+};
+
+/** Who is signed in, and the way in or out, on every page. */
+const SessionBar: FC<{ session: SessionView }> = ({ session }) => (
+  <div class="session">
+    {session.user && (
+      <span class="who">
+        Signed in as <a href={session.user.href}>{session.user.name}</a>
+      </span>
+    )}
+    {session.controls.map((control) => {
+      const id = `header-${control.name}`;
+      return (
+        <form
+          rel={control.name}
+          method="post"
+          action={control.href}
+          id={id}
+          data-method={control.method}
+          class={`control control-${control.name}`}
+        >
+          {control.method !== 'POST' && <input type="hidden" name="_method" value={control.method} />}
+          {control.fields.map((field) => (
+            <FieldInput field={field} formId={id} />
+          ))}
+          <button type="submit">{control.title ?? label(control.name)}</button>
+          <p class="form-error" role="alert" hidden />
+        </form>
+      );
+    })}
+  </div>
+);
+
 const Controls: FC<{ controls: Control[] }> = ({ controls }) =>
   controls.length === 0 ? null : (
     <section class="controls">
@@ -236,8 +366,10 @@ const Controls: FC<{ controls: Control[] }> = ({ controls }) =>
  * service accepts from form posts only, and the script upgrades them to real requests with JSON bodies.
  */
 const ControlForm: FC<{ control: Control }> = ({ control }) => {
+  if (control.method === 'DELETE') return <ConfirmedForm control={control} />;
   const native = control.method === 'GET' ? 'get' : 'post';
   const id = `control-${control.name}`;
+  const more = control.fields.filter((f) => MORE_OPTIONS.includes(f.name));
   return (
     <form
       rel={control.name}
@@ -252,15 +384,56 @@ const ControlForm: FC<{ control: Control }> = ({ control }) => {
         {native === 'post' && control.method !== 'POST' && (
           <input type="hidden" name="_method" value={control.method} />
         )}
-        {control.fields.map((field) => (
-          <FieldInput field={field} formId={id} />
-        ))}
+        {control.fields
+          .filter((f) => !more.includes(f))
+          .map((field) => (
+            <FieldInput field={field} formId={id} />
+          ))}
+        {more.length > 0 && (
+          <details class="more">
+            <summary>More options</summary>
+            {more.map((field) => (
+              <FieldInput field={field} formId={id} />
+            ))}
+          </details>
+        )}
         <p class="form-error" role="alert" hidden />
-        <button type="submit" class={control.method === 'DELETE' ? 'danger' : undefined}>
-          {control.title ?? label(control.name)}
-        </button>
+        <button type="submit">{control.title ?? label(control.name)}</button>
       </fieldset>
     </form>
+  );
+};
+
+/** A search's fields a person rarely needs: exact matches and sparse fields, out of the way until asked for. */
+const MORE_OPTIONS = ['filter', 'fields'];
+
+/**
+ * A deletion asks first, script or not: the form with the real button opens from a disclosure, and says
+ * what cannot be undone.
+ */
+const ConfirmedForm: FC<{ control: Control }> = ({ control }) => {
+  const id = `control-${control.name}`;
+  const title = control.title ?? label(control.name);
+  return (
+    <details class="confirm">
+      <summary>{title}…</summary>
+      <form
+        rel={control.name}
+        method="post"
+        action={control.href}
+        id={id}
+        data-method={control.method}
+        class={`control control-${control.name}`}
+      >
+        <input type="hidden" name="_method" value={control.method} />
+        <p>This cannot be undone.</p>
+        <p class="form-error" role="alert" hidden />
+        <button type="submit" class="danger">
+          Yes, {title.charAt(0).toLowerCase()}
+          {title.slice(1)}
+        </button>
+      </form>
+    </details>
   );
 };
 
@@ -299,7 +472,6 @@ const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId }) => 
         data-options={field.options?.href}
         data-option-value={field.options?.valueField}
         data-option-prompt={field.options?.promptField}
-        list={field.options ? `${id}-choices` : undefined}
       />
     );
   } else {
@@ -321,12 +493,9 @@ const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId }) => 
       </label>
       {input}
       {field.options && (
-        <>
-          <datalist id={`${id}-choices`} />
-          <a class="choices" href={field.options.href} target="_blank" rel="noopener">
-            look up {label(field.name)} values
-          </a>
-        </>
+        <a class="choices" href={field.options.href} target="_blank" rel="noopener">
+          Look up the {(field.title ?? label(field.name)).toLowerCase()}’s number
+        </a>
       )}
       <small class="field-error" data-error-for={field.name} role="alert" hidden />
     </p>

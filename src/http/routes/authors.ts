@@ -97,6 +97,7 @@ export function authorRoutes(app: Hono<AppEnv>): void {
       const scope = { authorId: id };
       return sendListing(
         c,
+        bookListingSpec,
         listing,
         authorBooksCollection(ctx, author),
         {

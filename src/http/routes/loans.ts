@@ -80,6 +80,7 @@ export function sendLoans(c: Context<AppEnv>, collection: Collection, borrowerId
   const scope = { borrowerId };
   return sendListing(
     c,
+    loanListingSpec,
     listing,
     collection,
     { page: (paged) => listLoansPage(database.db, paged, scope), stream: (all) => streamLoans(database, all, scope) },

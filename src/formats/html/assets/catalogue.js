@@ -124,33 +124,126 @@ function clearErrors(form) {
   for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
 }
 
-/** Choices for an id field, fetched a few at a time by name, so thousands of authors stay usable. */
+/**
+ * A searchable picker for an id field whose values come from a collection (an author, a borrower): the
+ * person types a few letters of a name and picks it; the form sends the id. The number box becomes a
+ * hidden input that keeps the field's name and value, and a text box (the label's target) searches the
+ * collection by name, ten at a time, so thousands of authors stay usable. Digits typed are taken as an id.
+ */
 function offerChoices(input) {
-  const list = document.getElementById(input.getAttribute('list'));
-  if (!list) return;
+  const valueField = input.dataset.optionValue;
+  const promptField = input.dataset.optionPrompt;
+  const listId = `${input.id}-choices`;
+  const box = document.createElement('input');
+  box.type = 'text';
+  box.id = input.id;
+  box.className = 'picker';
+  box.autocomplete = 'off';
+  box.required = input.required;
+  box.placeholder = 'Type a name';
+  box.setAttribute('role', 'combobox');
+  box.setAttribute('aria-autocomplete', 'list');
+  box.setAttribute('aria-expanded', 'false');
+  box.setAttribute('aria-controls', listId);
+  const list = document.createElement('ul');
+  list.id = listId;
+  list.className = 'choices-list';
+  list.setAttribute('role', 'listbox');
+  list.hidden = true;
+  input.removeAttribute('id');
+  input.type = 'hidden';
+  input.after(box, list);
+  const lookup = input.parentElement.querySelector('a.choices');
+  if (lookup) lookup.hidden = true;
+
+  const collection = (params) => {
+    const url = new URL(input.dataset.options, location.href);
+    for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+    return fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+      .then((response) => (response.ok ? response.json() : { data: [] }))
+      .then((page) => page.data || [])
+      .catch(() => []);
+  };
+  // The current value (an edit form's author) shows as its name.
+  if (input.value) {
+    box.value = input.value;
+    collection({ filter: `${valueField}:${input.value}`, per_page: '1' }).then(([item]) => {
+      if (item && box.value === input.value) box.value = String(item[promptField]);
+    });
+  }
+
   let timer;
-  input.type = 'text';
-  input.inputMode = 'search';
-  input.addEventListener('input', () => {
+  let active = -1;
+  const options = () => [...list.querySelectorAll('[role="option"]')];
+  const close = () => {
+    list.hidden = true;
+    box.setAttribute('aria-expanded', 'false');
+    box.removeAttribute('aria-activedescendant');
+    active = -1;
+  };
+  const choose = (option) => {
+    input.value = option.dataset.value;
+    box.value = option.textContent;
+    close();
+  };
+  const highlight = (index) => {
+    const all = options();
+    if (all.length === 0) return;
+    active = (index + all.length) % all.length;
+    all.forEach((option, at) => {
+      option.setAttribute('aria-selected', String(at === active));
+    });
+    box.setAttribute('aria-activedescendant', all[active].id);
+  };
+  box.addEventListener('input', () => {
     clearTimeout(timer);
+    const words = box.value.trim();
+    input.value = /^\d+$/.test(words) ? words : '';
+    if (words === '' || /^\d+$/.test(words)) {
+      close();
+      return;
+    }
     timer = setTimeout(async () => {
-      const words = input.value.trim();
-      if (words === '' || /^\d+$/.test(words)) return;
-      const url = new URL(input.dataset.options, location.href);
-      url.searchParams.set('query', words);
-      url.searchParams.set('per_page', '10');
-      const response = await fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
-      if (!response.ok) return;
-      const page = await response.json();
+      const items = await collection({ query: words, per_page: '10' });
+      if (box.value.trim() !== words) return;
       list.replaceChildren(
-        ...page.data.map((item) => {
-          const option = document.createElement('option');
-          option.value = String(item[input.dataset.optionValue]);
-          option.label = String(item[input.dataset.optionPrompt]);
-          option.textContent = option.label;
+        ...items.map((item, at) => {
+          const option = document.createElement('li');
+          option.id = `${listId}-${at}`;
+          option.setAttribute('role', 'option');
+          option.setAttribute('aria-selected', 'false');
+          option.dataset.value = String(item[valueField]);
+          option.textContent = String(item[promptField]);
+          // Chosen before the box loses focus (a click's blur would close the list first).
+          option.addEventListener('mousedown', (event) => {
+            event.preventDefault();
+            choose(option);
+          });
           return option;
         }),
       );
+      if (items.length === 0) {
+        const none = document.createElement('li');
+        none.className = 'none';
+        none.textContent = 'No match';
+        list.append(none);
+      }
+      active = -1;
+      list.hidden = false;
+      box.setAttribute('aria-expanded', 'true');
     }, 200);
   });
+  box.addEventListener('keydown', (event) => {
+    if (list.hidden) return;
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      highlight(active + (event.key === 'ArrowDown' ? 1 : -1));
+    } else if (event.key === 'Enter' && active >= 0) {
+      event.preventDefault();
+      choose(options()[active]);
+    } else if (event.key === 'Escape') {
+      close();
+    }
+  });
+  box.addEventListener('blur', close);
 }
