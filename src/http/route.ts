@@ -100,7 +100,8 @@ export function route<M extends Method>(
     gate((c) => c.body(null, 204, { Allow: allowed.join(', ') })),
   );
   // Only the methods not served match here (Hono answers HEAD with GET's handler): a method served has a
-  // single handler, which Hono runs without a middleware chain. A method HTTP does not define is not found.
+  // single handler, which Hono runs without a middleware chain. A method HTTP does not define (PURGE)
+  // matches none of them, and is answered 404 in the error shape.
   const refused = HTTP_METHODS.filter((method) => !allowed.includes(method));
   app.on(
     refused,
