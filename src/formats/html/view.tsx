@@ -118,31 +118,35 @@ export function errorPage(error: ErrorContent, page: PageContext | undefined): s
 
 function document(title: string, page: PageContext | undefined, body: unknown): string {
   const home = page?.home ?? '/';
-  const base = home.replace(/\/$/, '');
-  const html = (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{title} · catalogue</title>
-        {/* No favicon to fetch: without this every page view asks for /favicon.ico and gets a 404. */}
-        <link rel="icon" href="data:," />
-        <link rel="stylesheet" href={`${base}/assets/catalogue.css`} />
-        <script src={`${base}/assets/catalogue.js`} defer />
-      </head>
-      <body>
-        <header>
-          <a rel="home" href={home} class="brand">
-            catalogue
-          </a>
-          {page?.session && <SessionBar session={page.session} />}
-        </header>
-        <main>{body}</main>
-      </body>
-    </html>
+  const base = escapeHtml(home.replace(/\/$/, ''));
+  const main = (
+    <body>
+      <header>
+        <a rel="home" href={home} class="brand">
+          catalogue
+        </a>
+        {page?.session && <SessionBar session={page.session} />}
+      </header>
+      <main>{body}</main>
+    </body>
   );
-  return `<!DOCTYPE html>${html}`;
+  // The head is written as text: hono/jsx gives <title>, <meta>, <link> and <script> the special handling
+  // of hoisting them into a head, which cost a sixth of an HTML page's rendering. No favicon to fetch:
+  // without the icon link every page view asks for /favicon.ico and gets a 404.
+  const head =
+    '<head><meta charset="utf-8"/><meta name="viewport" content="width=device-width, initial-scale=1"/>' +
+    `<title>${escapeHtml(title)} · catalogue</title><link rel="icon" href="data:,"/>` +
+    `<link rel="stylesheet" href="${base}/assets/catalogue.css"/>` +
+    `<script src="${base}/assets/catalogue.js" defer=""></script></head>`;
+  return `<!DOCTYPE html><html lang="en">${head}${main}</html>`;
 }
+
+/** Text made safe as element content and as a quoted attribute value (what JSX does to every value). */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] as string);
+}
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 function titleOf(resource: Resource): string {
   const { state } = resource;
