@@ -12,6 +12,7 @@ import type { Uris } from '../hypermedia/uris.js';
 import { sessionControls } from '../renderers/root.js';
 import { announceDeprecations, type HeaderRecord } from './deprecation.js';
 import type { AppEnv } from './env.js';
+import { isSafe } from './methods.js';
 import { contextHeadersSet } from './middleware/context-headers.js';
 import { securedResponse, securityHeaders } from './middleware/security-headers.js';
 import { etagMatches } from './preconditions.js';
@@ -45,7 +46,7 @@ const constantBodies = new WeakMap<Resource, Map<Format, { body: string; etag: s
 
 export function send(c: Context<AppEnv>, resource: Resource, options: SendOptions = {}): Response {
   const format = c.get('format');
-  if (format.redirectAfterWrite && isWrite(c) && !options.showOnce) {
+  if (format.redirectAfterWrite && !isSafe(c.req.method) && !options.showOnce) {
     const target = options.headers?.Location ?? resource.links.find((l) => l.rel === 'self')?.href ?? '/';
     return seeOther(c, target);
   }
@@ -108,10 +109,6 @@ export function pageContext(c: Context<AppEnv>, uris?: Uris): PageContext {
   const session: SessionView = { controls: sessionControls(ctx) };
   if (ctx.caller.kind === 'user') session.user = { name: ctx.caller.name, href: ctx.uris.user(ctx.caller.id) };
   return { home, session };
-}
-
-function isWrite(c: Context<AppEnv>): boolean {
-  return !['GET', 'HEAD', 'OPTIONS'].includes(c.req.method);
 }
 
 function seeOther(c: Context<AppEnv>, location: string): Response {

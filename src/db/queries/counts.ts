@@ -7,6 +7,7 @@ import { inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.js';
 import { authorBookCounts, collectionCounts, yearBookCounts } from '../schema/index.js';
+import { rowsOf } from '../seed.js';
 
 /** A listing's total: exact, or an estimate (never below the limit it exceeded). */
 export interface Total {
@@ -67,6 +68,6 @@ function planOf(result: unknown): Plan | undefined {
 
 /** The first column of the first row, whichever driver answered (postgres.js: rows; PGlite: `{ rows }`). */
 function firstValue(result: unknown): unknown {
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
-  return rows[0] === undefined ? undefined : Object.values(rows[0])[0];
+  const [row] = rowsOf<Record<string, unknown>>(result);
+  return row === undefined ? undefined : Object.values(row)[0];
 }

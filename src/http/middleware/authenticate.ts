@@ -14,6 +14,7 @@ import { SESSION_COOKIE } from '../../domain/session.js';
 import { hashTokenSecret } from '../../domain/token.js';
 import type { Uris } from '../../hypermedia/uris.js';
 import type { AppEnv } from '../env.js';
+import { isSafe } from '../methods.js';
 
 const BEARER = /^Bearer +([\x21-\x7e]{1,512}) *$/i;
 
@@ -66,10 +67,6 @@ function callerOf(c: Context<AppEnv>, callers: CallerCache): Caller | Promise<Ca
 /** `f` of a value that may still be coming: at once when it is here, in a promise when it is not. */
 function then<T, U>(value: T | Promise<T>, f: (value: T) => U): U | Promise<U> {
   return value instanceof Promise ? value.then(f) : f(value);
-}
-
-export function isSafe(method: string): boolean {
-  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
 }
 
 /**
