@@ -110,8 +110,13 @@ describe('the profile', () => {
     }
     for (const [name, entry] of Object.entries(controlVocabulary)) {
       const described = profile.vocabulary.controls[name];
-      expect(described).toMatchObject({ does: entry.does, method: entry.method, appears: entry.appears });
+      expect(described).toMatchObject({ does: entry.does, method: entry.method });
       expect(Object.keys(described.targets).length, `targets of ${name}`).toBeGreaterThan(0);
+      // Where it appears is gathered from each place it is declared: one sentence per target.
+      for (const [path, target] of Object.entries<{ appears: string }>(described.targets)) {
+        expect(target.appears, `${name} at ${path}`).toMatch(/\w/);
+        expect(described.appears).toContain(`${path}: ${target.appears}`);
+      }
     }
     expect(profile.links).toEqual([
       { rel: 'self', href: '/profile' },
@@ -123,6 +128,7 @@ describe('the profile', () => {
   it('states the fields of a control with the types and bounds of the input definitions', () => {
     const { create, edit, update, search } = profile.vocabulary.controls;
     expect(create.targets['/books']).toEqual({
+      appears: 'on the books collection and an author\u2019s books, for librarians',
       contentType: 'application/json',
       fields: {
         title: { type: 'string', required: true, maxLength: 500, title: 'Title' },
@@ -148,7 +154,10 @@ describe('the profile', () => {
       'fields',
     ]);
     expect(search.targets['/books'].fields.per_page).toMatchObject({ type: 'integer', min: 1, max: 100 });
-    expect(profile.vocabulary.controls.delete.targets['/books/{id}']).toEqual({ fields: {} });
+    expect(profile.vocabulary.controls.delete.targets['/books/{id}']).toEqual({
+      appears: 'on a book without loan history, for librarians',
+      fields: {},
+    });
   });
 
   it('describes every control any caller is offered: same method, a target it submits to, the same fields', () => {

@@ -36,12 +36,20 @@ export interface InputField {
   title?: string;
 }
 
+/** A body a request takes: its fields, and whether they are all (`create`) or any of them (`change`). */
+export interface BodySpec {
+  fields: readonly InputField[];
+  /** `create`: the required fields must be sent; `change`: any non-empty subset of them. */
+  mode: 'create' | 'change';
+}
+
 /**
  * Checks a parsed JSON body against the fields. `create` requires the required fields; `change` (PUT and
  * PATCH) takes any non-empty subset. Unknown properties are rejected so that a typo never goes unnoticed.
  * Throws `InvalidInput` with one message per offending field.
  */
-export function validateInput<T>(fields: readonly InputField[], submitted: unknown, mode: 'create' | 'change'): T {
+export function validateInput<T>(spec: BodySpec, submitted: unknown): T {
+  const { fields, mode } = spec;
   const body = submitted instanceof FormInput ? typedFormValues(fields, submitted) : submitted;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InvalidInput('request body must be a JSON object');

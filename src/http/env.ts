@@ -1,8 +1,9 @@
 /** @module What the middleware hands every route handler. */
+
+import type { RenderContext } from '../affordances/context.js';
 import type { Database } from '../db/client.js';
 import type { Format } from '../formats/format.js';
 import type { Uris } from '../hypermedia/uris.js';
-import type { RenderContext } from '../renderers/context.js';
 import type { Deprecations } from './deprecation.js';
 import type { RateLimiter } from './rate-limit.js';
 

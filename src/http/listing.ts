@@ -3,6 +3,7 @@
  * were given, otherwise the whole collection streamed as it is read.
  */
 import type { Context, Handler } from 'hono';
+import type { RenderContext } from '../affordances/context.js';
 import type { Database, Db } from '../db/client.js';
 import { DEFAULT_PER_PAGE } from '../domain/limits.js';
 import {
@@ -17,7 +18,6 @@ import { authorize, type Decision } from '../domain/policy.js';
 import type { ListingView } from '../formats/format.js';
 import type { Resource } from '../hypermedia/model.js';
 import { type Collection, renderPage, renderStream } from '../renderers/collection.js';
-import type { RenderContext } from '../renderers/context.js';
 import type { AppEnv } from './env.js';
 import { queryParams } from './params.js';
 import { send, sendStream } from './respond.js';

@@ -4,6 +4,9 @@
  * the registered formats, and the seed's error shape. Nothing in it is written per endpoint; what a
  * route records is what it answers (see `route.ts`).
  */
+
+import { isAffordance } from '../affordances/affordance.js';
+import type { Operation } from '../affordances/operation.js';
 import type { InputField } from '../domain/input.js';
 import {
   INT4_MAX,
@@ -19,7 +22,7 @@ import type { Format } from '../formats/format.js';
 import type { Method } from '../hypermedia/model.js';
 import type { Vocabulary } from '../hypermedia/vocabulary.js';
 import { schemas } from './openapi-schemas.js';
-import type { Operation, RouteEntry } from './route.js';
+import type { RouteEntry } from './route.js';
 
 export interface OpenApiOptions {
   routes: readonly RouteEntry[];
@@ -137,7 +140,8 @@ function fieldSchema(field: InputField): Schema {
 }
 
 function operationOf(path: string, method: Method, operation: Operation, options: OpenApiOptions): Schema {
-  const control = operation.control ? options.vocabulary.controls[operation.control] : undefined;
+  const affordance = isAffordance(operation) ? operation : undefined;
+  const control = affordance && options.vocabulary.controls[affordance.name];
   const pathNames = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
   const parameters = [
     ...pathNames.map(pathParameter),
@@ -147,10 +151,11 @@ function operationOf(path: string, method: Method, operation: Operation, options
   return {
     operationId: operationId(method, path),
     summary: operation.summary,
-    ...(control && {
-      description: `Submitted through the \`${operation.control}\` control: ${control.does} It appears ${lower(control.appears)}`,
-      'x-control': operation.control,
-    }),
+    ...(affordance &&
+      control && {
+        description: `Submitted through the \`${affordance.name}\` control: ${control.does} It appears ${affordance.appears}.`,
+        'x-control': affordance.name,
+      }),
     ...(operation.unauthenticated && { security: [] }),
     ...(parameters.length > 0 && { parameters }),
     ...(operation.body && {
@@ -333,8 +338,4 @@ function operationId(method: Method, path: string): string {
     .flatMap((segment) => segment.split(/[^A-Za-z0-9]+/))
     .filter(Boolean);
   return method.toLowerCase() + (words.length > 0 ? words.map(capital).join('') : 'Root');
-}
-
-function lower(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
 }

@@ -1,51 +1,18 @@
 /**
  * @module Registers the methods of one URI template. The methods not listed answer 405 with `Allow`;
  * OPTIONS answers 204 with `Allow`; HEAD comes with GET. Each registration is also recorded, with what
- * each method takes and answers, in the app's route table, from which the profile and the OpenAPI
- * document are generated: what is served and what is described cannot differ.
+ * each method takes and answers (an operation, or the affordance declared for it), in the app's route
+ * table, from which the profile and the OpenAPI document are generated: what is served, what is offered
+ * and what is described cannot differ.
  */
 import type { Handler, Hono } from 'hono';
+import { isAffordance } from '../affordances/affordance.js';
+import type { Operation } from '../affordances/operation.js';
 import { MethodNotAllowed } from '../domain/errors.js';
-import type { InputField } from '../domain/input.js';
-import type { ListingSpec } from '../domain/listing.js';
 import { authorize } from '../domain/policy.js';
 import type { Method } from '../hypermedia/model.js';
-import type { ControlName } from '../hypermedia/vocabulary.js';
 import type { AppEnv } from './env.js';
 import type { Frame } from './middleware/frame.js';
-
-/** What one method of a route takes and answers. */
-export interface Operation {
-  /** What it does, in one line. */
-  summary: string;
-  /** The control that submits to it, where renderers offer one. */
-  control?: ControlName;
-  /** The body it reads, checked against these fields (`validateInput`). */
-  body?: {
-    fields: readonly InputField[];
-    /** `create`: the required fields must be sent; `change`: any non-empty subset of them. */
-    mode: 'create' | 'change';
-    /** The body may be left out, standing for `{}`. */
-    optional?: boolean;
-  };
-  /** The listing parameters it takes (`parseListing`). */
-  listing?: ListingSpec;
-  /** Status of success; by default 201 for POST, 204 for DELETE, 200 otherwise. */
-  status?: 200 | 201 | 204;
-  /** `If-Match` makes it conditional (412 on a stale tag). */
-  conditional?: boolean;
-  /** Error statuses beyond those its shape implies (see `openapi.ts`). */
-  errors?: readonly number[];
-  /** The media type answered when it is not a resource in the negotiated format (a stylesheet, say). */
-  produces?: string;
-  /** Answered before any token is read (a load balancer's probe). */
-  unauthenticated?: boolean;
-  /**
-   * Open even in a closed catalogue (`CATALOGUE_PUBLIC_READS=false`): what a sign-in page needs (the root,
-   * signing in, the stylesheet, the descriptions). Every other operation first asks `policy.read`.
-   */
-  open?: boolean;
-}
 
 /** The methods of one URI template, described. */
 export type Operations = Partial<Record<Method, Operation>>;
@@ -84,7 +51,9 @@ export function route<M extends Method>(
   operations: Record<M, Operation>,
   handlers: NoInfer<Record<M, Handler<AppEnv>>>,
 ): void {
-  const path = routePath(typeof at === 'string' ? at : at.text);
+  const template = typeof at === 'string' ? at : at.text;
+  const path = routePath(template);
+  checkAffordances(template, operations);
   const frame = frames.get(app) ?? ((handler) => handler);
   const methods = Object.keys(handlers) as M[];
   const allowed = [...methods, ...('GET' in handlers ? ['HEAD'] : []), 'OPTIONS'];
@@ -118,6 +87,19 @@ export function route<M extends Method>(
 /** A template's path as Hono routes it: `/books/{id}{?fields}` → `/books/:id`. */
 export function routePath(template: string): string {
   return template.replace(/\{\?[^}]*\}$/, '').replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** An affordance registered at a route must target it with the method its name has: a slip stops start-up. */
+function checkAffordances(template: string, operations: Operations): void {
+  for (const [method, operation] of Object.entries(operations)) {
+    if (!isAffordance(operation)) continue;
+    if (operation.method !== method || operation.path.text !== template) {
+      throw new Error(
+        `the ${operation.name} control is declared as ${operation.method} ${operation.path.text}, ` +
+          `but registered as ${method} ${template}`,
+      );
+    }
+  }
 }
 
 function isGated(operation: Operation): boolean {

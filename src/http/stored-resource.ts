@@ -1,16 +1,15 @@
 /**
  * @module What every stored resource answers the same way: reading one, creating one, changing it (PUT
  * and PATCH alike change only the fields sent, under `If-Match` if given) and deleting it. A resource kind
- * states what differs — how to find, insert, change, delete and render it, and who may — and gets its
- * handlers from here.
+ * states what differs — how to find, insert, change, delete and render it — and each write handler takes
+ * the affordance declared for it, whose predicate allows the request and whose body it validates.
  */
 import type { Context, Handler } from 'hono';
+import type { Affordance } from '../affordances/affordance.js';
+import type { RenderContext } from '../affordances/context.js';
 import type { Db } from '../db/client.js';
 import { NotFound, PreconditionFailed } from '../domain/errors.js';
-import { type InputField, validateInput } from '../domain/input.js';
-import { authorize, type Decision } from '../domain/policy.js';
 import type { Resource } from '../hypermedia/model.js';
-import type { RenderContext } from '../renderers/context.js';
 import { readJson } from './body.js';
 import type { AppEnv } from './env.js';
 import { idParam } from './params.js';
@@ -21,9 +20,6 @@ export interface StoredResource<Stored extends { version: number }, Input> {
   /** What it is called in messages (`book 12 not found`). */
   kind: string;
   find(db: Db, id: number): Promise<Stored | undefined>;
-  /** Who may create and change it. */
-  mayChange(ctx: RenderContext): Decision;
-  fields: readonly InputField[];
   update(db: Db, params: { id: number; changes: Partial<Input>; versions?: number[] }): Promise<Stored | undefined>;
   render(stored: Stored, ctx: RenderContext): Resource;
 }
@@ -38,8 +34,6 @@ export interface CreatableResource<Stored extends { id: number; version: number 
 export interface DeletableResource<Stored extends { version: number }> {
   kind: string;
   find(db: Db, id: number): Promise<Stored | undefined>;
-  /** Who may delete it, in its current state (the same predicate that offers `delete`). */
-  mayDelete(ctx: RenderContext, stored: Stored): Decision;
   /** Deletes it at one of the versions, if given; answers whether a row went. */
   remove(db: Db, params: { id: number; versions?: number[] }): Promise<boolean>;
   /** Where a client goes next (the collection). */
@@ -65,30 +59,35 @@ export function readHandler<Stored extends { version: number }, Input>(
 /** POST to the collection: 201 with the new resource and its `Location`. */
 export function createHandler<Stored extends { id: number; version: number }, Input>(
   resource: CreatableResource<Stored, Input>,
+  create: Affordance<undefined>,
 ): Handler<AppEnv> {
-  return async function create(c: Context<AppEnv>) {
+  return async function createOne(c: Context<AppEnv>) {
     const ctx = c.get('ctx');
-    authorize(resource.mayChange(ctx));
-    const input = validateInput<Input>(resource.fields, await readJson(c), 'create');
+    create.authorize(ctx, undefined);
+    const input = create.validate<Input>(await readJson(c));
     const stored = await resource.insert(c.get('database').db, input);
     return send(c, resource.render(stored, ctx), { status: 201, headers: { Location: resource.uri(ctx, stored) } });
   };
 }
 
-/** PUT and PATCH alike: the fields sent change, the answer is the whole resource. */
+/**
+ * PUT and PATCH alike: the fields sent change, the answer is the whole resource. Who may change it does
+ * not depend on its state, so the caller is asked before it is read (a member learns nothing of ids).
+ */
 export function changeHandler<Stored extends { version: number }, Input>(
   resource: StoredResource<Stored, Input>,
+  change: Affordance<{ id: number }>,
 ): Handler<AppEnv> {
-  return async function change(c: Context<AppEnv>) {
+  return async function changeOne(c: Context<AppEnv>) {
     const id = idParam(c, 'id', resource.kind);
     const ctx = c.get('ctx');
     const { db } = c.get('database');
-    authorize(resource.mayChange(ctx));
+    change.authorize(ctx, { id });
     const stored = await writeIfMatch(c.req.header('if-match'), {
       find: () => resource.find(db, id),
       notFound: () => notFound(resource.kind, id),
       write: async (versions) => {
-        const changes = validateInput<Partial<Input>>(resource.fields, await readJson(c), 'change');
+        const changes = change.validate<Partial<Input>>(await readJson(c));
         return resource.update(db, { id, changes, ...(versions && { versions }) });
       },
     });
@@ -99,6 +98,7 @@ export function changeHandler<Stored extends { version: number }, Input>(
 /** DELETE: allowed by the resource's own predicate, conditional on `If-Match` if given. */
 export function deleteHandler<Stored extends { version: number }>(
   resource: DeletableResource<Stored>,
+  deletion: Affordance<Stored>,
 ): Handler<AppEnv> {
   return async function remove(c: Context<AppEnv>) {
     const id = idParam(c, 'id', resource.kind);
@@ -106,7 +106,7 @@ export function deleteHandler<Stored extends { version: number }>(
     const { db } = c.get('database');
     const stored = await resource.find(db, id);
     if (!stored) throw notFound(resource.kind, id);
-    authorize(resource.mayDelete(ctx, stored));
+    deletion.authorize(ctx, stored);
     // The database refuses too (a foreign key, a trigger), should the state change after the check.
     const versions = ifMatchVersions(c.req.header('if-match'));
     if (await resource.remove(db, { id, ...(versions && { versions }) })) return sendDeleted(c, resource.next(ctx));

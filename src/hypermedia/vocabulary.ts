@@ -1,6 +1,7 @@
 /**
  * @module The link relations and control names the catalogue uses: one registry that renderers, the
- * profile, docs and tests share. Relations are nouns (IANA-registered where one fits, RFC 8288); controls
+ * profile, docs and tests share. Where and for whom each control appears is not written here: the
+ * profile gathers it from the affordances declared with that name (`src/affordances/`). Relations are nouns (IANA-registered where one fits, RFC 8288); controls
  * are verbs. An entry may be marked deprecated; responses carrying it then say so (see `deprecation.ts`).
  */
 import type { Method } from './model.js';
@@ -30,10 +31,8 @@ export interface RelEntry {
 export interface ControlEntry {
   /** What submitting it does. */
   does: string;
-  /** The HTTP method it always uses. */
+  /** The HTTP method it always uses (every affordance of this name submits with it). */
   method: Method;
-  /** Where and for whom it is offered. */
-  appears: string;
   deprecated?: Deprecation;
 }
 
@@ -75,52 +74,38 @@ export const controls = {
   search: {
     does: 'List the collection\u2019s members matching the given parameters (its fields are query parameters).',
     method: 'GET',
-    appears: 'On the root (books) and on the books, authors and an author\u2019s books collections, for everyone.',
   },
   create: {
     does: 'Add a new member to this collection; answers 201 with its Location.',
     method: 'POST',
-    appears:
-      'On the books, authors and an author\u2019s books collections for librarians; on the users collection for ' +
-      'librarians; on a user\u2019s tokens for that user and librarians.',
   },
   update: {
     does: 'Change the fields sent, answering the full resource.',
     method: 'PUT',
-    appears: 'On a book or an author for librarians; on a user for librarians.',
   },
   edit: {
     does: 'Change the fields sent, answering the full resource (every field optional).',
     method: 'PATCH',
-    appears: 'On a book or an author for librarians; on a user for librarians.',
   },
   delete: {
     does: 'Remove this resource; for a token, revoke it.',
     method: 'DELETE',
-    appears:
-      'On a book without loan history and on an author without books, for librarians; on a token, for its ' +
-      'owner and librarians.',
   },
   borrow: {
     does: 'Borrow this book; the due date is set by the library. A librarian may lend for someone else.',
     method: 'POST',
-    appears:
-      'On an available book for a signed-in user below the loan cap; `borrower_id` is offered to librarians only.',
   },
   return: {
     does: 'Return this loan (its only field, status, is "returned").',
     method: 'PATCH',
-    appears: 'On an active loan, for its borrower and librarians.',
   },
   login: {
     does: 'Sign in for this browser: exchange a token for a session cookie.',
     method: 'POST',
-    appears: 'On the root while not signed in.',
   },
   logout: {
     does: 'End this browser session.',
     method: 'DELETE',
-    appears: 'On the root while signed in through a browser session (not with a bearer token).',
   },
 } as const satisfies Record<string, ControlEntry>;
 export type ControlName = keyof typeof controls;

@@ -1,9 +1,9 @@
 /** @module Renders an author: their fields, their books, and what the caller may do to them. */
-import { type Author, authorInputFields } from '../domain/author.js';
+import { offered } from '../affordances/affordance.js';
+import { changeAuthor, deleteAuthor } from '../affordances/authors.js';
+import type { RenderContext } from '../affordances/context.js';
+import type { Author } from '../domain/author.js';
 import type { Control, Resource } from '../hypermedia/model.js';
-import type { RenderContext } from './context.js';
-import { changeControls, deleteControl } from './controls.js';
-import { inputFields } from './fields.js';
 import { firstPage, firstPageOf } from './first-page.js';
 import { pick } from './pick.js';
 
@@ -35,16 +35,5 @@ export function renderAuthor(
 }
 
 function authorControls(author: Author & { hasBooks?: boolean }, ctx: RenderContext): Control[] {
-  const { uris, caller, policy } = ctx;
-  const href = uris.author(author.id);
-  const controls: Control[] = [];
-  if (policy.manageCatalogue(caller).allowed) {
-    controls.push(
-      ...changeControls(href, 'author', inputFields(authorInputFields, { values: author, mode: 'change' })),
-    );
-  }
-  if (policy.deleteAuthor(caller, { id: author.id, hasBooks: author.hasBooks ?? true }).allowed) {
-    controls.push(deleteControl(href, 'Delete author'));
-  }
-  return controls;
+  return offered(ctx, author, [changeAuthor.update, changeAuthor.edit, deleteAuthor]);
 }

@@ -1,11 +1,9 @@
 /** @module Renders a book: its fields and availability, where to go from it, and what the caller may do. */
-import { type Availability, type Book, bookInputFields } from '../domain/book.js';
-import { borrowInputFields } from '../domain/loan.js';
-import { bookFacts } from '../domain/policy.js';
+import { offered } from '../affordances/affordance.js';
+import { borrowBook, changeBook, deleteBook } from '../affordances/books.js';
+import type { RenderContext } from '../affordances/context.js';
+import type { Availability, Book } from '../domain/book.js';
 import type { Control, Resource } from '../hypermedia/model.js';
-import type { RenderContext } from './context.js';
-import { changeControls, deleteControl } from './controls.js';
-import { authorOptions, inputFields, userOptions } from './fields.js';
 import { firstPageOf } from './first-page.js';
 import { pick } from './pick.js';
 
@@ -50,28 +48,8 @@ export function renderBook(book: RenderableBook, ctx: RenderContext, options: Bo
 }
 
 function bookControls(book: RenderableBook, ctx: RenderContext): Control[] {
-  const { uris, caller, policy } = ctx;
-  const href = uris.book(book.id);
-  const authorChoices = { author_id: authorOptions(ctx) };
-  const controls: Control[] = [];
-  if (policy.borrow(caller, bookFacts(book)).allowed) {
-    controls.push({
-      name: 'borrow',
-      href: uris.borrow(book.id),
-      method: 'POST',
-      title: 'Borrow this book',
-      contentType: 'application/json',
-      fields: policy.lendForOthers(caller)
-        ? inputFields(borrowInputFields, { choices: { borrower_id: userOptions(ctx) } })
-        : [],
-    });
-  }
-  if (policy.manageCatalogue(caller).allowed) {
-    const fields = inputFields(bookInputFields, { values: book, mode: 'change', choices: authorChoices });
-    controls.push(...changeControls(href, 'book', fields));
-  }
-  if (policy.deleteBook(caller, bookFacts(book)).allowed) {
-    controls.push(deleteControl(href, 'Delete book'));
-  }
-  return controls;
+  return [
+    ...offered(ctx, { book }, [borrowBook]),
+    ...offered(ctx, book, [changeBook.update, changeBook.edit, deleteBook]),
+  ];
 }

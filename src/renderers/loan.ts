@@ -1,8 +1,9 @@
 /** @module Renders a loan: its dates and status, the book and borrower, and `return` while it is allowed. */
-import { type Loan, loanStatus, returnInputFields } from '../domain/loan.js';
-import type { Control, Resource } from '../hypermedia/model.js';
-import type { RenderContext } from './context.js';
-import { inputFields } from './fields.js';
+import { offered } from '../affordances/affordance.js';
+import type { RenderContext } from '../affordances/context.js';
+import { returnLoan } from '../affordances/loans.js';
+import { type Loan, loanStatus } from '../domain/loan.js';
+import type { Resource } from '../hypermedia/model.js';
 import { firstPageOf } from './first-page.js';
 import { pick } from './pick.js';
 
@@ -12,19 +13,8 @@ export interface LoanRenderOptions {
 }
 
 export function renderLoan(loan: Loan, ctx: RenderContext, options: LoanRenderOptions = {}): Resource {
-  const { uris, caller, policy } = ctx;
+  const { uris } = ctx;
   const href = uris.loan(loan.id);
-  const controls: Control[] = [];
-  if (!options.asItem && policy.returnLoan(caller, loan).allowed) {
-    controls.push({
-      name: 'return',
-      href,
-      method: 'PATCH',
-      title: 'Return this book',
-      contentType: 'application/json',
-      fields: inputFields(returnInputFields, { values: { status: 'returned' } }),
-    });
-  }
   return {
     kind: 'loan',
     state: pick(
@@ -45,6 +35,6 @@ export function renderLoan(loan: Loan, ctx: RenderContext, options: LoanRenderOp
       { rel: 'borrower', href: uris.user(loan.borrower_id) },
       { rel: 'collection', href: firstPageOf(uris.loans) },
     ],
-    controls,
+    controls: options.asItem ? [] : offered(ctx, loan, [returnLoan]),
   };
 }

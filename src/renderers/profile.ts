@@ -3,23 +3,16 @@
  * each control where it submits to and the fields it carries there, typed and bounded by the same
  * definitions the controls and the validators use.
  */
-import type { InputField } from '../domain/input.js';
-import type { ListingSpec } from '../domain/listing.js';
-import type { Field, Method, Resource } from '../hypermedia/model.js';
-import type { ControlName, Deprecation, Vocabulary } from '../hypermedia/vocabulary.js';
-import type { RenderContext } from './context.js';
-import { inputFields, listingFields } from './fields.js';
+import { type Affordance, defaultFields } from '../affordances/affordance.js';
+import type { RenderContext } from '../affordances/context.js';
+import type { Resource } from '../hypermedia/model.js';
+import type { Deprecation, Vocabulary } from '../hypermedia/vocabulary.js';
 
-/** Somewhere a control submits to, as the routes describe it. */
+/** Somewhere a control submits to: the affordance declared there, at the path the route serves. */
 export interface ControlTarget {
-  control: ControlName;
   /** The target's path as a URI template (`/books/{id}`). */
   path: string;
-  method: Method;
-  /** The body it reads: `change` bodies take any subset. */
-  body?: { fields: readonly InputField[]; mode: 'create' | 'change' };
-  /** The listing parameters it takes, for GET controls. */
-  listing?: ListingSpec;
+  affordance: Affordance<never>;
 }
 
 /** Quotas per kind of expensive work, as the rate limiter applies them. */
@@ -39,20 +32,22 @@ export function renderProfile(
     ]),
   );
   const controls = Object.fromEntries(
-    Object.entries(vocabulary.controls).map(([name, entry]) => [
-      name,
-      {
-        does: entry.does,
-        method: entry.method,
-        appears: entry.appears,
-        ...deprecation(entry.deprecated),
-        targets: Object.fromEntries(
-          targets
-            .filter((target) => target.control === name)
-            .map((target) => [uris.pathTemplate(target.path), targetState(target)]),
-        ),
-      },
-    ]),
+    Object.entries(vocabulary.controls).map(([name, entry]) => {
+      const declared = targets.filter((target) => target.affordance.name === name);
+      return [
+        name,
+        {
+          does: entry.does,
+          method: entry.method,
+          // Gathered from the declarations, each of which states where and for whom it is offered.
+          appears: declared.map(({ path, affordance }) => `${path}: ${affordance.appears}`).join('; '),
+          ...deprecation(entry.deprecated),
+          targets: Object.fromEntries(
+            declared.map((target) => [uris.pathTemplate(target.path), targetState(target.affordance)]),
+          ),
+        },
+      ];
+    }),
   );
   return {
     kind: 'profile',
@@ -97,16 +92,11 @@ export function renderProfile(
 }
 
 /** The fields as a control offers them: a change (PUT or PATCH) makes every field optional. */
-function targetState(target: ControlTarget) {
-  let fields: Field[] = [];
-  if (target.body) {
-    fields = inputFields(target.body.fields, { mode: target.body.mode });
-  } else if (target.listing) {
-    fields = listingFields({ fieldNames: Object.keys(target.listing.fields), author: target.listing.author });
-  }
+function targetState(affordance: Affordance<never>) {
   return {
-    ...(target.body && { contentType: 'application/json' }),
-    fields: Object.fromEntries(fields.map(({ name, ...rest }) => [name, rest])),
+    appears: affordance.appears,
+    ...(affordance.body && { contentType: 'application/json' }),
+    fields: Object.fromEntries(defaultFields(affordance).map(({ name, ...rest }) => [name, rest])),
   };
 }
 

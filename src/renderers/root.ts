@@ -1,9 +1,9 @@
 /** @module Renders the root document, where every client starts. */
-import { bookListingSpec } from '../domain/listings.js';
-import { sessionInputFields } from '../domain/session.js';
+import { offered } from '../affordances/affordance.js';
+import { searchBooks } from '../affordances/books.js';
+import type { RenderContext } from '../affordances/context.js';
+import { signIn, signOut } from '../affordances/session.js';
 import type { Control, Link, Resource } from '../hypermedia/model.js';
-import type { RenderContext } from './context.js';
-import { inputFields, listingFields } from './fields.js';
 import { firstPage } from './first-page.js';
 
 export function renderRoot(ctx: RenderContext): Resource {
@@ -39,39 +39,11 @@ export function renderRoot(ctx: RenderContext): Resource {
       description: 'A library catalogue of books and authors. Follow the links; submit the controls.',
     },
     links,
-    controls: [
-      ...sessionControls(ctx),
-      ...(mayRead
-        ? [
-            {
-              name: 'search' as const,
-              href: uris.books(),
-              method: 'GET' as const,
-              title: 'Search books',
-              fields: listingFields({ fieldNames: Object.keys(bookListingSpec.fields), author: true }),
-            },
-          ]
-        : []),
-    ],
+    controls: [...sessionControls(ctx), ...offered(ctx, undefined, [searchBooks])],
   };
 }
 
 /** Signing in (anonymous) or out (a browser session): on the root, and in the header of every page. */
 export function sessionControls(ctx: RenderContext): Control[] {
-  const { uris, caller, policy } = ctx;
-  const controls: Control[] = [];
-  if (policy.signIn(caller).allowed) {
-    controls.push({
-      name: 'login',
-      href: uris.session(),
-      method: 'POST',
-      title: 'Sign in',
-      contentType: 'application/json',
-      fields: inputFields(sessionInputFields),
-    });
-  }
-  if (policy.signOut(caller).allowed) {
-    controls.push({ name: 'logout', href: uris.session(), method: 'DELETE', title: 'Sign out', fields: [] });
-  }
-  return controls;
+  return offered(ctx, undefined, [signIn, signOut]);
 }

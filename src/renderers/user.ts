@@ -1,11 +1,10 @@
+import { offered } from '../affordances/affordance.js';
+import type { RenderContext } from '../affordances/context.js';
+import { changeUser, createToken, revokeToken } from '../affordances/users.js';
 import type { Token } from '../domain/token.js';
-import { tokenInputFields } from '../domain/token.js';
-import { type User, userInputFields } from '../domain/user.js';
-import type { Control, Resource } from '../hypermedia/model.js';
+import type { User } from '../domain/user.js';
+import type { Resource } from '../hypermedia/model.js';
 import type { Collection } from './collection.js';
-import type { RenderContext } from './context.js';
-import { changeControls, createControl, deleteControl } from './controls.js';
-import { inputFields } from './fields.js';
 import { firstPage, firstPageOf } from './first-page.js';
 import { pick } from './pick.js';
 
@@ -24,11 +23,7 @@ export function renderUser(user: User & { version?: number }, ctx: RenderContext
     links.push({ rel: 'tokens', href: uris.userTokens(user.id), title: 'Tokens' });
   }
   if (policy.manageUsers(caller).allowed) links.push({ rel: 'collection', href: firstPageOf(uris.users) });
-  const controls: Control[] = [];
-  if (!options.asItem && policy.manageUsers(caller).allowed) {
-    const href = uris.user(user.id);
-    controls.push(...changeControls(href, 'user', inputFields(userInputFields, { values: user, mode: 'change' })));
-  }
+  const controls = options.asItem ? [] : offered(ctx, user, [changeUser.update, changeUser.edit]);
   const resource: Resource = {
     kind: 'user',
     state: pick({ id: user.id, name: user.name, role: user.role }, options.fields),
@@ -58,25 +53,18 @@ export function renderToken(
       { rel: 'collection', href: uris.userTokens(token.user_id) },
       { rel: 'up', href: uris.user(token.user_id) },
     ],
-    controls:
-      !options.asItem && ctx.policy.manageTokens(ctx.caller, token.user_id).allowed
-        ? [deleteControl(href, 'Revoke token')]
-        : [],
+    controls: options.asItem ? [] : offered(ctx, token, [revokeToken]),
   };
   return resource;
 }
 
 /** A user's tokens, as a paged collection with a `create` control while the user is below the cap. */
 export function tokensCollection(userId: number, held: number, ctx: RenderContext): Collection {
-  const { uris, caller, policy } = ctx;
-  const controls: Control[] = [];
-  if (policy.createToken(caller, userId, held).allowed) {
-    controls.push(createControl(uris.userTokens(userId), 'Create a token', inputFields(tokenInputFields)));
-  }
+  const { uris } = ctx;
   return {
     itemKind: 'token',
     uri: (params) => uris.userTokens(userId, params),
-    controls,
+    controls: offered(ctx, { userId, held }, [createToken]),
     links: [{ rel: 'up', href: uris.user(userId) }],
   };
 }

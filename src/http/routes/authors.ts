@@ -1,16 +1,18 @@
 /** @module Authors: the collection, one author, and an author's books. */
 import type { Hono } from 'hono';
+import { addAuthor, changeAuthor, deleteAuthor, searchAuthors } from '../../affordances/authors.js';
+import { searchAuthorBooks } from '../../affordances/books.js';
 import {
   type AuthorRecord,
-  deleteAuthor,
   findAuthor,
   insertAuthor,
   listAuthorsPage,
+  deleteAuthor as removeAuthor,
   streamAuthors,
   updateAuthor,
 } from '../../db/queries/authors.js';
 import { listBooksPage, streamBooks } from '../../db/queries/books.js';
-import { type AuthorInput, authorInputFields } from '../../domain/author.js';
+import type { AuthorInput } from '../../domain/author.js';
 import type { StoredBook } from '../../domain/book.js';
 import { parseListing } from '../../domain/listing.js';
 import { authorListingSpec, bookListingSpec } from '../../domain/listings.js';
@@ -22,7 +24,7 @@ import { firstPage } from '../../renderers/first-page.js';
 import type { AppEnv } from '../env.js';
 import { listHandler, sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
-import { type Operations, route } from '../route.js';
+import { route } from '../route.js';
 import {
   type CreatableResource,
   changeHandler,
@@ -35,93 +37,72 @@ import {
 
 const authorNotFound = (id: number) => notFound('author', id);
 
-const authorChange = { fields: authorInputFields, mode: 'change' } as const;
-
-/** What each route takes and answers: the profile and the OpenAPI document are generated from it. */
-const operations = {
-  /** `/authors` */
-  authors: {
-    GET: { summary: 'List or search authors', control: 'search', listing: authorListingSpec },
-    POST: { summary: 'Add an author', control: 'create', body: { fields: authorInputFields, mode: 'create' } },
-  },
-  /** `/authors/{id}` */
-  author: {
-    GET: { summary: 'An author' },
-    PUT: {
-      summary: 'Change the fields of an author that are sent',
-      control: 'update',
-      body: authorChange,
-      conditional: true,
-    },
-    PATCH: {
-      summary: 'Change the fields of an author that are sent',
-      control: 'edit',
-      body: authorChange,
-      conditional: true,
-    },
-    DELETE: { summary: 'Delete an author who has no books', control: 'delete', conditional: true, errors: [409] },
-  },
-  /** `/authors/{id}/books` */
-  authorBooks: {
-    GET: { summary: 'List or search the books of an author', control: 'search', listing: bookListingSpec },
-  },
-} satisfies Record<string, Operations>;
-
 export function authorRoutes(app: Hono<AppEnv>): void {
-  route(app, paths.authors, operations.authors, {
-    GET: listHandler({
-      spec: authorListingSpec,
-      collection: authorsCollection,
-      page: listAuthorsPage,
-      stream: streamAuthors,
-      renderItem: renderAuthor,
-    }),
-    POST: createHandler(storedAuthor),
-  });
-
-  route(app, paths.author, operations.author, {
-    GET: readHandler(storedAuthor),
-    PUT: changeAuthor,
-    PATCH: changeAuthor,
-    DELETE: deleteHandler(storedAuthor),
-  });
-
-  route(app, paths.authorBooks, operations.authorBooks, {
-    async GET(c) {
-      const id = idParam(c, 'id', 'author');
-      const ctx = c.get('ctx');
-      const listing = parseListing(bookListingSpec, queryParams(c));
-      const author = await findAuthor(c.get('database').db, { id });
-      if (!author) throw authorNotFound(id);
-      const database = c.get('database');
-      const scope = { authorId: id };
-      return sendListing(
-        c,
-        bookListingSpec,
-        listing,
-        authorBooksCollection(ctx, author),
-        {
-          page: (paged) => listBooksPage(database.db, paged, scope),
-          stream: (all) => streamBooks(database, all, scope),
-        },
-        (book: StoredBook) => renderBook(book, ctx, { fields: listing.fields, asItem: true }),
-      );
+  route(
+    app,
+    paths.authors,
+    { GET: searchAuthors, POST: addAuthor },
+    {
+      GET: listHandler({
+        spec: authorListingSpec,
+        collection: authorsCollection,
+        page: listAuthorsPage,
+        stream: streamAuthors,
+        renderItem: renderAuthor,
+      }),
+      POST: createHandler(storedAuthor, addAuthor),
     },
-  });
+  );
+
+  route(
+    app,
+    paths.author,
+    { GET: { summary: 'An author' }, PUT: changeAuthor.update, PATCH: changeAuthor.edit, DELETE: deleteAuthor },
+    {
+      GET: readHandler(storedAuthor),
+      PUT: changeHandler(storedAuthor, changeAuthor.update),
+      PATCH: changeHandler(storedAuthor, changeAuthor.edit),
+      DELETE: deleteHandler(storedAuthor, deleteAuthor),
+    },
+  );
+
+  route(
+    app,
+    paths.authorBooks,
+    { GET: searchAuthorBooks },
+    {
+      async GET(c) {
+        const id = idParam(c, 'id', 'author');
+        const ctx = c.get('ctx');
+        const listing = parseListing(bookListingSpec, queryParams(c));
+        const author = await findAuthor(c.get('database').db, { id });
+        if (!author) throw authorNotFound(id);
+        const database = c.get('database');
+        const scope = { authorId: id };
+        return sendListing(
+          c,
+          bookListingSpec,
+          listing,
+          authorBooksCollection(ctx, author),
+          {
+            page: (paged) => listBooksPage(database.db, paged, scope),
+            stream: (all) => streamBooks(database, all, scope),
+          },
+          (book: StoredBook) => renderBook(book, ctx, { fields: listing.fields, asItem: true }),
+        );
+      },
+    },
+  );
 }
 
-/** The author as a stored resource: PUT/PATCH change the name; DELETE only while they have no books. */
+/** The author as a stored resource; what may be done to them is declared in `affordances/authors.ts`. */
 const storedAuthor = {
   kind: 'author',
   find: (db, id) => findAuthor(db, { id }),
-  mayChange: (ctx) => ctx.policy.manageCatalogue(ctx.caller),
-  fields: authorInputFields,
   update: updateAuthor,
   insert: insertAuthor,
   uri: (ctx, author) => ctx.uris.author(author.id),
   render: (author, ctx) => renderAuthor(author, ctx),
-  mayDelete: (ctx, author) => ctx.policy.deleteAuthor(ctx.caller, author),
-  remove: deleteAuthor,
+  remove: removeAuthor,
   next: (ctx) => ctx.uris.authors(firstPage),
 } satisfies CreatableResource<AuthorRecord, AuthorInput> & DeletableResource<AuthorRecord>;
-const changeAuthor = changeHandler(storedAuthor);

@@ -1,13 +1,20 @@
 /** @module Books: the collection, one book, and the author of a book. */
 import type { Hono } from 'hono';
+import { addBook, borrowBook, changeBook, deleteBook, searchBooks } from '../../affordances/books.js';
 import { findAuthorOfBook } from '../../db/queries/authors.js';
-import { deleteBook, findBook, insertBook, listBooksPage, streamBooks, updateBook } from '../../db/queries/books.js';
-import { borrowBook } from '../../db/queries/loans.js';
-import { type BookInput, bookInputFields, type StoredBook } from '../../domain/book.js';
-import { validateInput } from '../../domain/input.js';
+import {
+  findBook,
+  insertBook,
+  listBooksPage,
+  deleteBook as removeBook,
+  streamBooks,
+  updateBook,
+} from '../../db/queries/books.js';
+import { borrowBook as lendBook } from '../../db/queries/loans.js';
+import type { BookInput, StoredBook } from '../../domain/book.js';
 import { bookListingSpec } from '../../domain/listings.js';
-import { type BorrowInput, borrowInputFields } from '../../domain/loan.js';
-import { authorize, bookFacts, type SignedIn } from '../../domain/policy.js';
+import type { BorrowInput } from '../../domain/loan.js';
+import type { SignedIn } from '../../domain/policy.js';
 import { paths } from '../../hypermedia/uris.js';
 import { renderAuthor } from '../../renderers/author.js';
 import { renderBook } from '../../renderers/book.js';
@@ -19,7 +26,7 @@ import type { AppEnv } from '../env.js';
 import { listHandler } from '../listing.js';
 import { idParam } from '../params.js';
 import { send } from '../respond.js';
-import { type Operations, route } from '../route.js';
+import { route } from '../route.js';
 import {
   type CreatableResource,
   changeHandler,
@@ -32,122 +39,87 @@ import {
 
 export const bookNotFound = (id: number) => notFound('book', id);
 
-const bookChange = { fields: bookInputFields, mode: 'change' } as const;
-
-/** What each route takes and answers: the profile and the OpenAPI document are generated from it. */
-const operations = {
-  /** `/books` */
-  books: {
-    GET: { summary: 'List or search books', control: 'search', listing: bookListingSpec },
-    POST: {
-      summary: 'Add a book',
-      control: 'create',
-      body: { fields: bookInputFields, mode: 'create' },
-      errors: [422],
-    },
-  },
-  /** `/books/{id}` */
-  book: {
-    GET: { summary: 'A book' },
-    PUT: {
-      summary: 'Change the fields of a book that are sent',
-      control: 'update',
-      body: bookChange,
-      conditional: true,
-      errors: [422],
-    },
-    PATCH: {
-      summary: 'Change the fields of a book that are sent',
-      control: 'edit',
-      body: bookChange,
-      conditional: true,
-      errors: [422],
-    },
-    DELETE: {
-      summary: 'Delete a book that has no loan history',
-      control: 'delete',
-      conditional: true,
-      errors: [409],
-    },
-  },
-  /** `/books/{id}/borrow` */
-  borrow: {
-    POST: {
-      summary: 'Borrow a book (a librarian may lend it to `borrower_id`)',
-      control: 'borrow',
-      body: { fields: borrowInputFields, mode: 'create', optional: true },
-      errors: [409, 422],
-    },
-  },
-  /** `/books/{id}/author` */
-  bookAuthor: { GET: { summary: 'The author of a book' } },
-} satisfies Record<string, Operations>;
-
 export function bookRoutes(app: Hono<AppEnv>): void {
-  route(app, paths.books, operations.books, {
-    GET: listHandler({
-      spec: bookListingSpec,
-      collection: booksCollection,
-      page: listBooksPage,
-      stream: streamBooks,
-      renderItem: renderBook,
-    }),
-    POST: createHandler(storedBook),
-  });
+  route(
+    app,
+    paths.books,
+    { GET: searchBooks, POST: addBook },
+    {
+      GET: listHandler({
+        spec: bookListingSpec,
+        collection: booksCollection,
+        page: listBooksPage,
+        stream: streamBooks,
+        renderItem: renderBook,
+      }),
+      POST: createHandler(storedBook, addBook),
+    },
+  );
 
-  route(app, paths.book, operations.book, {
-    GET: readHandler(storedBook),
-    PUT: changeBook,
-    PATCH: changeBook,
-    DELETE: deleteHandler(storedBook),
-  });
+  route(
+    app,
+    paths.book,
+    { GET: { summary: 'A book' }, PUT: changeBook.update, PATCH: changeBook.edit, DELETE: deleteBook },
+    {
+      GET: readHandler(storedBook),
+      PUT: changeHandler(storedBook, changeBook.update),
+      PATCH: changeHandler(storedBook, changeBook.edit),
+      DELETE: deleteHandler(storedBook, deleteBook),
+    },
+  );
 
   /** The one verb path the seed allows: borrowing a book. The due date is the library's, not the client's. */
-  route(app, paths.borrow, operations.borrow, {
-    async POST(c) {
-      const id = idParam(c, 'id', 'book');
-      const ctx = c.get('ctx');
-      const { db } = c.get('database');
-      const book = await findBook(db, { id });
-      if (!book) throw bookNotFound(id);
-      // Who may borrow at all is settled before the body is read; for whom, once it is.
-      authorize(ctx.policy.borrow(ctx.caller, bookFacts(book)));
-      const input = validateInput<BorrowInput>(borrowInputFields, await readOptionalJson(c), 'create');
-      authorize(ctx.policy.borrow(ctx.caller, bookFacts(book), input.borrower_id));
-      const { rules } = ctx.policy;
-      const loan = await borrowBook(db, {
-        bookId: id,
-        borrowerId: input.borrower_id ?? (ctx.caller as SignedIn).id,
-        loanDays: rules.loanDays,
-        maxActiveLoans: rules.maxActiveLoans,
-      });
-      return send(c, renderLoan(loan, ctx), { status: 201, headers: { Location: ctx.uris.loan(loan.id) } });
+  route(
+    app,
+    paths.borrow,
+    { POST: borrowBook },
+    {
+      async POST(c) {
+        const id = idParam(c, 'id', 'book');
+        const ctx = c.get('ctx');
+        const { db } = c.get('database');
+        const book = await findBook(db, { id });
+        if (!book) throw bookNotFound(id);
+        // Who may borrow at all is settled before the body is read; for whom, once it is.
+        borrowBook.authorize(ctx, { book });
+        const input = borrowBook.validate<BorrowInput>(await readOptionalJson(c));
+        borrowBook.authorize(ctx, { book, borrowerId: input.borrower_id });
+        const { rules } = ctx.policy;
+        const loan = await lendBook(db, {
+          bookId: id,
+          borrowerId: input.borrower_id ?? (ctx.caller as SignedIn).id,
+          loanDays: rules.loanDays,
+          maxActiveLoans: rules.maxActiveLoans,
+        });
+        return send(c, renderLoan(loan, ctx), { status: 201, headers: { Location: ctx.uris.loan(loan.id) } });
+      },
     },
-  });
+  );
 
-  route(app, paths.bookAuthor, operations.bookAuthor, {
-    async GET(c) {
-      const id = idParam(c, 'id', 'book');
-      const author = await findAuthorOfBook(c.get('database').db, { bookId: id });
-      if (!author) throw bookNotFound(id);
-      const ctx = c.get('ctx');
-      return send(c, renderAuthor(author, ctx), { headers: { 'Content-Location': ctx.uris.author(author.id) } });
+  route(
+    app,
+    paths.bookAuthor,
+    { GET: { summary: 'The author of a book' } },
+    {
+      async GET(c) {
+        const id = idParam(c, 'id', 'book');
+        const author = await findAuthorOfBook(c.get('database').db, { bookId: id });
+        if (!author) throw bookNotFound(id);
+        const ctx = c.get('ctx');
+        return send(c, renderAuthor(author, ctx), { headers: { 'Content-Location': ctx.uris.author(author.id) } });
+      },
     },
-  });
+  );
 }
 
-/** The book as a stored resource: PUT/PATCH change the fields sent; DELETE only without loan history. */
+/** The book as a stored resource; what may be done to it is declared in `affordances/books.ts`. */
 const storedBook = {
   kind: 'book',
   find: (db, id) => findBook(db, { id }),
-  mayChange: (ctx) => ctx.policy.manageCatalogue(ctx.caller),
-  fields: bookInputFields,
   update: updateBook,
   insert: insertBook,
   uri: (ctx, book) => ctx.uris.book(book.id),
   render: (book, ctx) => renderBook(book, ctx),
-  mayDelete: (ctx, book) => ctx.policy.deleteBook(ctx.caller, bookFacts(book)),
-  remove: deleteBook,
+  remove: removeBook,
   next: (ctx) => ctx.uris.books(firstPage),
 } satisfies CreatableResource<StoredBook, BookInput> & DeletableResource<StoredBook>;
-const changeBook = changeHandler(storedBook);

@@ -3,8 +3,8 @@
  * resource like any other, in every format) and the OpenAPI document.
  */
 import type { Hono } from 'hono';
+import { type Affordance, isAffordance } from '../../affordances/affordance.js';
 import type { Format } from '../../formats/format.js';
-import type { Method } from '../../hypermedia/model.js';
 import { paths } from '../../hypermedia/uris.js';
 import type { Vocabulary } from '../../hypermedia/vocabulary.js';
 import { type ControlTarget, renderProfile } from '../../renderers/profile.js';
@@ -44,21 +44,11 @@ export function descriptionRoutes(app: Hono<AppEnv>, options: { formats: readonl
   });
 }
 
-/** Where each control submits, as the routes record it. */
+/** Where each control submits: the affordances of the route table, at the paths they are served. */
 export function controlTargets(routes: readonly RouteEntry[]): ControlTarget[] {
   return routes.flatMap((entry) =>
-    Object.entries(entry.operations).flatMap(([method, operation]) =>
-      operation.control
-        ? [
-            {
-              control: operation.control,
-              path: entry.path,
-              method: method as Method,
-              ...(operation.body && { body: operation.body }),
-              ...(operation.listing && { listing: operation.listing }),
-            },
-          ]
-        : [],
+    Object.values(entry.operations).flatMap((operation) =>
+      isAffordance(operation) ? [{ path: entry.path, affordance: operation as Affordance<never> }] : [],
     ),
   );
 }

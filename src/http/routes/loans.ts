@@ -1,11 +1,11 @@
 /** @module Loans: listing (all for librarians, one's own for members), reading, and returning. */
 import type { Context, Hono } from 'hono';
-import { findLoan, listLoansPage, returnLoan, streamLoans } from '../../db/queries/loans.js';
+import { returnLoan } from '../../affordances/loans.js';
+import { findLoan, listLoansPage, returnLoan as markReturned, streamLoans } from '../../db/queries/loans.js';
 import { NotFound } from '../../domain/errors.js';
-import { validateInput } from '../../domain/input.js';
 import { parseListing } from '../../domain/listing.js';
 import { loanListingSpec } from '../../domain/listings.js';
-import { type Loan, type LoanChange, returnInputFields } from '../../domain/loan.js';
+import type { Loan, LoanChange } from '../../domain/loan.js';
 import { authorize, loanAlreadyReturned, type SignedIn } from '../../domain/policy.js';
 import { paths } from '../../hypermedia/uris.js';
 import type { Collection } from '../../renderers/collection.js';
@@ -16,60 +16,54 @@ import type { AppEnv } from '../env.js';
 import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
 import { send } from '../respond.js';
-import { type Operations, route } from '../route.js';
+import { route } from '../route.js';
 
 const loanNotFound = (id: number) => new NotFound(`loan ${id} not found`);
 
-/** What each route takes and answers: the profile and the OpenAPI document are generated from it. */
-const operations = {
-  /** `/loans` */
-  loans: { GET: { summary: 'List loans: all for a librarian, one\u2019s own for a member', listing: loanListingSpec } },
-  /** `/loans/{id}` */
-  loan: {
-    GET: { summary: 'A loan' },
-    PATCH: {
-      summary: 'Return a loan',
-      control: 'return',
-      body: { fields: returnInputFields, mode: 'create' },
-      errors: [409],
-    },
-  },
-} satisfies Record<string, Operations>;
-
 export function loanRoutes(app: Hono<AppEnv>): void {
-  route(app, paths.loans, operations.loans, {
-    GET(c) {
-      const { caller, policy } = c.get('ctx');
-      authorize(policy.listLoans(caller));
-      const borrowerId = policy.seesAllLoans(caller) ? undefined : (caller as SignedIn).id;
-      return sendLoans(c, loansCollection(c.get('ctx')), borrowerId);
+  route(
+    app,
+    paths.loans,
+    { GET: { summary: 'List loans: all for a librarian, one\u2019s own for a member', listing: loanListingSpec } },
+    {
+      GET(c) {
+        const { caller, policy } = c.get('ctx');
+        authorize(policy.listLoans(caller));
+        const borrowerId = policy.seesAllLoans(caller) ? undefined : (caller as SignedIn).id;
+        return sendLoans(c, loansCollection(c.get('ctx')), borrowerId);
+      },
     },
-  });
+  );
 
-  route(app, paths.loan, operations.loan, {
-    async GET(c) {
-      const id = idParam(c, 'id', 'loan');
-      const ctx = c.get('ctx');
-      const loan = await findLoan(c.get('database').db, { id });
-      if (!loan) throw loanNotFound(id);
-      authorize(ctx.policy.seeLoan(ctx.caller, loan));
-      return send(c, renderLoan(loan, ctx));
+  route(
+    app,
+    paths.loan,
+    { GET: { summary: 'A loan' }, PATCH: returnLoan },
+    {
+      async GET(c) {
+        const id = idParam(c, 'id', 'loan');
+        const ctx = c.get('ctx');
+        const loan = await findLoan(c.get('database').db, { id });
+        if (!loan) throw loanNotFound(id);
+        authorize(ctx.policy.seeLoan(ctx.caller, loan));
+        return send(c, renderLoan(loan, ctx));
+      },
+      /** Returning is the one change a loan takes: `{"status":"returned"}`. */
+      async PATCH(c) {
+        const id = idParam(c, 'id', 'loan');
+        const ctx = c.get('ctx');
+        const { db } = c.get('database');
+        const loan = await findLoan(db, { id });
+        if (!loan) throw loanNotFound(id);
+        returnLoan.authorize(ctx, loan);
+        returnLoan.validate<LoanChange>(await readJson(c));
+        // Conditional on the loan still being active: a concurrent return makes this one a 409.
+        const returned = await markReturned(db, { id });
+        if (!returned) throw loanAlreadyReturned(id);
+        return send(c, renderLoan(returned, ctx));
+      },
     },
-    /** Returning is the one change a loan takes: `{"status":"returned"}`. */
-    async PATCH(c) {
-      const id = idParam(c, 'id', 'loan');
-      const ctx = c.get('ctx');
-      const { db } = c.get('database');
-      const loan = await findLoan(db, { id });
-      if (!loan) throw loanNotFound(id);
-      authorize(ctx.policy.returnLoan(ctx.caller, loan));
-      validateInput<LoanChange>(returnInputFields, await readJson(c), 'create');
-      // Conditional on the loan still being active: a concurrent return makes this one a 409.
-      const returned = await returnLoan(db, { id });
-      if (!returned) throw loanAlreadyReturned(id);
-      return send(c, renderLoan(returned, ctx));
-    },
-  });
+  );
 }
 
 /** A listing of loans, optionally of one borrower. */

@@ -7,12 +7,12 @@
  */
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { signIn, signOut } from '../../affordances/session.js';
 import { deleteTokenByHash, insertToken } from '../../db/queries/tokens.js';
 import { findCallerByTokenHash } from '../../db/queries/users.js';
 import { Unauthorized } from '../../domain/errors.js';
-import { validateInput } from '../../domain/input.js';
-import { anonymous, authorize } from '../../domain/policy.js';
-import { SESSION_COOKIE, SESSION_TOKEN_NAME, type SessionInput, sessionInputFields } from '../../domain/session.js';
+import { anonymous } from '../../domain/policy.js';
+import { SESSION_COOKIE, SESSION_TOKEN_NAME, type SessionInput } from '../../domain/session.js';
 import { hashTokenSecret, newTokenSecret } from '../../domain/token.js';
 import { paths } from '../../hypermedia/uris.js';
 import { renderRoot } from '../../renderers/root.js';
@@ -20,65 +20,48 @@ import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { refuseCrossSite } from '../middleware/authenticate.js';
 import { send } from '../respond.js';
-import { type Operations, route } from '../route.js';
-
-/** What each route takes and answers: the profile and the OpenAPI document are generated from it. */
-const operations = {
-  /** `/session` */
-  session: {
-    POST: {
-      summary: 'Sign a browser in: exchange a token for a session cookie; answers the root',
-      control: 'login',
-      body: { fields: sessionInputFields, mode: 'create' },
-      status: 200,
-      errors: [409],
-      open: true,
-    },
-    DELETE: {
-      summary: 'End a browser session; answers the root',
-      control: 'logout',
-      status: 200,
-      errors: [409],
-      open: true,
-    },
-  },
-} satisfies Record<string, Operations>;
+import { route } from '../route.js';
 
 export function sessionRoutes(app: Hono<AppEnv>): void {
-  route(app, paths.session, operations.session, {
-    /** Answers the root as the newly signed-in caller sees it. */
-    async POST(c) {
-      const ctx = c.get('ctx');
-      // Signing a browser in from another site would sign it in as someone else's account.
-      refuseCrossSite(c);
-      authorize(ctx.policy.signIn(ctx.caller));
-      const { token } = validateInput<SessionInput>(sessionInputFields, await readJson(c), 'create');
-      const caller = await findCallerByTokenHash(c.get('database').db, { hash: hashTokenSecret(token) });
-      if (!caller) throw new Unauthorized('that token is not valid (unknown or revoked)');
-      const session = newTokenSecret();
-      await insertToken(c.get('database').db, {
-        userId: caller.id,
-        name: SESSION_TOKEN_NAME,
-        hash: hashTokenSecret(session),
-      });
-      setCookie(c, SESSION_COOKIE, session, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'Strict',
-        secure: isHttps(c),
-      });
-      return send(c, renderRoot({ ...ctx, caller: { ...caller, via: 'session' } }));
+  route(
+    app,
+    paths.session,
+    { POST: signIn, DELETE: signOut },
+    {
+      /** Answers the root as the newly signed-in caller sees it. */
+      async POST(c) {
+        const ctx = c.get('ctx');
+        // Signing a browser in from another site would sign it in as someone else's account.
+        refuseCrossSite(c);
+        signIn.authorize(ctx, undefined);
+        const { token } = signIn.validate<SessionInput>(await readJson(c));
+        const caller = await findCallerByTokenHash(c.get('database').db, { hash: hashTokenSecret(token) });
+        if (!caller) throw new Unauthorized('that token is not valid (unknown or revoked)');
+        const session = newTokenSecret();
+        await insertToken(c.get('database').db, {
+          userId: caller.id,
+          name: SESSION_TOKEN_NAME,
+          hash: hashTokenSecret(session),
+        });
+        setCookie(c, SESSION_COOKIE, session, {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'Strict',
+          secure: isHttps(c),
+        });
+        return send(c, renderRoot({ ...ctx, caller: { ...caller, via: 'session' } }));
+      },
+      /** Answers the root as an anonymous caller sees it. */
+      async DELETE(c) {
+        const ctx = c.get('ctx');
+        signOut.authorize(ctx, undefined);
+        const session = getCookie(c, SESSION_COOKIE);
+        if (session) await deleteTokenByHash(c.get('database').db, { hash: hashTokenSecret(session) });
+        deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c) });
+        return send(c, renderRoot({ ...ctx, caller: anonymous }));
+      },
     },
-    /** Answers the root as an anonymous caller sees it. */
-    async DELETE(c) {
-      const ctx = c.get('ctx');
-      authorize(ctx.policy.signOut(ctx.caller));
-      const session = getCookie(c, SESSION_COOKIE);
-      if (session) await deleteTokenByHash(c.get('database').db, { hash: hashTokenSecret(session) });
-      deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c) });
-      return send(c, renderRoot({ ...ctx, caller: anonymous }));
-    },
-  });
+  );
 }
 
 function isHttps(c: Context): boolean {

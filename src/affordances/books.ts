@@ -1,0 +1,97 @@
+/** @module The controls on books: searching and adding them, changing, deleting and borrowing one. */
+import type { Author } from '../domain/author.js';
+import { type Availability, type Book, bookInputFields } from '../domain/book.js';
+import { bookListingSpec } from '../domain/listings.js';
+import { borrowInputFields } from '../domain/loan.js';
+import { bookFacts } from '../domain/policy.js';
+import { paths } from '../hypermedia/uris.js';
+import { affordance } from './affordance.js';
+import { changeAffordances } from './change.js';
+import { authorOptions, inputFields, userOptions } from './fields.js';
+
+/** A book as the predicates about it need it (`hasLoans` unknown counts as having loans). */
+type BookSubject = Book & Availability & { hasLoans?: boolean };
+
+const librarians = 'for librarians';
+
+/** Searching books: on the root and the books collection. */
+export const searchBooks = affordance({
+  name: 'search',
+  path: paths.books,
+  summary: 'List or search books',
+  listing: bookListingSpec,
+  title: 'Search books',
+  appears: 'on the root and the books collection, for everyone who may read the catalogue',
+  allows: ({ policy, caller }) => policy.read(caller),
+  href: ({ uris }) => uris.books(),
+});
+
+/** Searching an author's books: on that collection. */
+export const searchAuthorBooks = affordance<Author>({
+  name: 'search',
+  path: paths.authorBooks,
+  summary: 'List or search the books of an author',
+  listing: bookListingSpec,
+  title: (author) => `Search books by ${author.name}`,
+  appears: 'on an author\u2019s books, for everyone who may read the catalogue',
+  allows: ({ policy, caller }) => policy.read(caller),
+  href: ({ uris }, author) => uris.authorBooks(author.id),
+});
+
+/** Adding a book: on the books collection, and on an author's books with their `author_id` filled in. */
+export const addBook = affordance<Author | undefined>({
+  name: 'create',
+  path: paths.books,
+  summary: 'Add a book',
+  body: { fields: bookInputFields, mode: 'create' },
+  errors: [422],
+  title: (author) => (author ? `Add a book by ${author.name}` : 'Add a book'),
+  appears: `on the books collection and an author\u2019s books, ${librarians}`,
+  allows: ({ policy, caller }) => policy.manageCatalogue(caller),
+  href: ({ uris }) => uris.books(),
+  fields: (ctx, author) =>
+    inputFields(bookInputFields, {
+      ...(author && { values: { author_id: author.id } }),
+      choices: { author_id: authorOptions(ctx) },
+    }),
+});
+
+export const changeBook = changeAffordances<Book>({
+  noun: 'book',
+  path: paths.book,
+  fields: bookInputFields,
+  choices: (ctx) => ({ author_id: authorOptions(ctx) }),
+  errors: [422],
+  appears: `on a book, ${librarians}`,
+  allows: ({ policy, caller }) => policy.manageCatalogue(caller),
+  href: ({ uris }, book) => uris.book(book.id),
+});
+
+export const deleteBook = affordance<BookSubject>({
+  name: 'delete',
+  path: paths.book,
+  summary: 'Delete a book that has no loan history',
+  conditional: true,
+  errors: [409],
+  title: 'Delete book',
+  appears: `on a book without loan history, ${librarians}`,
+  allows: ({ policy, caller }, book) => policy.deleteBook(caller, bookFacts(book)),
+  href: ({ uris }, book) => uris.book(book.id),
+});
+
+/** Borrowing: for oneself, or (a librarian) for `borrower_id`, which only librarians are offered. */
+export const borrowBook = affordance<{ book: BookSubject; borrowerId?: number | undefined }>({
+  name: 'borrow',
+  path: paths.borrow,
+  summary: 'Borrow a book (a librarian may lend it to `borrower_id`)',
+  body: { fields: borrowInputFields, mode: 'create', optional: true },
+  errors: [409, 422],
+  title: 'Borrow this book',
+  appears: 'on an available book, for a signed-in user below the loan cap; `borrower_id` for librarians only',
+  allows: ({ policy, caller }, { book, borrowerId }) => policy.borrow(caller, bookFacts(book), borrowerId),
+  href: ({ uris }, { book }) => uris.borrow(book.id),
+  fields: (ctx) =>
+    ctx.policy.lendForOthers(ctx.caller)
+      ? inputFields(borrowInputFields, { choices: { borrower_id: userOptions(ctx) } })
+      : [],
+});

@@ -1,0 +1,48 @@
+/**
+ * @module `update` (PUT) and `edit` (PATCH) of a stored resource: one change declared once, offered under
+ * both names because generic clients prefer one or the other. Both change only the fields sent (the seed's
+ * rule for PUT), conditional on `If-Match` when given.
+ */
+import type { InputField } from '../domain/input.js';
+import type { Decision } from '../domain/policy.js';
+import type { FieldOptions } from '../hypermedia/model.js';
+import { type Affordance, affordance } from './affordance.js';
+import type { RenderContext } from './context.js';
+import { inputFields } from './fields.js';
+
+/** What a change acts on: the resource's id, and its current values where known (they prefill the fields). */
+export type ChangeSubject<Values> = { id: number } & Partial<Values>;
+
+export interface ChangeSpec<Values> {
+  /** What the resource is called in titles and summaries: `book`. */
+  noun: string;
+  path: { readonly text: string };
+  /** Its writable fields; a change takes any non-empty subset. */
+  fields: readonly InputField[];
+  /** Where a field's choices come from (`author_id`: the authors). */
+  choices?: (ctx: RenderContext) => Record<string, FieldOptions>;
+  errors?: readonly number[];
+  appears: string;
+  allows(ctx: RenderContext, subject: ChangeSubject<Values>): Decision;
+  href(ctx: RenderContext, subject: ChangeSubject<Values>): string;
+}
+
+/** Both controls of a change; the current values of the subject prefill their fields. */
+export function changeAffordances<Values>(spec: ChangeSpec<Values>): {
+  update: Affordance<ChangeSubject<Values>>;
+  edit: Affordance<ChangeSubject<Values>>;
+} {
+  const { noun, fields, choices, ...rest } = spec;
+  const declare = (name: 'update' | 'edit', verb: string) =>
+    affordance<ChangeSubject<Values>>({
+      ...rest,
+      name,
+      summary: `Change the fields of a ${noun} that are sent`,
+      title: `${verb} ${noun}`,
+      body: { fields, mode: 'change' },
+      conditional: true,
+      fields: (ctx, subject) =>
+        inputFields(fields, { values: subject, mode: 'change', ...(choices && { choices: choices(ctx) }) }),
+    });
+  return { update: declare('update', 'Update'), edit: declare('edit', 'Edit') };
+}

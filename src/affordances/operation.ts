@@ -1,0 +1,34 @@
+/**
+ * @module What one method of a route takes and answers. The route table records one per method served,
+ * and the profile and the OpenAPI document are generated from it; an affordance (`affordance.ts`) is an
+ * operation that a control submits to.
+ */
+import type { BodySpec } from '../domain/input.js';
+import type { ListingSpec } from '../domain/listing.js';
+
+export interface Operation {
+  /** What it does, in one line. */
+  summary: string;
+  /** The body it reads, checked against these fields (`validateInput`). */
+  body?: BodySpec & {
+    /** The body may be left out, standing for `{}`. */
+    optional?: boolean;
+  };
+  /** The listing parameters it takes (`parseListing`). */
+  listing?: ListingSpec;
+  /** Status of success; by default 201 for POST, 204 for DELETE, 200 otherwise. */
+  status?: 200 | 201 | 204;
+  /** `If-Match` makes it conditional (412 on a stale tag). */
+  conditional?: boolean;
+  /** Error statuses beyond those its shape implies (see `openapi.ts`). */
+  errors?: readonly number[];
+  /** The media type answered when it is not a resource in the negotiated format (a stylesheet, say). */
+  produces?: string;
+  /** Answered before any token is read (a load balancer's probe). */
+  unauthenticated?: boolean;
+  /**
+   * Open even in a closed catalogue (`CATALOGUE_PUBLIC_READS=false`): what a sign-in page needs (the root,
+   * signing in, the stylesheet, the descriptions). Every other operation first asks `policy.read`.
+   */
+  open?: boolean;
+}
