@@ -3,7 +3,7 @@
  * items as a table, and every control as a `<form rel>` with inputs typed from its fields. Generic: it
  * knows the model, not books or loans. Every value goes through JSX, which escapes it.
  */
-import type { FC } from 'hono/jsx';
+import type { FC, PropsWithChildren } from 'hono/jsx';
 import type { Control, Field, Link, Resource, ResourceStream } from '../../hypermedia/model.js';
 import type { ErrorContent, ListingView, PageContext, SessionView } from '../format.js';
 
@@ -336,21 +336,13 @@ const SessionBar: FC<{ session: SessionView }> = ({ session }) => (
     {session.controls.map((control) => {
       const id = `header-${control.name}`;
       return (
-        <form
-          rel={control.name}
-          method="post"
-          action={control.href}
-          id={id}
-          data-method={control.method}
-          class={`control control-${control.name}`}
-        >
-          {control.method !== 'POST' && <input type="hidden" name="_method" value={control.method} />}
+        <FormOf control={control} id={id}>
           {control.fields.map((field) => (
             <FieldInput field={field} formId={id} />
           ))}
           <button type="submit">{control.title ?? label(control.name)}</button>
           <p class="form-error" role="alert" hidden />
-        </form>
+        </FormOf>
       );
     })}
   </div>
@@ -366,28 +358,35 @@ const Controls: FC<{ controls: Control[] }> = ({ controls }) =>
   );
 
 /**
- * A control as a form. GET and POST are native; PUT, PATCH and DELETE post with `_method`, which the
- * service accepts from form posts only, and the script upgrades them to real requests with JSON bodies.
+ * The form element of a control. GET and POST are native; PUT, PATCH and DELETE post with `_method`,
+ * which the service accepts from form posts only, and the script upgrades them to real requests with
+ * JSON bodies.
  */
+const FormOf: FC<PropsWithChildren<{ control: Control; id: string }>> = ({ control, id, children }) => (
+  <form
+    rel={control.name}
+    method={control.method === 'GET' ? 'get' : 'post'}
+    action={control.href}
+    id={id}
+    data-method={control.method}
+    class={`control control-${control.name}`}
+  >
+    {control.method !== 'GET' && control.method !== 'POST' && (
+      <input type="hidden" name="_method" value={control.method} />
+    )}
+    {children}
+  </form>
+);
+
+/** A control as a form: its fields, the rarely needed ones under "More options". */
 const ControlForm: FC<{ control: Control }> = ({ control }) => {
   if (control.method === 'DELETE') return <ConfirmedForm control={control} />;
-  const native = control.method === 'GET' ? 'get' : 'post';
   const id = `control-${control.name}`;
   const more = control.fields.filter((f) => MORE_OPTIONS.includes(f.name));
   return (
-    <form
-      rel={control.name}
-      method={native}
-      action={control.href}
-      id={id}
-      data-method={control.method}
-      class={`control control-${control.name}`}
-    >
+    <FormOf control={control} id={id}>
       <fieldset>
         <legend>{control.title ?? label(control.name)}</legend>
-        {native === 'post' && control.method !== 'POST' && (
-          <input type="hidden" name="_method" value={control.method} />
-        )}
         {control.fields
           .filter((f) => !more.includes(f))
           .map((field) => (
@@ -404,7 +403,7 @@ const ControlForm: FC<{ control: Control }> = ({ control }) => {
         <p class="form-error" role="alert" hidden />
         <button type="submit">{control.title ?? label(control.name)}</button>
       </fieldset>
-    </form>
+    </FormOf>
   );
 };
 
@@ -421,22 +420,14 @@ const ConfirmedForm: FC<{ control: Control }> = ({ control }) => {
   return (
     <details class="confirm">
       <summary>{title}…</summary>
-      <form
-        rel={control.name}
-        method="post"
-        action={control.href}
-        id={id}
-        data-method={control.method}
-        class={`control control-${control.name}`}
-      >
-        <input type="hidden" name="_method" value={control.method} />
+      <FormOf control={control} id={id}>
         <p>This cannot be undone.</p>
         <p class="form-error" role="alert" hidden />
         <button type="submit" class="danger">
           Yes, {title.charAt(0).toLowerCase()}
           {title.slice(1)}
         </button>
-      </form>
+      </FormOf>
     </details>
   );
 };
