@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
-import { type ErrorBody, expectError } from './support/errors.js';
+import { expectError } from './support/errors.js';
 
 let t: TestCatalogue;
 let author: number;

@@ -10,6 +10,7 @@ import { type Database, openDatabase } from '../../src/db/client.js';
 import { loans } from '../../src/db/schema/index.js';
 import { json } from '../support/catalogue.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
+import { expectError } from '../support/errors.js';
 import { call, created, type RunningServer, startServer } from '../support/server.js';
 
 const ADMIN_TOKEN = 'two-servers-admin-token-0123456789';
@@ -69,18 +70,15 @@ describe('two server processes on one PostgreSQL database', () => {
     const responses = await Promise.all(
       members.map((member, i) => call(i % 2 === 0 ? a : b, member.token, 'POST', `/books/${book.id}/borrow`, {})),
     );
-    const bodies = await Promise.all(responses.map((r) => json(r)));
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(29);
 
-    const loan = bodies[statuses.indexOf(201)];
+    const loan = await json(responses[statuses.indexOf(201)] as Response);
     expect(loan).toMatchObject({ book_id: book.id, status: 'active', returned_at: null });
     expect(members.map((m) => m.id)).toContain(loan.borrower_id);
-    for (const [i, body] of bodies.entries()) {
-      if (statuses[i] !== 409) continue;
-      expect(Object.keys(body)).toEqual(['error']);
-      expect(body.error.message).toContain(loan.due_at);
+    for (const response of responses.filter((r) => r.status === 409)) {
+      await expectError(response, 409, { message: loan.due_at });
     }
 
     const [active] = await (database as Database).db

@@ -10,7 +10,7 @@ export interface ErrorBody {
 }
 
 export interface ExpectErrorOptions {
-  /** Exactly these keys in `error.details`, in any order (`[]`: none, or no `details` at all). */
+  /** Exactly these keys in `error.details`, in any order; `[]`: no `details` at all. */
   details?: readonly string[];
   /** What the message contains (a string) or matches (a pattern). */
   message?: string | RegExp;
@@ -43,7 +43,8 @@ export async function expectError(
     expect(Array.isArray(details), what).toBe(false);
     for (const value of Object.values(details)) expect(typeof value, what).toBe('string');
   }
-  if (options.details) expect(Object.keys(details ?? {}).sort(), what).toEqual([...options.details].sort());
+  if (options.details?.length === 0) expect(body.error, what).not.toHaveProperty('details');
+  else if (options.details) expect(Object.keys(details ?? {}).sort(), what).toEqual([...options.details].sort());
   if (options.message !== undefined) expect(body.error.message, what).toMatch(options.message);
   return body;
 }
