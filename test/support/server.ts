@@ -10,7 +10,7 @@ import { type FreshDatabaseOptions, freshDatabase } from './database.js';
 import { runScript, spawnScript } from './script.js';
 
 /** The librarian token a server is started with (`CATALOGUE_ADMIN_TOKEN`) unless the test sets another. */
-export const ADMIN_TOKEN = 'live-server-librarian-token-0123456789abcdef';
+export const ADMIN_TOKEN = 'test-server-librarian-token-0123456789abcdef';
 
 export interface RunningServer {
   process: ChildProcess;
