@@ -18,29 +18,13 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { type ErrorBody, expectError } from './support/errors.js';
 
 const CHALLENGE = 'Bearer realm="catalogue"';
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const SECRET_FORMAT = /^cat_[A-Za-z0-9_-]{43}$/;
 /** Well-formed but issued by nobody. */
 const UNKNOWN_TOKEN = 'cat_NoSuchTokenWasEverIssuedByThisCatalogue00000';
-
-interface ErrorBody {
-  error: { code: number; message: string; details?: Record<string, string> };
-}
-
-/** The error shape, exactly: `{"error":{"code","message","details?"}}`. */
-async function expectError(response: Response, status: number): Promise<ErrorBody> {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = await json<ErrorBody>(response);
-  expect(Object.keys(body)).toEqual(['error']);
-  expect(body.error.code).toBe(status);
-  expect(typeof body.error.message).toBe('string');
-  expect(body.error.message.trim()).not.toBe('');
-  for (const key of Object.keys(body.error)) expect(['code', 'message', 'details']).toContain(key);
-  return body;
-}
 
 /** 401 in the error shape with the Bearer challenge. */
 async function expectUnauthorized(response: Response): Promise<ErrorBody> {

@@ -6,7 +6,6 @@
  * text, cross-site posts with the session cookie are refused, the security headers are sent, no page
  * throws, and the pages fit a phone.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -14,87 +13,12 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from './support/server.js';
 
 /** The librarian token the server starts with (`CATALOGUE_ADMIN_TOKEN`): the "Administrator". */
 const ADMIN_TOKEN = `browser-admin-${randomBytes(12).toString('hex')}`;
 const HOSTILE_TITLE = '<img src=x onerror="window.__pwned=1">';
-
-interface RunningServer {
-  process: ChildProcess;
-  /** The catalogue's root, e.g. `http://localhost:41234/`. */
-  url: string;
-  output: () => string;
-}
-
-/** The database the server uses: in memory, or a fresh database on the PostgreSQL server under test. */
-async function serverDatabase(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) return { env: { DATABASE_URL: '', CATALOGUE_DATA_DIR: 'memory://' }, drop: async () => {} };
-  const name = `catalogue_browser_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.href },
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
-/** Starts `node --import tsx src/server.ts` on a free port and waits for its "listening" line. */
-async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      CATALOGUE_ADMIN_TOKEN: ADMIN_TOKEN,
-      // The defaults: the sample catalogue, public reads, request logs (the "listening" line among them).
-      CATALOGUE_SEED: '',
-      CATALOGUE_PUBLIC_READS: '',
-      CATALOGUE_PUBLIC_URL: '',
-      CATALOGUE_LOG: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
-    child.stdout?.on('data', () => {
-      const match = /"message":"listening","url":"([^"]+)"/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.on('exit', () => {
-      clearTimeout(timer);
-      reject(new Error(`server exited:\n${output}`));
-    });
-  });
-  return { process: child, url, output: () => output };
-}
-
-async function stopServer(server: RunningServer | undefined): Promise<void> {
-  if (!server || server.process.exitCode !== null) return;
-  const exited = once(server.process, 'exit');
-  server.process.kill('SIGTERM');
-  const timer = setTimeout(() => server.process.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 /**
  * Another site's page: a form that posts to the catalogue, as an attacker would host it. Served on
@@ -120,7 +44,6 @@ const LAUNCH = {
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
 };
 
-let database: Awaited<ReturnType<typeof serverDatabase>> | undefined;
 let server: RunningServer | undefined;
 let browser: Browser;
 let base: string;
@@ -165,8 +88,8 @@ async function signIn(page: Page): Promise<void> {
 const text = async (page: Page, selector: string) => (await page.locator(selector).first().textContent())?.trim();
 
 beforeAll(async () => {
-  database = await serverDatabase();
-  server = await startServer(database.env);
+  // The defaults otherwise: the sample catalogue, public reads, request logs (the "listening" line among them).
+  server = await startServer({ env: { CATALOGUE_ADMIN_TOKEN: ADMIN_TOKEN } });
   base = server.url;
   browser = await chromium.launch(LAUNCH);
   // A book whose title is markup, added over HTTP by a librarian's client.
@@ -186,8 +109,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await stopServer(server);
-  await database?.drop();
+  await server?.stop();
 }, 60_000);
 
 describe('a person with a browser (script enabled)', () => {

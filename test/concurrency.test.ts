@@ -14,6 +14,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { expectError } from './support/errors.js';
 
 /** How many responses had each status. */
 function tally(responses: Response[]): Record<number, number> {
@@ -44,12 +45,7 @@ async function warmUp(client: TestClient) {
 /** Every 409 is in the error shape; answers the bodies. */
 async function conflicts(responses: Response[]) {
   const bodies = [];
-  for (const response of responses.filter((r) => r.status === 409)) {
-    const body = await json(response);
-    expect(Object.keys(body)).toEqual(['error']);
-    expect(body.error.code).toBe(409);
-    bodies.push(body);
-  }
+  for (const response of responses.filter((r) => r.status === 409)) bodies.push(await expectError(response, 409));
   return bodies;
 }
 

@@ -11,6 +11,7 @@ import { readAll } from '../src/db/queries/listing.js';
 import { parseListing } from '../src/domain/listing.js';
 import { bookListingSpec } from '../src/domain/listings.js';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { expectError } from './support/errors.js';
 
 interface Link {
   rel: string;
@@ -102,12 +103,7 @@ function sorted(list: Book[], sort: string): number[] {
 }
 
 async function expect400(path: string) {
-  const response = await t.request(path);
-  expect(response.status, path).toBe(400);
-  const body = await json(response);
-  expect(body.error.code).toBe(400);
-  expect(body.error.message).toMatch(/\bcursor\b/);
-  expect(Object.keys(body.error.details)).toEqual(['cursor']);
+  await expectError(await t.request(path), 400, { what: path, message: /\bcursor\b/, details: ['cursor'] });
 }
 
 function decode(cursor: string): unknown[] {

@@ -3,15 +3,14 @@
  * root URL of a live server, a member's token and a keyword. Each must find, borrow and return a book,
  * say so, and exit 0.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, type LiveServer, startLiveServer } from './live-server.js';
+import { runScript } from './support/script.js';
+import { ADMIN_TOKEN, type RunningServer, startServer } from './support/server.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: documents are inspected loosely by design
 type Doc = Record<string, any>;
 
-let server: LiveServer;
+let server: RunningServer;
 let member: { id: number; token: string; loans: string };
 
 /** A JSON request to the live server as the librarian, by an href it gave. */
@@ -32,7 +31,7 @@ async function asLibrarian(href: string, method = 'GET', body?: unknown) {
 const linkOf = (doc: Doc, rel: string) => doc.links.find((l: { rel: string }) => l.rel === rel)?.href as string;
 
 beforeAll(async () => {
-  server = await startLiveServer();
+  server = await startServer();
   // A member with a token, made over HTTP by the librarian, by links and controls.
   const root = (await asLibrarian('/')).body;
   const users = (await asLibrarian(linkOf(root, 'users'))).body;
@@ -44,23 +43,9 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.stop());
 
-/** Runs a script to its end. */
-async function run(script: string, args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-    env: { ...process.env, CATALOGUE_URL: '', CATALOGUE_TOKEN: '', CATALOGUE_KEYWORD: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const [code] = await once(child, 'close');
-  return { code: code as number | null, stdout, stderr };
-}
+/** Runs an example script to its end, with none of its settings in the environment: only its arguments. */
+const run = (script: string, args: string[]) =>
+  runScript(script, args, { CATALOGUE_URL: '', CATALOGUE_TOKEN: '', CATALOGUE_KEYWORD: '' });
 
 describe.each([
   ['docs/examples/agent.ts', 'hobbit', 'The Hobbit'],

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { expectError } from './support/errors.js';
 
 let t: TestCatalogue;
 let author: number;
@@ -15,22 +16,6 @@ beforeAll(async () => {
   book = await addBook(t, 'Semantics Book', 1980, author);
 });
 afterAll(() => t.close());
-
-interface ErrorBody {
-  error: { code: number; message: string; details?: Record<string, string> };
-}
-
-async function expectError(response: Response, status: number): Promise<ErrorBody> {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = await json<ErrorBody>(response);
-  expect(Object.keys(body)).toEqual(['error']);
-  expect(body.error.code).toBe(status);
-  expect(typeof body.error.message).toBe('string');
-  expect(body.error.message.trim()).not.toBe('');
-  for (const key of Object.keys(body.error)) expect(['code', 'message', 'details']).toContain(key);
-  return body;
-}
 
 interface LinkValue {
   rel: string;

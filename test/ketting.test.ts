@@ -5,12 +5,12 @@
  */
 import { bearerAuth, Ketting, type State } from 'ketting';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, type LiveServer, startLiveServer } from './live-server.js';
+import { ADMIN_TOKEN, type RunningServer, startServer } from './support/server.js';
 
-let server: LiveServer;
+let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startLiveServer();
+  server = await startServer();
 }, 120_000);
 afterAll(() => server?.stop());
 

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { expectError } from './support/errors.js';
 
 interface Link {
   rel: string;
@@ -211,16 +212,8 @@ async function listedIds(path: string, params: [string, string | number][]): Pro
 }
 
 async function expect400(path: string, parameter: string) {
-  const response = await t.request(path);
-  expect(response.status, path).toBe(400);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = await json(response);
-  expect(Object.keys(body)).toEqual(['error']);
-  expect(Object.keys(body.error).sort()).toEqual(['code', 'details', 'message']);
-  expect(body.error.code).toBe(400);
-  expect(body.error.message).toMatch(new RegExp(`\\b${parameter}\\b`));
-  expect(Object.keys(body.error.details)).toEqual([parameter]);
-  expect(typeof body.error.details[parameter]).toBe('string');
+  const message = new RegExp(`\\b${parameter}\\b`);
+  await expectError(await t.request(path), 400, { what: path, message, details: [parameter] });
 }
 
 /** The three collections, each with a listing of exactly 25 items (some through a filter). */

@@ -15,6 +15,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { expectError } from './support/errors.js';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -67,11 +68,6 @@ function expectNoBorrower(body: unknown, borrower: { id: number; name: string })
   const keys = keysOf(body);
   expect(keys).not.toContain('borrower_id');
   expect(keys).not.toContain('borrower');
-}
-
-function expectError(body: unknown, code: number) {
-  expect(Object.keys(body as object)).toEqual(['error']);
-  expect((body as { error: { code: number } }).error.code).toBe(code);
 }
 
 const ids = (items: { id: number }[]) => items.map((item) => item.id);
@@ -139,9 +135,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const response = await t.as(member.token).send('POST', `/books/${bookId}/borrow`, {
       due_at: '2099-01-01T00:00:00.000Z',
     });
-    expect(response.status).toBe(400);
-    const body = await json(response);
-    expectError(body, 400);
+    const body = await expectError(response, 400);
     expect(body.error.details).toHaveProperty('due_at');
     const book = await json(await t.request(`/books/${bookId}`));
     expect(book).toMatchObject({ available: true, due_at: null });
@@ -198,9 +192,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
       await t.send('POST', `/books/${bookId}/borrow`, { borrower_id: other.id }),
     ];
     for (const response of attempts) {
-      expect(response.status).toBe(409);
-      const body = await json(response);
-      expectError(body, 409);
+      const body = await expectError(response, 409);
       expect(body.error.message).toContain(loan.due_at);
     }
     const history = await json(await t.request(`/loans?filter=book_id:${bookId}`));
@@ -231,17 +223,15 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
 
     for (const client of [asMember, t]) {
       const again = await client.send('PATCH', `/loans/${loan.id}`, { status: 'returned' });
-      expect(again.status).toBe(409);
-      expectError(await json(again), 409);
+      await expectError(again, 409);
     }
     const after = await json(await asMember.request(`/loans/${loan.id}`));
     expect(after.returned_at).toBe(returned.returned_at);
 
     for (const client of [asMember, t]) {
       const deletion = await client.request(`/loans/${loan.id}`, { method: 'DELETE' });
-      expect(deletion.status).toBe(405);
+      await expectError(deletion, 405);
       expect(deletion.headers.get('allow')).not.toContain('DELETE');
-      expectError(await json(deletion), 405);
     }
     expect((await t.request(`/loans/${loan.id}`)).status).toBe(200);
   });
@@ -253,8 +243,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const loan = await json(await borrowByControl(asMember, bookId));
     for (const body of [{ status: 'active' }, { status: 'lost' }, {}, { returned_at: '2020-01-01T00:00:00.000Z' }]) {
       const response = await asMember.send('PATCH', `/loans/${loan.id}`, body);
-      expect(response.status, JSON.stringify(body)).toBe(400);
-      expectError(await json(response), 400);
+      await expectError(response, 400, { what: JSON.stringify(body) });
     }
     expect(await json(await asMember.request(`/loans/${loan.id}`))).toMatchObject({
       status: 'active',
@@ -318,9 +307,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
   it('a borrower_id naming no user is 422 (details.borrower_id) and lends nothing', async () => {
     const bookId = await addBook(t, 'Lent To Nobody', 1958, author);
     const response = await t.send('POST', `/books/${bookId}/borrow`, { borrower_id: 987654 });
-    expect(response.status).toBe(422);
-    const body = await json(response);
-    expectError(body, 422);
+    const body = await expectError(response, 422);
     expect(body.error.details).toHaveProperty('borrower_id');
     expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({ available: true, due_at: null });
     expect(await json(await t.request(`/loans?filter=book_id:${bookId}`))).toEqual([]);
@@ -328,8 +315,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
 
   it('borrowing a book that does not exist is 404; borrowing anonymously is 401', async () => {
     const missing = await t.send('POST', '/books/987654/borrow', {});
-    expect(missing.status).toBe(404);
-    expectError(await json(missing), 404);
+    await expectError(missing, 404);
 
     const bookId = await addBook(t, 'Not For The Anonymous', 1959, author);
     const anonymous = await t.anonymous.send('POST', `/books/${bookId}/borrow`, {});
@@ -522,10 +508,7 @@ describe('listing loans', () => {
         ['sort=due_at', 'sort'],
       ] as const) {
         const response = await t.request(`${base}?${query}`);
-        expect(response.status, `${base}?${query}`).toBe(400);
-        const body = await json(response);
-        expectError(body, 400);
-        expect(body.error.message).toContain(parameter);
+        const body = await expectError(response, 400, { what: `${base}?${query}`, message: parameter });
         expect(body.error.details).toHaveProperty(parameter);
       }
     }
@@ -541,9 +524,8 @@ describe('listing loans', () => {
 
     for (const path of [`/loans/${L(4)}`, `/users/${bruno.id}/loans`]) {
       const response = await asAlice.request(path);
-      expect(response.status, path).toBe(404);
-      const text = await response.text();
-      expectError(JSON.parse(text), 404);
+      const text = await response.clone().text();
+      await expectError(response, 404, { what: path });
       expect(text).not.toContain('Bruno');
     }
   });
@@ -564,8 +546,7 @@ describe('listing loans', () => {
     expect(kept.controls).not.toHaveProperty('delete');
 
     const refused = await t.request(`/books/${B(1)}`, { method: 'DELETE' });
-    expect(refused.status).toBe(409);
-    expectError(await json(refused), 409);
+    await expectError(refused, 409);
     expect((await t.request(`/books/${B(1)}`)).status).toBe(200);
     expect(ids(await list(t, `/loans?filter=book_id:${B(1)}`))).toEqual([L(1), L(5)]);
 
@@ -605,9 +586,7 @@ describe('the cap on a member’s active loans (maxActiveLoans 2)', () => {
     expect(third.available).toBe(true);
     expect(third.controls).not.toHaveProperty('borrow');
     const refused = await asCapped.send('POST', `/books/${three}/borrow`, {});
-    expect(refused.status).toBe(409);
-    const body = await json(refused);
-    expectError(body, 409);
+    const body = await expectError(refused, 409);
     expect(body.error.message).toMatch(/2 active loans/);
 
     // A librarian lending to the capped member is refused the same way.

@@ -7,11 +7,11 @@ import { connect } from 'node:net';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withoutParameters } from '../src/http/errors.js';
-import { ADMIN_TOKEN, type LiveServer, startLiveServer } from './live-server.js';
+import { ADMIN_TOKEN, type RunningServer, startServer } from './support/server.js';
 
-let server: LiveServer;
+let server: RunningServer;
 beforeAll(async () => {
-  server = await startLiveServer();
+  server = await startServer();
 }, 120_000);
 afterAll(() => server?.stop());
 

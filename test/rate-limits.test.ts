@@ -8,6 +8,7 @@ import { insertToken } from '../src/db/queries/tokens.js';
 import { insertUser } from '../src/db/queries/users.js';
 import { hashTokenSecret, newTokenSecret } from '../src/domain/token.js';
 import { json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { expectError } from './support/errors.js';
 
 const QUOTA = 3;
 let t: TestCatalogue;
@@ -42,8 +43,7 @@ describe('the write limit', () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(refused.headers.get('ratelimit')).toMatch(/^"write";r=0;t=\d+$/);
-    const body = await json(refused);
-    expect(body).toEqual({ error: { code: 429, message: expect.stringMatching(/at most 3 per 60 s/) } });
+    await expectError(refused, 429, { message: /at most 3 per 60 s/, details: [] });
     const tokens = await json(await t.request(`/users/${writer.id}/tokens`));
     expect(tokens.data.map((token: { name: string }) => token.name)).not.toContain('one too many');
   });
@@ -79,7 +79,7 @@ describe('the search and stream limits', () => {
     const refused = await as.request('/books?query=again&page=1');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await json(refused)).error.code).toBe(429);
+    await expectError(refused, 429);
     // Paging through a plain listing is not a search and stays free.
     const page = await as.request('/books?page=1');
     expect(page.status).toBe(200);

@@ -17,6 +17,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { expectError } from './support/errors.js';
 
 type Role = 'anonymous' | 'member' | 'otherMember' | 'librarian';
 const roles: readonly Role[] = ['anonymous', 'member', 'otherMember', 'librarian'];
@@ -35,10 +36,7 @@ const unique = (prefix: string) => `${prefix} ${++serial}`;
 async function expectRefusal(response: Response, status: number, what: string): Promise<void> {
   if (status === 401) expect(response.headers.get('www-authenticate'), what).toBe('Bearer realm="catalogue"');
   if (response.headers.get('content-length') === '0' || response.body === null) return;
-  const body = await json(response);
-  expect(Object.keys(body), what).toEqual(['error']);
-  expect(body.error.code, what).toBe(status);
-  expect(typeof body.error.message, what).toBe('string');
+  await expectError(response, status, { what });
 }
 
 /** The id in the `me` link of the root, as seen by this client. */

@@ -1,6 +1,7 @@
 /** The endpoints and rules of the seed specification, over HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { expectError } from './support/errors.js';
 
 let t: TestCatalogue;
 let tolkien: number;
@@ -45,9 +46,7 @@ describe('GET /books/{id}', () => {
   });
 
   it('answers 404 in the error shape for a book that does not exist', async () => {
-    const response = await t.request('/books/999999');
-    expect(response.status).toBe(404);
-    expect(await json(response)).toEqual({ error: { code: 404, message: expect.stringContaining('999999') } });
+    await expectError(await t.request('/books/999999'), 404, { message: '999999', details: [] });
   });
 });
 
@@ -116,9 +115,7 @@ describe('authors', () => {
 
   it('GET /authors/{id} answers the author, 404 when missing', async () => {
     expect(await json(await t.request(`/authors/${leGuin}`))).toMatchObject({ id: leGuin, name: 'Ursula K. Le Guin' });
-    const missing = await t.request('/authors/777777');
-    expect(missing.status).toBe(404);
-    expect((await json(missing)).error.code).toBe(404);
+    await expectError(await t.request('/authors/777777'), 404);
   });
 
   it('GET /authors/{id}/books answers 200 with an array of exactly that author\u2019s books', async () => {

@@ -3,70 +3,21 @@
  * environment, logging one line per request, and stopping cleanly on SIGTERM. The first start prints a
  * librarian's token once; the operator CLI (`src/cli.ts`) adds users with tokens and revokes tokens.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import type { DatabaseTarget } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
 import { json } from './support/catalogue.js';
-
-interface RunningServer {
-  process: ChildProcess;
-  url: string;
-  /** Everything the process wrote, stdout and stderr interleaved. */
-  output: () => string;
-  /** What it wrote on stdout alone. */
-  stdout: () => string;
-}
+import { type FreshDatabase, freshDatabase } from './support/database.js';
+import { runScript } from './support/script.js';
+import { type RunningServer, startServer } from './support/server.js';
 
 /** A token the service generates: `cat_` and 43 characters of base64url. */
 const GENERATED_TOKEN = /cat_[A-Za-z0-9_-]{43}/g;
-
-/** Starts the server on a free port and waits for its "listening" line. */
-async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: { ...process.env, DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let stdout = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-    stdout += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    const check = () => {
-      const match = /"message":"listening","url":"([^"]+)"/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout?.on('data', check);
-    child.on('exit', () => reject(new Error(`server exited:\n${output}`)));
-  });
-  return { process: child, url, output: () => output, stdout: () => stdout };
-}
-
-/** Stops a server with SIGTERM and waits for it to exit. */
-async function stopServer(server: RunningServer): Promise<void> {
-  if (server.process.exitCode !== null) return;
-  const exited = once(server.process, 'exit');
-  server.process.kill('SIGTERM');
-  await exited;
-}
 
 /** Waits until the server has written `text` (its output reaches this process asynchronously). */
 async function waitForOutput(server: RunningServer, text: string): Promise<void> {
@@ -78,38 +29,14 @@ async function waitForOutput(server: RunningServer, text: string): Promise<void>
 /** The generated tokens in a text. */
 const generatedTokens = (text: string) => [...text.matchAll(GENERATED_TOKEN)].map((m) => m[0]);
 
-/** The database the server process uses: in memory, or a fresh one on the PostgreSQL server under test. */
-async function serverDatabaseEnv(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  const serverUrl = process.env.DATABASE_URL;
-  // No CATALOGUE_ADMIN_TOKEN: the first start makes its own librarian token.
-  if (!serverUrl) return { env: { CATALOGUE_DATA_DIR: 'memory://', CATALOGUE_ADMIN_TOKEN: '' }, drop: async () => {} };
-  const name = `catalogue_server_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.href, CATALOGUE_ADMIN_TOKEN: '' },
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
 describe('the server process', () => {
   let server: RunningServer;
-  let drop: () => Promise<void>;
 
+  // No CATALOGUE_ADMIN_TOKEN: the first start makes its own librarian token.
   beforeAll(async () => {
-    const database = await serverDatabaseEnv();
-    drop = database.drop;
-    server = await startServer(database.env);
+    server = await startServer({ env: { CATALOGUE_ADMIN_TOKEN: '' } });
   });
-  afterAll(async () => {
-    if (server.process.exitCode === null) server.process.kill('SIGKILL');
-    await drop();
-  });
+  afterAll(() => server?.kill());
 
   it('serves the root with links and controls, over a real socket', async () => {
     const response = await fetch(server.url);
@@ -207,15 +134,7 @@ describe('the server process', () => {
 
 describe('bad configuration', () => {
   it('stops at start-up with a message naming the variable', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      env: { ...process.env, PORT: 'eighty', CATALOGUE_DATA_DIR: 'memory://' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr?.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const [code] = await once(child, 'exit');
+    const { code, stderr } = await runScript('src/server.ts', [], { PORT: 'eighty', CATALOGUE_DATA_DIR: 'memory://' });
     expect(code).toBe(1);
     expect(stderr).toContain('PORT must be a whole number');
     expect(stderr).not.toMatch(/\n\s+at /);
@@ -228,21 +147,12 @@ describe('a port already in use', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as AddressInfo).port;
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-        env: {
-          ...process.env,
-          DATABASE_URL: '',
-          CATALOGUE_DATA_DIR: 'memory://',
-          PORT: String(port),
-          HOST: '127.0.0.1',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const { code, stderr } = await runScript('src/server.ts', [], {
+        DATABASE_URL: '',
+        CATALOGUE_DATA_DIR: 'memory://',
+        PORT: String(port),
+        HOST: '127.0.0.1',
       });
-      let stderr = '';
-      child.stderr?.on('data', (chunk) => {
-        stderr += chunk;
-      });
-      const [code] = await once(child, 'exit');
       expect(code).toBe(1);
       expect(stderr).toContain(`catalogue could not start: port ${port} on 127.0.0.1 is in use`);
       expect(stderr).not.toMatch(/\n\s+at /);
@@ -252,25 +162,13 @@ describe('a port already in use', () => {
   }, 60_000);
 });
 
-/** A database that outlives one process: a PGlite directory, or a fresh database on the server under test. */
-async function persistentDatabase(): Promise<{
-  env: Record<string, string>;
-  target: DatabaseTarget;
-  drop: () => Promise<void>;
-}> {
-  // No sample catalogue (faster starts) and no CATALOGUE_ADMIN_TOKEN unless a test sets one.
-  const common = { CATALOGUE_SEED: 'none', CATALOGUE_ADMIN_TOKEN: '' };
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    const dir = await mkdtemp(join(tmpdir(), 'catalogue-server-test-'));
-    return {
-      env: { ...common, DATABASE_URL: '', CATALOGUE_DATA_DIR: dir },
-      target: { kind: 'pglite', dataDir: dir },
-      drop: () => rm(dir, { recursive: true, force: true }),
-    };
-  }
-  const { env, drop } = await serverDatabaseEnv();
-  return { env: { ...common, ...env }, target: { kind: 'postgres', url: env.DATABASE_URL as string }, drop };
+/**
+ * A database that outlives one process: a PGlite directory, or a fresh database on the server under test.
+ * No sample catalogue (faster starts) and no CATALOGUE_ADMIN_TOKEN unless a test sets one.
+ */
+async function persistentDatabase(): Promise<FreshDatabase> {
+  const database = await freshDatabase({ persistent: true, label: 'server' });
+  return { ...database, env: { ...database.env, CATALOGUE_SEED: 'none', CATALOGUE_ADMIN_TOKEN: '' } };
 }
 
 /** Runs the app in-process on that database (no other process may hold a PGlite directory meanwhile). */
@@ -287,7 +185,7 @@ const bearer = (token: string) => ({ headers: { Authorization: `Bearer ${token}`
 
 describe('the first start on a database that persists', () => {
   const adminToken = `admin-${randomBytes(16).toString('hex')}`;
-  let database: Awaited<ReturnType<typeof persistentDatabase>>;
+  let database: FreshDatabase;
   let firstToken: string;
 
   beforeAll(async () => {
@@ -296,7 +194,7 @@ describe('the first start on a database that persists', () => {
   afterAll(() => database.drop());
 
   it('creates the librarian "Librarian" and prints their token', async () => {
-    const server = await startServer(database.env);
+    const server = await startServer({ database });
     try {
       const printed = generatedTokens(server.stdout());
       expect(printed).toHaveLength(1);
@@ -307,12 +205,12 @@ describe('the first start on a database that persists', () => {
         ['Librarian', 'librarian'],
       ]);
     } finally {
-      await stopServer(server);
+      await server.stop();
     }
   }, 120_000);
 
   it('prints nothing on the next start; CATALOGUE_ADMIN_TOKEN then signs in an Administrator', async () => {
-    const server = await startServer({ ...database.env, CATALOGUE_ADMIN_TOKEN: adminToken });
+    const server = await startServer({ database, env: { CATALOGUE_ADMIN_TOKEN: adminToken } });
     try {
       expect(generatedTokens(server.output())).toEqual([]);
       expect(server.output()).not.toContain(adminToken);
@@ -325,12 +223,12 @@ describe('the first start on a database that persists', () => {
       // The token printed on the first start still works.
       expect((await fetch(new URL('/users', server.url), bearer(firstToken))).status).toBe(200);
     } finally {
-      await stopServer(server);
+      await server.stop();
     }
   }, 120_000);
 
   it('creates the Administrator only once, however often it starts with the token', async () => {
-    const server = await startServer({ ...database.env, CATALOGUE_ADMIN_TOKEN: adminToken });
+    const server = await startServer({ database, env: { CATALOGUE_ADMIN_TOKEN: adminToken } });
     try {
       expect(generatedTokens(server.output())).toEqual([]);
       const users = await json(await fetch(new URL('/users', server.url), bearer(adminToken)));
@@ -339,31 +237,16 @@ describe('the first start on a database that persists', () => {
         ['Administrator', 'librarian'],
       ]);
     } finally {
-      await stopServer(server);
+      await server.stop();
     }
   }, 120_000);
 });
 
 /** Runs the operator CLI to its end. */
-async function runCli(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const [code] = await once(child, 'close');
-  return { code: code as number | null, stdout, stderr };
-}
+const runCli = (args: string[], env: Record<string, string>) => runScript('src/cli.ts', args, env);
 
 describe('the operator CLI (src/cli.ts)', () => {
-  let database: Awaited<ReturnType<typeof persistentDatabase>>;
+  let database: FreshDatabase;
   let librarianToken: string;
   let memberId: number;
   let memberToken: string;

@@ -6,41 +6,13 @@
  * database on the PostgreSQL server that DATABASE_URL names.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { type ClientRequest, type IncomingMessage, request } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from './support/database.js';
 
 const ADMIN_TOKEN = 'npm-start-librarian-token-0123456789abcdef';
-
-/** A database that only this test uses, and how to drop it. */
-async function ownDatabase(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    const dir = await mkdtemp(join(tmpdir(), 'catalogue-start-'));
-    return {
-      env: { DATABASE_URL: '', CATALOGUE_DATA_DIR: dir },
-      drop: () => rm(dir, { recursive: true, force: true }),
-    };
-  }
-  const name = `catalogue_start_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.href },
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
 
 /** Every process below `pid`, read from `ps` (the server is npm's child, or its grandchild under `sh`). */
 function descendants(pid: number): number[] {
@@ -93,7 +65,7 @@ describe('npm start, stopped with SIGTERM to npm', () => {
   let below: number[] = [];
 
   beforeAll(async () => {
-    const database = await ownDatabase();
+    const database = await freshDatabase({ persistent: true, label: 'start' });
     drop = database.drop;
     npm = spawn('npm', ['start'], {
       env: {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TOKENS_PER_USER } from '../src/domain/limits.js';
 import { addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { expectError } from './support/errors.js';
 
 let t: TestCatalogue;
 beforeAll(async () => {
@@ -36,10 +37,7 @@ describe('tokens per user', () => {
     expect(Object.keys(page.controls ?? {})).not.toContain('create');
 
     const refused = await as.send('POST', `/users/${member.id}/tokens`, { name: 'one too many' });
-    expect(refused.status).toBe(409);
-    expect(await json(refused)).toEqual({
-      error: { code: 409, message: expect.stringContaining(`at most ${MAX_TOKENS_PER_USER} tokens`) },
-    });
+    await expectError(refused, 409, { message: `at most ${MAX_TOKENS_PER_USER} tokens`, details: [] });
     // Signing in from a browser makes a token too: refused the same way.
     const signIn = await t.anonymous.send('POST', '/session', { token: member.token });
     expect(signIn.status).toBe(409);

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { expectError } from './support/errors.js';
 
 let t: TestCatalogue;
 /** An author who always has books (never deleted), for creating and changing books. */
@@ -24,32 +25,6 @@ beforeAll(async () => {
   expect((await t.request(`/authors/${goneAuthor}`, { method: 'DELETE' })).status).toBe(204);
 });
 afterAll(() => t.close());
-
-interface ErrorBody {
-  error: { code: number; message: string; details?: Record<string, string> };
-}
-
-/**
- * Asserts the error shape: only `error`, `code` equal to the status, a non-empty message, and (when
- * `detailKeys` is given) exactly those keys in `details`.
- */
-async function expectError(response: Response, status: number, detailKeys?: string[]): Promise<ErrorBody> {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = await json<ErrorBody>(response);
-  expect(Object.keys(body)).toEqual(['error']);
-  expect(body.error.code).toBe(status);
-  expect(typeof body.error.message).toBe('string');
-  expect(body.error.message.trim()).not.toBe('');
-  for (const key of Object.keys(body.error)) expect(['code', 'message', 'details']).toContain(key);
-  if (body.error.details !== undefined) {
-    expect(typeof body.error.details).toBe('object');
-    expect(Array.isArray(body.error.details)).toBe(false);
-    for (const value of Object.values(body.error.details)) expect(typeof value).toBe('string');
-  }
-  if (detailKeys) expect(Object.keys(body.error.details ?? {}).sort()).toEqual([...detailKeys].sort());
-  return body;
-}
 
 /** Number of items in a collection, from its page envelope. */
 async function countOf(collection: '/books' | '/authors'): Promise<number> {
@@ -208,14 +183,14 @@ describe('POST /books', () => {
       const body: Record<string, unknown> = validBook(title);
       delete body[field];
       const before = await countOf('/books');
-      await expectError(await t.send('POST', '/books', body), 400, [field]);
+      await expectError(await t.send('POST', '/books', body), 400, { details: [field] });
       expect(await countOf('/books')).toBe(before);
     },
   );
 
   it('an empty object is 400 naming all three required fields', async () => {
     const before = await countOf('/books');
-    await expectError(await t.send('POST', '/books', {}), 400, ['title', 'publication_year', 'author_id']);
+    await expectError(await t.send('POST', '/books', {}), 400, { details: ['title', 'publication_year', 'author_id'] });
     expect(await countOf('/books')).toBe(before);
   });
 
@@ -238,7 +213,7 @@ describe('POST /books', () => {
         ['constructor'],
       ],
     ];
-    for (const [body, keys] of cases) await expectError(await t.send('POST', '/books', body), 400, keys);
+    for (const [body, keys] of cases) await expectError(await t.send('POST', '/books', body), 400, { details: keys });
     expect(await countOf('/books')).toBe(before);
     expect(await booksTitled('Unknown Field Book')).toEqual([]);
   });
@@ -247,14 +222,16 @@ describe('POST /books', () => {
     const title = `Invalid Value Book ${label}`;
     const before = await countOf('/books');
     const body = { ...validBook(title), [field]: value };
-    await expectError(await t.send('POST', '/books', body), 400, [field]);
+    await expectError(await t.send('POST', '/books', body), 400, { details: [field] });
     expect(await countOf('/books')).toBe(before);
   });
 
   it('reports every offending field at once', async () => {
     const before = await countOf('/books');
     const body = { title: '', publication_year: '1999', author_id: 0, isbn: 'x' };
-    await expectError(await t.send('POST', '/books', body), 400, ['title', 'publication_year', 'author_id', 'isbn']);
+    await expectError(await t.send('POST', '/books', body), 400, {
+      details: ['title', 'publication_year', 'author_id', 'isbn'],
+    });
     expect(await countOf('/books')).toBe(before);
   });
 
@@ -262,7 +239,7 @@ describe('POST /books', () => {
     const before = await countOf('/books');
     for (const authorId of [goneAuthor, 2_147_483_647, 2_147_483_648, 1e20]) {
       const body = { title: 'Orphan Book', publication_year: 2000, author_id: authorId };
-      await expectError(await t.send('POST', '/books', body), 422, ['author_id']);
+      await expectError(await t.send('POST', '/books', body), 422, { details: ['author_id'] });
     }
     expect(await countOf('/books')).toBe(before);
     expect(await booksTitled('Orphan Book')).toEqual([]);
@@ -365,13 +342,15 @@ describe.each(['PUT', 'PATCH'])('%s /books/{id}', (method) => {
     const id = await addBook(t, `Invalid Change ${method}`, 2000, writer);
     const before = await snapshot(`/books/${id}`);
     for (const [, field, value] of invalidBookValues) {
-      await expectError(await t.send(method, `/books/${id}`, { [field]: value }), 400, [field]);
+      await expectError(await t.send(method, `/books/${id}`, { [field]: value }), 400, { details: [field] });
     }
     // A valid change alongside an invalid one is refused as a whole.
-    await expectError(await t.send(method, `/books/${id}`, { title: 'Half Applied', publication_year: 2101 }), 400, [
-      'publication_year',
-    ]);
-    await expectError(await t.send(method, `/books/${id}`, { title: 'Half Applied', isbn: 'x' }), 400, ['isbn']);
+    await expectError(await t.send(method, `/books/${id}`, { title: 'Half Applied', publication_year: 2101 }), 400, {
+      details: ['publication_year'],
+    });
+    await expectError(await t.send(method, `/books/${id}`, { title: 'Half Applied', isbn: 'x' }), 400, {
+      details: ['isbn'],
+    });
     expect(await snapshot(`/books/${id}`)).toEqual(before);
   });
 
@@ -379,11 +358,11 @@ describe.each(['PUT', 'PATCH'])('%s /books/{id}', (method) => {
     const id = await addBook(t, `Orphan Change ${method}`, 2000, writer);
     const before = await snapshot(`/books/${id}`);
     for (const authorId of [goneAuthor, 2_147_483_647, 2_147_483_648]) {
-      await expectError(await t.send(method, `/books/${id}`, { author_id: authorId }), 422, ['author_id']);
+      await expectError(await t.send(method, `/books/${id}`, { author_id: authorId }), 422, { details: ['author_id'] });
     }
-    await expectError(await t.send(method, `/books/${id}`, { title: 'Half Applied', author_id: goneAuthor }), 422, [
-      'author_id',
-    ]);
+    await expectError(await t.send(method, `/books/${id}`, { title: 'Half Applied', author_id: goneAuthor }), 422, {
+      details: ['author_id'],
+    });
     expect(await snapshot(`/books/${id}`)).toEqual(before);
   });
 
@@ -455,18 +434,19 @@ describe('POST /authors', () => {
 
   it.each(invalidNames)('a name that is %s is 400 naming it; nothing is created', async (_label, name) => {
     const before = await countOf('/authors');
-    await expectError(await t.send('POST', '/authors', { name }), 400, ['name']);
+    await expectError(await t.send('POST', '/authors', { name }), 400, { details: ['name'] });
     expect(await countOf('/authors')).toBe(before);
   });
 
   it('a missing name and unknown fields are 400 naming them; nothing is created', async () => {
     const before = await countOf('/authors');
-    await expectError(await t.send('POST', '/authors', {}), 400, ['name']);
-    await expectError(await t.send('POST', '/authors', { name: 'Unknown Field Author', bio: 'x' }), 400, ['bio']);
-    await expectError(await t.send('POST', '/authors', { full_name: 'Unknown Field Author' }), 400, [
-      'full_name',
-      'name',
-    ]);
+    await expectError(await t.send('POST', '/authors', {}), 400, { details: ['name'] });
+    await expectError(await t.send('POST', '/authors', { name: 'Unknown Field Author', bio: 'x' }), 400, {
+      details: ['bio'],
+    });
+    await expectError(await t.send('POST', '/authors', { full_name: 'Unknown Field Author' }), 400, {
+      details: ['full_name', 'name'],
+    });
     expect(await countOf('/authors')).toBe(before);
   });
 
@@ -499,8 +479,9 @@ describe.each(['PUT', 'PATCH'])('%s /authors/{id}', (method) => {
     const path = `/authors/${id}`;
     const before = await snapshot(path);
     await expectError(await t.send(method, path, {}), 400);
-    for (const [, name] of invalidNames) await expectError(await t.send(method, path, { name }), 400, ['name']);
-    await expectError(await t.send(method, path, { name: 'Half Applied', bio: 'x' }), 400, ['bio']);
+    for (const [, name] of invalidNames)
+      await expectError(await t.send(method, path, { name }), 400, { details: ['name'] });
+    await expectError(await t.send(method, path, { name: 'Half Applied', bio: 'x' }), 400, { details: ['bio'] });
     for (const [, headers] of notJsonTypes) {
       await expectError(await raw(method, path, new TextEncoder().encode('{"name":"Should Not Apply"}'), headers), 415);
     }

@@ -4,31 +4,26 @@
  * the database makes the second wait and then refuses it, so a librarian remains. (Through HTTP the two
  * requests rarely overlap this exactly; here they always do.)
  */
-import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { prepareDatabase } from '../../src/db/migrate.js';
+import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
 
-const serverUrl = process.env.DATABASE_URL as string;
-const name = `catalogue_race_${randomBytes(4).toString('hex')}`;
-const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+let race: PostgresDatabase;
 let sql: postgres.Sql;
 
 beforeAll(async () => {
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.href });
+  race = await createPostgresDatabase(process.env.DATABASE_URL as string, 'race');
+  const database = await openDatabase({ kind: 'postgres', url: race.url });
   await prepareDatabase(database, { seedSample: false });
   await database.close();
-  sql = postgres(url.href, { max: 2, onnotice: () => {} });
+  sql = postgres(race.url, { max: 2, onnotice: () => {} });
 });
 
 afterAll(async () => {
   await sql?.end();
-  await admin.unsafe(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  await race?.drop();
 });
 
 describe('two librarians demoting each other in overlapping transactions', () => {

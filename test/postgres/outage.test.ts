@@ -12,16 +12,16 @@ import { databaseUnavailability } from '../../src/db/errors.js';
 import { rowsOf } from '../../src/db/seed.js';
 import { STATEMENT_TIME_BUDGET_MS } from '../../src/domain/limits.js';
 import { hashTokenSecret } from '../../src/domain/token.js';
-import { ADMIN_TOKEN, type LiveServer, startLiveServer } from '../live-server.js';
 import { reportFigure } from '../reliability/figures.js';
 import { createTestCluster, type TestCluster } from '../support/pg-cluster.js';
+import { ADMIN_TOKEN, type RunningServer, startServer } from '../support/server.js';
 
 let cluster: TestCluster;
-let server: LiveServer;
+let server: RunningServer;
 
 beforeAll(async () => {
   cluster = await createTestCluster();
-  server = await startLiveServer({ databaseUrl: cluster.url });
+  server = await startServer({ database: { env: { DATABASE_URL: cluster.url } } });
 }, 120_000);
 
 afterAll(async () => {

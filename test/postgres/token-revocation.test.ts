@@ -4,31 +4,33 @@
  * through one loses librarian rights on the other within a second; a browser session signed out on one
  * ends on the other. Killing the connections they listen on does not break that: each listens again.
  */
-import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json } from '../support/catalogue.js';
+import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
 import { millisecondsUntil } from '../support/poll.js';
-import { call, created, killServers, type RunningServer, startServer } from '../support/server-process.js';
+import { call, created, type RunningServer, startServer } from '../support/server.js';
 
 const ADMIN_TOKEN = 'revocation-admin-token-0123456789abcdef';
 
 describe('a change made through one server process reaches the other within a second', () => {
   const serverUrl = process.env.DATABASE_URL as string;
-  const name = `catalogue_revocation_${randomBytes(4).toString('hex')}`;
+  let shared: PostgresDatabase;
   let admin: postgres.Sql;
   let a: RunningServer;
   let b: RunningServer;
   let bookPath: string;
 
   beforeAll(async () => {
+    shared = await createPostgresDatabase(serverUrl, 'revocation');
+    // A connection to the server, to see and end the servers' connections to the shared database.
     admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name}`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    const env = { DATABASE_URL: url.href, CATALOGUE_ADMIN_TOKEN: ADMIN_TOKEN, CATALOGUE_SEED: 'none' };
-    a = await startServer(env);
-    b = await startServer(env);
+    const options = {
+      database: { env: { DATABASE_URL: shared.url } },
+      env: { CATALOGUE_ADMIN_TOKEN: ADMIN_TOKEN, CATALOGUE_SEED: 'none' },
+    };
+    a = await startServer(options);
+    b = await startServer(options);
     const author = await created(
       await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Revocation Author' }),
       'author',
@@ -45,9 +47,9 @@ describe('a change made through one server process reaches the other within a se
   });
 
   afterAll(async () => {
-    killServers([a, b]);
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await Promise.all([a?.kill(), b?.kill()]);
+    await admin?.end();
+    await shared?.drop();
   });
 
   /** A new user with a token, created through server A. */
@@ -65,7 +67,7 @@ describe('a change made through one server process reaches the other within a se
   /** The PIDs of the backends listening for the catalogue's notifications. */
   async function listeners(): Promise<number[]> {
     const rows = await admin`
-      select pid from pg_stat_activity where datname = ${name} and query ilike 'listen %' order by pid`;
+      select pid from pg_stat_activity where datname = ${shared.name} and query ilike 'listen %' order by pid`;
     return rows.map((row) => row.pid as number);
   }
 

@@ -3,46 +3,39 @@
  * start-up lock) and register the administrator once; a burst of borrows of one book spread over both
  * lends it exactly once, because the database, not either process, holds the rule.
  */
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { and, count, eq, isNull } from 'drizzle-orm';
-import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { loans } from '../../src/db/schema/index.js';
 import { json } from '../support/catalogue.js';
-import { call, created, killServers, type RunningServer, startServer } from '../support/server-process.js';
+import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
+import { expectError } from '../support/errors.js';
+import { call, created, type RunningServer, startServer } from '../support/server.js';
 
 const ADMIN_TOKEN = 'two-servers-admin-token-0123456789';
 
 describe('two server processes on one PostgreSQL database', () => {
-  const serverUrl = process.env.DATABASE_URL as string;
-  const name = `catalogue_two_servers_${randomBytes(4).toString('hex')}`;
-  let admin: postgres.Sql;
+  let shared: PostgresDatabase;
   let database: Database | undefined;
   let a: RunningServer;
   let b: RunningServer;
 
   beforeAll(async () => {
-    admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name}`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    const env = {
-      DATABASE_URL: url.href,
-      CATALOGUE_ADMIN_TOKEN: ADMIN_TOKEN,
-      CATALOGUE_SEED: 'none',
+    shared = await createPostgresDatabase(process.env.DATABASE_URL as string, 'two_servers');
+    const options = {
+      database: { env: { DATABASE_URL: shared.url } },
+      env: { CATALOGUE_ADMIN_TOKEN: ADMIN_TOKEN, CATALOGUE_SEED: 'none' },
     };
     // Together, on an empty database: both migrate and register the administrator, one after the other.
-    [a, b] = await Promise.all([startServer(env), startServer(env)]);
-    database = await openDatabase({ kind: 'postgres', url: url.href });
+    [a, b] = await Promise.all([startServer(options), startServer(options)]);
+    database = await openDatabase({ kind: 'postgres', url: shared.url });
   });
 
   afterAll(async () => {
-    killServers([a, b]);
+    await Promise.all([a?.kill(), b?.kill()]);
     await database?.close();
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await shared?.drop();
   });
 
   it('both started on the empty database and registered one administrator between them', async () => {
@@ -77,18 +70,15 @@ describe('two server processes on one PostgreSQL database', () => {
     const responses = await Promise.all(
       members.map((member, i) => call(i % 2 === 0 ? a : b, member.token, 'POST', `/books/${book.id}/borrow`, {})),
     );
-    const bodies = await Promise.all(responses.map((r) => json(r)));
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(29);
 
-    const loan = bodies[statuses.indexOf(201)];
+    const loan = await json(responses[statuses.indexOf(201)] as Response);
     expect(loan).toMatchObject({ book_id: book.id, status: 'active', returned_at: null });
     expect(members.map((m) => m.id)).toContain(loan.borrower_id);
-    for (const [i, body] of bodies.entries()) {
-      if (statuses[i] !== 409) continue;
-      expect(Object.keys(body)).toEqual(['error']);
-      expect(body.error.message).toContain(loan.due_at);
+    for (const response of responses.filter((r) => r.status === 409)) {
+      await expectError(response, 409, { message: loan.due_at });
     }
 
     const [active] = await (database as Database).db

@@ -5,15 +5,15 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LiveServer, startLiveServer } from '../live-server.js';
+import { type RunningServer, startServer } from '../support/server.js';
 import { reportFigure, residentMiB, watchPeakMemory } from './figures.js';
 
 const POST_BYTES = 450 * 1024 * 1024;
 const CHUNK = Buffer.alloc(1024 * 1024, 'a');
 
-let server: LiveServer;
+let server: RunningServer;
 beforeAll(async () => {
-  server = await startLiveServer({ env: { CATALOGUE_RATE_LIMITS: 'off' } });
+  server = await startServer({ env: { CATALOGUE_RATE_LIMITS: 'off' } });
 });
 afterAll(async () => {
   await server?.stop();

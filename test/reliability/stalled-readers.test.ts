@@ -7,7 +7,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMON_WORDS } from '../../src/db/generate.js';
-import { type LiveServer, startLiveServer } from '../live-server.js';
+import { type RunningServer, startServer } from '../support/server.js';
 import { quantile, reportFigure, waitUntilIdle } from './figures.js';
 
 /**
@@ -18,9 +18,9 @@ import { quantile, reportFigure, waitUntilIdle } from './figures.js';
 const FAIR_SHARE_MS = 1_000;
 const FAIR_SHARE = `bound: ${FAIR_SHARE_MS} ms; before: seconds, or timeouts`;
 
-let server: LiveServer;
+let server: RunningServer;
 beforeAll(async () => {
-  server = await startLiveServer({ books: 20_000, env: { CATALOGUE_RATE_LIMITS: 'off' } });
+  server = await startServer({ books: 20_000, env: { CATALOGUE_RATE_LIMITS: 'off' } });
 });
 afterAll(async () => {
   await server?.stop();

@@ -2,16 +2,14 @@
  * A fresh catalogue for one test file: the real app over its own database, PGlite (from the migrated
  * snapshot) or, with DATABASE_URL, a PostgreSQL database created here and dropped on close.
  */
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import postgres from 'postgres';
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { type Database, openDatabase, openPglite } from '../../src/db/client.js';
 import { prepareDatabase } from '../../src/db/migrate.js';
 import { type AccessPolicy, defaultAccessPolicy } from '../../src/domain/policy.js';
 import type { RateLimits } from '../../src/http/rate-limit.js';
-
+import { createPostgresDatabase } from './database.js';
 import { LIBRARIAN_TOKEN } from './tokens.js';
 
 export { LIBRARIAN_TOKEN };
@@ -91,19 +89,13 @@ async function openFreshDatabase(): Promise<{ database: Database; drop: () => Pr
     const database = await openPglite({ kind: 'pglite', dataDir: 'memory://' }, dump);
     return { database, drop: async () => {} };
   }
-  const name = `catalogue_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.href });
-  return {
-    database,
-    async drop() {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
+  const created = await createPostgresDatabase(serverUrl);
+  try {
+    return { database: await openDatabase({ kind: 'postgres', url: created.url }), drop: created.drop };
+  } catch (error) {
+    await created.drop();
+    throw error;
+  }
 }
 
 /** Reads a JSON body. */

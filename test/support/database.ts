@@ -1,0 +1,85 @@
+/**
+ * A fresh database for one test: on PostgreSQL (the server DATABASE_URL names, or one given) a uniquely
+ * named database, created here and dropped `with (force)`; without a server, PGlite, in memory or in a
+ * temporary directory when it must outlive one process.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import type { DatabaseTarget } from '../../src/config.js';
+
+/** A database on a PostgreSQL server, of one test's own. */
+export interface PostgresDatabase {
+  /** Its name, e.g. `catalogue_browser_4242_0a1b2c3d`. */
+  name: string;
+  /** The server's URL with this database in its path. */
+  url: string;
+  /** Drops it `with (force)`, ending whatever connections are still open to it. */
+  drop(): Promise<void>;
+}
+
+/**
+ * Creates a uniquely named database on the PostgreSQL server `serverUrl` names. `label` goes into its name,
+ * so that a database left behind says which test made it.
+ */
+export async function createPostgresDatabase(serverUrl: string, label = 'test'): Promise<PostgresDatabase> {
+  const name = `catalogue_${label}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.href,
+    async drop() {
+      try {
+        await admin.unsafe(`drop database if exists ${name} with (force)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
+
+/** A fresh database, as a server process is pointed at it and as the app opens it in-process. */
+export interface FreshDatabase {
+  /** The environment that points a process at it (`DATABASE_URL`, or `CATALOGUE_DATA_DIR` with no URL). */
+  env: Record<string, string>;
+  /** The same as a target for `openDatabase` (an in-memory PGlite one is a new, empty database each time). */
+  target: DatabaseTarget;
+  /** Drops the database, or removes the directory. */
+  drop(): Promise<void>;
+}
+
+export interface FreshDatabaseOptions {
+  /** The PostgreSQL server to create it on; by default DATABASE_URL's; with neither, PGlite. */
+  serverUrl?: string;
+  /** On PGlite: in a temporary directory, so that it outlives a process (the CLI, then a server). */
+  persistent?: boolean;
+  /** Part of its name or directory, naming the test that made it. */
+  label?: string;
+}
+
+export async function freshDatabase(options: FreshDatabaseOptions = {}): Promise<FreshDatabase> {
+  const label = options.label ?? 'test';
+  const serverUrl = options.serverUrl ?? process.env.DATABASE_URL;
+  if (serverUrl) {
+    const { url, drop } = await createPostgresDatabase(serverUrl, label);
+    return { env: { DATABASE_URL: url }, target: { kind: 'postgres', url }, drop };
+  }
+  if (!options.persistent) {
+    return {
+      env: { DATABASE_URL: '', CATALOGUE_DATA_DIR: 'memory://' },
+      target: { kind: 'pglite', dataDir: 'memory://' },
+      drop: async () => {},
+    };
+  }
+  const dir = await mkdtemp(join(tmpdir(), `catalogue-${label}-`));
+  return {
+    env: { DATABASE_URL: '', CATALOGUE_DATA_DIR: dir },
+    target: { kind: 'pglite', dataDir: dir },
+    drop: () => rm(dir, { recursive: true, force: true }),
+  };
+}
