@@ -26,6 +26,13 @@ export interface StoredResource<Stored extends { version: number }, Input> {
   fields: readonly InputField[];
   update(db: Db, params: { id: number; changes: Partial<Input>; versions?: number[] }): Promise<Stored | undefined>;
   render(stored: Stored, ctx: RenderContext): Resource;
+  /**
+   * The documents a write of it made stale (`renderers/invalidations.ts`); `before` is its state before a
+   * change, when `invalidatesBefore` asks for it.
+   */
+  invalidates(ctx: RenderContext, stored: Stored, before?: Stored): string[];
+  /** What a change made stale depends on what it was before (a book's author, when it moves). */
+  invalidatesBefore?: boolean;
 }
 
 export interface CreatableResource<Stored extends { id: number; version: number }, Input>
@@ -44,6 +51,8 @@ export interface DeletableResource<Stored extends { version: number }> {
   remove(db: Db, params: { id: number; versions?: number[] }): Promise<boolean>;
   /** Where a client goes next (the collection). */
   next(ctx: RenderContext): string;
+  /** The documents its deletion made stale. */
+  invalidates(ctx: RenderContext, stored: Stored): string[];
 }
 
 export function notFound(kind: string, id: number): NotFound {
@@ -62,7 +71,10 @@ export function readHandler<Stored extends { version: number }, Input>(
   };
 }
 
-/** POST to the collection: 201 with the new resource and its `Location`. */
+/**
+ * POST to the collection: 201 with the new resource, its `Location` and, the body being that resource,
+ * its `Content-Location`.
+ */
 export function createHandler<Stored extends { id: number; version: number }, Input>(
   resource: CreatableResource<Stored, Input>,
 ): Handler<AppEnv> {
@@ -71,7 +83,12 @@ export function createHandler<Stored extends { id: number; version: number }, In
     authorize(resource.mayChange(ctx));
     const input = validateInput<Input>(resource.fields, await readJson(c), 'create');
     const stored = await resource.insert(c.get('database').db, input);
-    return send(c, resource.render(stored, ctx), { status: 201, headers: { Location: resource.uri(ctx, stored) } });
+    const uri = resource.uri(ctx, stored);
+    return send(c, resource.render(stored, ctx), {
+      status: 201,
+      headers: { Location: uri, 'Content-Location': uri },
+      invalidates: resource.invalidates(ctx, stored),
+    });
   };
 }
 
@@ -84,15 +101,22 @@ export function changeHandler<Stored extends { version: number }, Input>(
     const ctx = c.get('ctx');
     const { db } = c.get('database');
     authorize(resource.mayChange(ctx));
+    // The state before, as the precondition read it or, when needed and it did not, read just before.
+    let before: Stored | undefined;
     const stored = await writeIfMatch(c.req.header('if-match'), {
-      find: () => resource.find(db, id),
+      find: async () => {
+        const found = await resource.find(db, id);
+        before ??= found;
+        return found;
+      },
       notFound: () => notFound(resource.kind, id),
       write: async (versions) => {
         const changes = validateInput<Partial<Input>>(resource.fields, await readJson(c), 'change');
+        if (resource.invalidatesBefore) before ??= await resource.find(db, id);
         return resource.update(db, { id, changes, ...(versions && { versions }) });
       },
     });
-    return send(c, resource.render(stored, ctx));
+    return send(c, resource.render(stored, ctx), { invalidates: resource.invalidates(ctx, stored, before) });
   };
 }
 
@@ -109,7 +133,9 @@ export function deleteHandler<Stored extends { version: number }>(
     authorize(resource.mayDelete(ctx, stored));
     // The database refuses too (a foreign key, a trigger), should the state change after the check.
     const versions = ifMatchVersions(c.req.header('if-match'));
-    if (await resource.remove(db, { id, ...(versions && { versions }) })) return sendDeleted(c, resource.next(ctx));
+    if (await resource.remove(db, { id, ...(versions && { versions }) })) {
+      return sendDeleted(c, resource.next(ctx), resource.invalidates(ctx, stored));
+    }
     throw (await resource.find(db, id)) ? new PreconditionFailed() : notFound(resource.kind, id);
   };
 }

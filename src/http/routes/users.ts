@@ -13,6 +13,7 @@ import { type StoredUser, type UserInput, userInputFields } from '../../domain/u
 import { paths } from '../../hypermedia/uris.js';
 import { renderPage } from '../../renderers/collection.js';
 import { userLoansCollection, usersCollection } from '../../renderers/collections.js';
+import { tokenInvalidates, userInvalidates } from '../../renderers/invalidations.js';
 import { renderToken, renderUser, tokensCollection } from '../../renderers/user.js';
 import { readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
@@ -128,10 +129,12 @@ export function userRoutes(app: Hono<AppEnv>): void {
         name: input.name ?? 'token',
         hash: hashTokenSecret(secret),
       });
+      // No Content-Location: this answer carries the secret, which the token's own document never does.
       return send(c, renderToken(token, ctx, { secret }), {
         status: 201,
         headers: { Location: ctx.uris.userToken(user.id, token.id) },
         showOnce: true,
+        invalidates: tokenInvalidates(ctx.uris, user.id),
       });
     },
   });
@@ -150,7 +153,8 @@ export function userRoutes(app: Hono<AppEnv>): void {
       if (!(await deleteToken(c.get('database').db, { userId: user.id, id }))) {
         throw new NotFound(`token ${id} not found`);
       }
-      return sendDeleted(c, c.get('ctx').uris.userTokens(user.id));
+      const { uris } = c.get('ctx');
+      return sendDeleted(c, uris.userTokens(user.id), tokenInvalidates(uris, user.id));
     },
   });
 }
@@ -185,5 +189,6 @@ const storedUser = {
   insert: insertUser,
   uri: (ctx, user) => ctx.uris.user(user.id),
   render: (user, ctx) => renderUser(user, ctx),
+  invalidates: (ctx) => userInvalidates(ctx.uris),
 } satisfies CreatableResource<StoredUser, UserInput>;
 const changeUser = changeHandler(storedUser);
