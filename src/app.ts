@@ -60,10 +60,17 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const listingCountLimit = options.listingCountLimit ?? EXACT_COUNT_LIMIT;
   const app = new Hono<AppEnv>();
 
-  // Errors in the negotiated format where it has its own way to show them (a page for a browser). Through
-  // the context, so that headers set before the error (clearing a stale session cookie) are kept.
+  // Errors as problem documents when asked for, else in the negotiated format where it has its own way to
+  // show them (a page for a browser). Through the context, so that headers set before the error (clearing
+  // a stale session cookie) are kept.
   const respondWithError = (error: CatalogueError, c: Context<AppEnv>) => {
-    const response = errorResponse(error, c.get('format'), pageContext(c, uris));
+    const format = c.get('format');
+    const response = errorResponse(error, {
+      accept: c.req.header('accept'),
+      profile: new URL((c.get('uris') ?? uris).profile(), c.req.url).href,
+      format,
+      page: format?.drawsPages ? pageContext(c, uris) : undefined,
+    });
     return c.newResponse(response.body, response);
   };
   const onError = (error: Error, c: Context<AppEnv>) => respondWithError(toCatalogueError(error, c, log), c);

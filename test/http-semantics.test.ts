@@ -468,7 +468,9 @@ describe('Link header', () => {
     });
     expect(response.status).toBe(201);
     const created = await json(response);
-    expect(sorted(linkHeader(response))).toEqual(
+    // Beside the documents the write made stale (cache-hints.test.ts).
+    const links = linkHeader(response).filter((link) => link.rel !== 'invalidates');
+    expect(sorted(links)).toEqual(
       sorted([
         { rel: 'self', href: `/books/${created.id}` },
         { rel: 'author', href: `/authors/${author}` },

@@ -137,3 +137,89 @@ describe('Ketting as the librarian, then as a member', () => {
     expect(again.hasAction('borrow')).toBe(true);
   });
 });
+
+describe('Ketting\u2019s cache, kept true by rel="invalidates" and Content-Location', () => {
+  /** The `rel="invalidates"` targets of a response, as absolute URLs. */
+  function invalidated(state: State): string[] {
+    const header = state.headers.get('link') ?? '';
+    return [...header.matchAll(/<([^>]*)>; rel="invalidates"/g)].map((m) => new URL(m[1] as string, server.url).href);
+  }
+
+  it('a create through Ketting invalidates the page of books it cached; its next read is fresh', async () => {
+    const ketting = client(ADMIN_TOKEN);
+    const books = await ketting.go().follow('books');
+    const page = await books.get();
+    const total = page.data.meta.total_items as number;
+    const author = await (await (await books.follow('item')).get()).follow('author').get();
+
+    // A book added behind Ketting's back: it answers from its cache, the page as it was.
+    const behind = await fetch(new URL('/books', server.url), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: 'Behind Ketting\u2019s Back', publication_year: 2020, author_id: author.data.id }),
+    });
+    expect(behind.status).toBe(201);
+    expect(ketting.cache.has(books.uri)).toBe(true);
+    expect((await books.get()).data.meta.total_items).toBe(total);
+
+    // The same through Ketting: the create posts to /books, which is not the page cached; the answer names
+    // the page among the documents it made stale, and Ketting drops it.
+    const created = await page.action('create').submit({
+      title: 'Invalidated Chronicles',
+      publication_year: 2024,
+      author_id: author.data.id,
+    });
+    expect(invalidated(created)).toContain(books.uri);
+    expect(invalidated(created)).toContain(new URL(`/authors/${author.data.id}`, server.url).href);
+    expect(ketting.cache.has(books.uri)).toBe(false);
+    const fresh = await books.get();
+    expect(fresh.data.meta.total_items).toBe(total + 2);
+
+    // Content-Location: the 201's body is the new book, which Ketting keeps as the state at its URL.
+    expect(created.headers.get('content-location')).toBe(created.headers.get('location'));
+    const book = ketting.go(location(created));
+    expect(ketting.cache.has(book.uri)).toBe(true);
+    expect((await book.get()).data.title).toBe('Invalidated Chronicles');
+  });
+
+  it('a borrow through Ketting invalidates the book and the loans it cached; the loan it answers is cached', async () => {
+    const admin = client(ADMIN_TOKEN);
+    const users = await (await admin.go().follow('users')).get();
+    const user = admin.go(location(await users.action('create').submit({ name: 'Cache Borrower', role: 'member' })));
+    const token = (await (await (await user.follow('tokens')).get()).action('create').submit({})).data.token;
+    const books = await (await admin.go().follow('books')).get();
+    const someAuthor = await (await (await admin.go().follow('books')).follow('item')).get();
+    await books.action('create').submit({
+      title: 'Borrowed From Cache',
+      publication_year: 2025,
+      author_id: someAuthor.data.author_id,
+    });
+
+    const ketting = client(token);
+    const root = await ketting.go().get();
+    const loans = await ketting.go().follow('loans');
+    expect((await loans.get()).data.meta.total_items).toBe(0);
+    const found = (await root.action('search').submit({ query: 'borrowed from cache' })).followAll('item')[0];
+    const book = await (found as NonNullable<typeof found>).refresh();
+    expect(book.data.available).toBe(true);
+    const bookUri = book.uri;
+
+    const borrowed = await book.action('borrow').submit({});
+    expect(invalidated(borrowed)).toEqual(expect.arrayContaining([bookUri, loans.uri]));
+    // The answer is the loan, at its own URL: cached there, and fresh.
+    expect(borrowed.headers.get('content-location')).toBe(borrowed.headers.get('location'));
+    const loan = ketting.go(location(borrowed));
+    expect(ketting.cache.has(loan.uri)).toBe(true);
+    expect((await loan.get()).data.status).toBe('active');
+    // What it made stale is read again, not served from the cache.
+    expect(ketting.cache.has(bookUri)).toBe(false);
+    expect((await ketting.go(bookUri).get()).data.available).toBe(false);
+    expect((await loans.get()).data.meta.total_items).toBe(1);
+
+    // Returning through Ketting: the book is available again on the next read. (The loans page embedded
+    // the loan as an item, which Ketting cached in place of the loan's document: read the loan itself.)
+    const returned = await (await loan.refresh()).action('return').submit({});
+    expect(invalidated(returned)).toContain(bookUri);
+    expect((await ketting.go(bookUri).get()).data.available).toBe(true);
+  });
+});

@@ -17,10 +17,18 @@ interface MediaRange {
   q: number;
 }
 
-/** The format to answer with, or `undefined` when none is acceptable (406). */
+/** RFC 9457's media type: asked for in `Accept`, it says how errors are to be written, not documents. */
+export const PROBLEM_JSON = 'application/problem+json';
+
+/**
+ * The format to answer with, or `undefined` when none is acceptable (406). `application/problem+json`
+ * is left out: an Accept of it alone asks nothing of documents, which then come in the default format (a
+ * server may disregard an Accept rather than answer 406, RFC 9110 §12.5.1).
+ */
 export function negotiate(accept: string | undefined, available: readonly Format[] = formats): Format | undefined {
   if (accept === undefined || accept.trim() === '') return available[0];
-  const ranges = parseAccept(accept);
+  const ranges = parseAccept(accept).filter((range) => !isProblemJson(range));
+  if (ranges.length === 0) return available[0];
   let best: { format: Format; q: number; specificity: number } | undefined;
   for (const format of available) {
     for (const mediaType of format.mediaTypes) {
@@ -30,6 +38,19 @@ export function negotiate(accept: string | undefined, available: readonly Format
     }
   }
   return best?.format;
+}
+
+/**
+ * Whether errors are to be problem documents: `application/problem+json` is named in `Accept` with a
+ * quality above 0. Wildcards do not count: a client that accepts anything gets the seed's error shape.
+ */
+export function asksForProblemDetails(accept: string | undefined): boolean {
+  if (accept === undefined || !accept.toLowerCase().includes(PROBLEM_JSON)) return false;
+  return parseAccept(accept).some((range) => isProblemJson(range) && range.q > 0);
+}
+
+function isProblemJson(range: MediaRange): boolean {
+  return range.type === 'application' && range.subtype === 'problem+json';
 }
 
 /** The most specific range matching the media type decides its quality. */

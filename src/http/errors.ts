@@ -1,29 +1,77 @@
-/** @module The one place where errors become responses, always in the seed's error shape. */
+/**
+ * @module The one place where errors become responses: the seed's error shape, or a problem document
+ * (RFC 9457) for a client whose `Accept` names `application/problem+json`.
+ */
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { databaseUnavailability } from '../db/errors.js';
 import { CatalogueError, RequestAborted, ServiceUnavailable } from '../domain/errors.js';
-import type { Format, PageContext } from '../formats/format.js';
+import type { ErrorContent, Format, PageContext } from '../formats/format.js';
+import { asksForProblemDetails, PROBLEM_JSON } from '../formats/registry.js';
+import { problemTypeOf, problemTypeUri } from '../hypermedia/problems.js';
 import type { Logger } from '../log.js';
 import { VARY } from './respond.js';
 
+/** What an error's answer depends on besides the error. */
+export interface ErrorRequest {
+  /** The request's `Accept`: `application/problem+json` in it asks for a problem document. */
+  accept: string | undefined;
+  /** The profile's absolute URI, under which the problem types are described. */
+  profile: string;
+  /** The negotiated format, when negotiation got that far; one that presents errors (a page) is asked to. */
+  format?: Format | undefined;
+  page?: PageContext | undefined;
+}
+
 /**
- * `{"error":{"code","message","details?"}}` with the status and any headers the error calls for; a
- * format that presents errors itself (a browser's page) gets the same content to show.
+ * The error with its status and any headers it calls for, written one of three ways: a problem document
+ * when asked for; a format's own (a browser's page); otherwise `{"error":{"code","message","details?"}}`.
  */
-export function errorResponse(error: CatalogueError, format?: Format, page?: PageContext): Response {
-  const content = { code: error.status, message: error.message, ...(error.details && { details: error.details }) };
-  if (format?.error) {
-    return new Response(format.error(content, page), {
+export function errorResponse(error: CatalogueError, request: ErrorRequest): Response {
+  const content: ErrorContent = {
+    code: error.status,
+    message: error.message,
+    ...(error.details && { details: error.details }),
+  };
+  // Which error a request gets, and how it is written, depends on its Accept (406, a page, a problem
+  // document) and its caller (401, 403, 404).
+  const headers = { Vary: VARY, ...error.headers };
+  if (asksForProblemDetails(request.accept)) {
+    return new Response(JSON.stringify(problemDocument(content, request.profile)), {
       status: error.status,
-      headers: { 'Content-Type': format.contentType, Vary: VARY, ...error.headers },
+      headers: { 'Content-Type': PROBLEM_JSON, ...headers },
+    });
+  }
+  const { format } = request;
+  if (format?.error) {
+    return new Response(format.error(content, request.page), {
+      status: error.status,
+      headers: { 'Content-Type': format.contentType, ...headers },
     });
   }
   return new Response(JSON.stringify({ error: content }), {
     status: error.status,
-    // Which error a request gets can depend on its Accept (406, an HTML page) and its caller (401, 403, 404).
-    headers: { 'Content-Type': 'application/json; charset=utf-8', Vary: VARY, ...error.headers },
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
   });
+}
+
+/**
+ * The same content as RFC 9457 members: `type` (a fragment of the profile), `title`, `status`,
+ * `detail` (the message), the seed's `code`, and per-field `errors` (`[{field, message}]`) where the
+ * seed has `details`.
+ */
+export function problemDocument(content: ErrorContent, profile: string) {
+  const type = problemTypeOf(content.code);
+  return {
+    type: problemTypeUri(profile, type),
+    title: type.title,
+    status: content.code,
+    detail: content.message,
+    code: content.code,
+    ...(content.details && {
+      errors: Object.entries(content.details).map(([field, message]) => ({ field, message })),
+    }),
+  };
 }
 
 /**

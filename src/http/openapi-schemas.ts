@@ -122,5 +122,26 @@ export function schemas(vocabulary: Vocabulary): Record<string, Schema> {
         },
       },
     },
+    Problem: {
+      type: 'object',
+      description: 'The same error as an RFC 9457 problem document, answered to `Accept: application/problem+json`.',
+      required: ['type', 'title', 'status', 'detail', 'code'],
+      properties: {
+        type: { type: 'string', format: 'uri', description: 'The problem type: a fragment of the profile.' },
+        title: { type: 'string', description: 'The problem type in words, the same for every occurrence.' },
+        status: { type: 'integer', description: 'The HTTP status.' },
+        detail: { type: 'string', description: 'What went wrong this time (the default shape\u2019s `message`).' },
+        code: { type: 'integer', description: 'The HTTP status, as the default shape\u2019s `code`.' },
+        errors: {
+          type: 'array',
+          description: 'Per field or parameter, by the name the controls use (the default shape\u2019s `details`).',
+          items: {
+            type: 'object',
+            required: ['field', 'message'],
+            properties: { field: { type: 'string' }, message: { type: 'string' } },
+          },
+        },
+      },
+    },
   };
 }

@@ -321,7 +321,10 @@ function errorResponse(status: string, description: string): Schema {
   return {
     description,
     ...(headers && { headers }),
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    content: {
+      'application/json': { schema: { $ref: '#/components/schemas/Error' } },
+      'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+    },
   };
 }
 

@@ -39,6 +39,8 @@ export interface SendOptions {
   constant?: boolean;
   /** The resource is a page of a listing: how a page shows its search and sortable columns. */
   listing?: ListingView;
+  /** After a write, the documents it made stale: `Link: <…>; rel="invalidates"` (`renderers/invalidations.ts`). */
+  invalidates?: readonly string[];
 }
 
 /** The bytes of constant resources, per format. */
@@ -55,7 +57,7 @@ export function send(c: Context<AppEnv>, resource: Resource, options: SendOption
     : bytesOf(c, resource, format, options.listing);
   const headers: HeaderRecord = { ...options.headers, 'Content-Type': format.contentType, Vary: VARY, ETag: etag };
   if (options.showOnce) headers['Cache-Control'] = 'no-store';
-  setLinkHeader(headers, resource.links);
+  setLinkHeader(headers, resource.links, options.invalidates);
   announceDeprecations(headers, c.get('deprecations'), resource);
   const method = c.req.method;
   if ((method === 'GET' || method === 'HEAD') && etagMatches(c.req.header('if-none-match'), etag)) {
@@ -86,13 +88,14 @@ function constantBytes(c: Context<AppEnv>, resource: Resource, format: Format) {
 }
 
 /**
- * A successful DELETE: 204, with a `collection` link saying where to go next (a browser is sent there).
+ * A successful DELETE: 204, with a `collection` link saying where to go next (a browser is sent there),
+ * and the documents the deletion made stale.
  */
-export function sendDeleted(c: Context<AppEnv>, next: string): Response {
+export function sendDeleted(c: Context<AppEnv>, next: string, invalidates?: readonly string[]): Response {
   if (c.get('format').redirectAfterWrite) return seeOther(c, next);
   const links: Link[] = [{ rel: 'collection', href: next }];
   const headers: HeaderRecord = {};
-  setLinkHeader(headers, links);
+  setLinkHeader(headers, links, invalidates);
   announceDeprecations(headers, c.get('deprecations'), { links, controls: [] });
   return respond(c, null, 204, headers);
 }
@@ -178,11 +181,12 @@ export function etagOf(version: number | undefined, body: string): string {
   return version === undefined ? `"${digest}"` : `"${version}-${digest}"`;
 }
 
-function setLinkHeader(headers: HeaderRecord, links: Link[]): void {
+function setLinkHeader(headers: HeaderRecord, links: Link[], invalidates: readonly string[] = []): void {
   let value = '';
   for (const link of links) {
     if (link.templated) continue;
     value += `${value ? ', ' : ''}<${link.href}>; rel="${link.rel}"`;
   }
+  for (const href of invalidates) value += `${value ? ', ' : ''}<${href}>; rel="invalidates"`;
   if (value) headers.Link = value;
 }

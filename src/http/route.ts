@@ -59,7 +59,8 @@ export function route<M extends Method>(
   const allowed = [...methods, ...('GET' in handlers ? ['HEAD'] : []), 'OPTIONS'];
   for (const method of methods) {
     const operation = operations[method];
-    app.on(method, path, frame(isGated(operation) ? readGated(handlers[method]) : handlers[method]));
+    const handler = isGated(operation) ? readGated(handlers[method]) : handlers[method];
+    app.on(method, path, frame(handler, { produces: operation.produces }));
   }
   // What a route offers (OPTIONS, 405) is as closed as the route itself.
   const gated = methods.some((method) => isGated(operations[method]));

@@ -22,6 +22,13 @@ export interface StoredResource<Stored extends { version: number }, Input> {
   find(db: Db, id: number): Promise<Stored | undefined>;
   update(db: Db, params: { id: number; changes: Partial<Input>; versions?: number[] }): Promise<Stored | undefined>;
   render(stored: Stored, ctx: RenderContext): Resource;
+  /**
+   * The documents a write of it made stale (`renderers/invalidations.ts`); `before` is its state before a
+   * change, when `invalidatesBefore` asks for it.
+   */
+  invalidates(ctx: RenderContext, stored: Stored, before?: Stored): string[];
+  /** What a change made stale depends on what it was before (a book's author, when it moves). */
+  invalidatesBefore?: boolean;
 }
 
 export interface CreatableResource<Stored extends { id: number; version: number }, Input>
@@ -38,6 +45,8 @@ export interface DeletableResource<Stored extends { version: number }> {
   remove(db: Db, params: { id: number; versions?: number[] }): Promise<boolean>;
   /** Where a client goes next (the collection). */
   next(ctx: RenderContext): string;
+  /** The documents its deletion made stale. */
+  invalidates(ctx: RenderContext, stored: Stored): string[];
 }
 
 export function notFound(kind: string, id: number): NotFound {
@@ -56,7 +65,10 @@ export function readHandler<Stored extends { version: number }, Input>(
   };
 }
 
-/** POST to the collection: 201 with the new resource and its `Location`. */
+/**
+ * POST to the collection: 201 with the new resource, its `Location` and, the body being that resource,
+ * its `Content-Location`.
+ */
 export function createHandler<Stored extends { id: number; version: number }, Input>(
   resource: CreatableResource<Stored, Input>,
   create: Affordance<undefined>,
@@ -66,7 +78,12 @@ export function createHandler<Stored extends { id: number; version: number }, In
     create.authorize(ctx, undefined);
     const input = create.validate<Input>(await readJson(c));
     const stored = await resource.insert(c.get('database').db, input);
-    return send(c, resource.render(stored, ctx), { status: 201, headers: { Location: resource.uri(ctx, stored) } });
+    const uri = resource.uri(ctx, stored);
+    return send(c, resource.render(stored, ctx), {
+      status: 201,
+      headers: { Location: uri, 'Content-Location': uri },
+      invalidates: resource.invalidates(ctx, stored),
+    });
   };
 }
 
@@ -83,15 +100,22 @@ export function changeHandler<Stored extends { version: number }, Input>(
     const ctx = c.get('ctx');
     const { db } = c.get('database');
     change.authorize(ctx, { id });
+    // The state before, as the precondition read it or, when needed and it did not, read just before.
+    let before: Stored | undefined;
     const stored = await writeIfMatch(c.req.header('if-match'), {
-      find: () => resource.find(db, id),
+      find: async () => {
+        const found = await resource.find(db, id);
+        before ??= found;
+        return found;
+      },
       notFound: () => notFound(resource.kind, id),
       write: async (versions) => {
         const changes = change.validate<Partial<Input>>(await readJson(c));
+        if (resource.invalidatesBefore) before ??= await resource.find(db, id);
         return resource.update(db, { id, changes, ...(versions && { versions }) });
       },
     });
-    return send(c, resource.render(stored, ctx));
+    return send(c, resource.render(stored, ctx), { invalidates: resource.invalidates(ctx, stored, before) });
   };
 }
 
@@ -109,7 +133,9 @@ export function deleteHandler<Stored extends { version: number }>(
     deletion.authorize(ctx, stored);
     // The database refuses too (a foreign key, a trigger), should the state change after the check.
     const versions = ifMatchVersions(c.req.header('if-match'));
-    if (await resource.remove(db, { id, ...(versions && { versions }) })) return sendDeleted(c, resource.next(ctx));
+    if (await resource.remove(db, { id, ...(versions && { versions }) })) {
+      return sendDeleted(c, resource.next(ctx), resource.invalidates(ctx, stored));
+    }
     throw (await resource.find(db, id)) ? new PreconditionFailed() : notFound(resource.kind, id);
   };
 }

@@ -63,6 +63,11 @@ export const rels = {
   me: { means: 'The signed-in user.' },
   profile: { means: 'The profile: every link relation and control, its fields and when it appears (RFC 6906).' },
   'service-desc': { means: 'An OpenAPI 3.1 description of the HTTP interface, for tools (RFC 8631).' },
+  invalidates: {
+    means:
+      'In the Link header of a successful write: a document the write made stale, which a client or cache ' +
+      'holding it should read again (the written resource itself, Location and Content-Location go without saying).',
+  },
   deprecation: {
     means: 'Documentation of a deprecation announced by this response\u2019s Deprecation header (RFC 9745).',
   },

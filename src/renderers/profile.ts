@@ -6,6 +6,7 @@
 import { type Affordance, defaultFields } from '../affordances/affordance.js';
 import type { RenderContext } from '../affordances/context.js';
 import type { Resource } from '../hypermedia/model.js';
+import { otherClientError, problemTypes, problemTypeUri } from '../hypermedia/problems.js';
 import type { Deprecation, Vocabulary } from '../hypermedia/vocabulary.js';
 
 /** Somewhere a control submits to: the affordance declared there, at the path the route serves. */
@@ -64,6 +65,25 @@ export function renderProfile(
         total_items_estimated:
           'Present (true) in a page’s meta only when total_items and total_pages are estimates: more items ' +
           'match a filter or search than the catalogue counts exactly. Whole collections are always exact.',
+      },
+      problems: {
+        explanation:
+          'With `Accept: application/problem+json`, every error is an RFC 9457 problem document (Content-Type ' +
+          '`application/problem+json`): `type` (one of these: the profile\u2019s URI, the name as its fragment), ' +
+          '`title`, `status`, `detail` (what went wrong this time), `code` (the status, as in the default ' +
+          'shape) and, for invalid or unprocessable input, `errors`: `[{"field", "message"}]` by the names the controls use. Without it, errors are ' +
+          '`{"error":{"code","message","details?"}}`.',
+        types: Object.fromEntries(
+          [...Object.entries(problemTypes), ['4xx', otherClientError] as const].map(([status, type]) => [
+            `problem-${type.slug}`,
+            {
+              type: problemTypeUri(uris.profile(), type),
+              status: status === '4xx' ? status : Number(status),
+              title: type.title,
+              means: type.means,
+            },
+          ]),
+        ),
       },
       limits: {
         rate: rateLimits

@@ -13,6 +13,7 @@
  */
 import type { Context, Handler, Hono } from 'hono';
 import type { Format } from '../../formats/format.js';
+import { negotiate } from '../../formats/registry.js';
 import type { Logger } from '../../log.js';
 import type { AppEnv } from '../env.js';
 import { isSafe } from '../methods.js';
@@ -39,8 +40,11 @@ export interface FrameOptions {
   onError: (error: Error, c: Context<AppEnv>) => Response;
 }
 
-/** Wraps a handler in the frame. */
-export type Frame = (handler: Handler<AppEnv>) => Handler<AppEnv>;
+/**
+ * Wraps a handler in the frame. A handler that `produces` a media type of its own (a stylesheet,
+ * `/llms.txt`) is not refused for its `Accept`: the format chosen then only writes its errors.
+ */
+export type Frame = (handler: Handler<AppEnv>, options?: { produces?: string | undefined }) => Handler<AppEnv>;
 
 export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
   const { log, formats, services, authentication, onError } = options;
@@ -69,8 +73,11 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
     return write(c, handler);
   }
 
-  return (handler) =>
-    function framed(c) {
+  return (handler, options) => {
+    const choose = options?.produces
+      ? (c: Context<AppEnv>) => negotiate(c.req.header('accept'), formats) ?? (formats[0] as Format)
+      : (c: Context<AppEnv>) => chooseFormat(c, formats);
+    return function framed(c) {
       const started = performance.now();
       const finish = (response: Response) => {
         secure(response);
@@ -83,7 +90,7 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
       try {
         noteContextHeaders(c);
         for (const name in services) c.set(name as keyof Services, services[name as keyof Services]);
-        c.set('format', chooseFormat(c, formats));
+        c.set('format', choose(c));
         const identifying = authenticate(c, authentication);
         const response = identifying ? identifying.then(() => answer(c, handler)) : answer(c, handler);
         return response instanceof Promise ? response.then(finish, fail) : finish(response);
@@ -91,6 +98,7 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
         return fail(error);
       }
     };
+  };
 }
 
 /** Handlers answer; none passes the request on. */

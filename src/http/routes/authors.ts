@@ -21,6 +21,7 @@ import { renderAuthor } from '../../renderers/author.js';
 import { renderBook } from '../../renderers/book.js';
 import { authorBooksCollection, authorsCollection } from '../../renderers/collections.js';
 import { firstPage } from '../../renderers/first-page.js';
+import { authorInvalidates } from '../../renderers/invalidations.js';
 import type { AppEnv } from '../env.js';
 import { listHandler, sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
@@ -103,6 +104,7 @@ const storedAuthor = {
   insert: insertAuthor,
   uri: (ctx, author) => ctx.uris.author(author.id),
   render: (author, ctx) => renderAuthor(author, ctx),
+  invalidates: (ctx, author) => authorInvalidates(ctx.uris, author.id),
   remove: removeAuthor,
   next: (ctx) => ctx.uris.authors(firstPage),
 } satisfies CreatableResource<AuthorRecord, AuthorInput> & DeletableResource<AuthorRecord>;

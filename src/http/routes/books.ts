@@ -20,6 +20,7 @@ import { renderAuthor } from '../../renderers/author.js';
 import { renderBook } from '../../renderers/book.js';
 import { booksCollection } from '../../renderers/collections.js';
 import { firstPage } from '../../renderers/first-page.js';
+import { bookInvalidates, loanInvalidates } from '../../renderers/invalidations.js';
 import { renderLoan } from '../../renderers/loan.js';
 import { readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
@@ -91,7 +92,13 @@ export function bookRoutes(app: Hono<AppEnv>): void {
           loanDays: rules.loanDays,
           maxActiveLoans: rules.maxActiveLoans,
         });
-        return send(c, renderLoan(loan, ctx), { status: 201, headers: { Location: ctx.uris.loan(loan.id) } });
+        // The answer is the loan, at its own URI.
+        const uri = ctx.uris.loan(loan.id);
+        return send(c, renderLoan(loan, ctx), {
+          status: 201,
+          headers: { Location: uri, 'Content-Location': uri },
+          invalidates: loanInvalidates(ctx.uris, loan, book.author_id),
+        });
       },
     },
   );
@@ -120,6 +127,9 @@ const storedBook = {
   insert: insertBook,
   uri: (ctx, book) => ctx.uris.book(book.id),
   render: (book, ctx) => renderBook(book, ctx),
+  invalidates: (ctx, book, before?: StoredBook) =>
+    bookInvalidates(ctx.uris, book.id, [before?.author_id ?? book.author_id, book.author_id]),
+  invalidatesBefore: true,
   remove: removeBook,
   next: (ctx) => ctx.uris.books(firstPage),
 } satisfies CreatableResource<StoredBook, BookInput> & DeletableResource<StoredBook>;

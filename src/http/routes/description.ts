@@ -9,6 +9,7 @@ import { paths } from '../../hypermedia/uris.js';
 import type { Vocabulary } from '../../hypermedia/vocabulary.js';
 import { type ControlTarget, renderProfile } from '../../renderers/profile.js';
 import type { AppEnv } from '../env.js';
+import { llmsTxt } from '../llms-txt.js';
 import { openApiDocument } from '../openapi.js';
 import { send } from '../respond.js';
 import { type Operations, type RouteEntry, route, routesOf } from '../route.js';
@@ -16,6 +17,13 @@ import { type Operations, type RouteEntry, route, routesOf } from '../route.js';
 const operations = {
   profile: { GET: { summary: 'The profile: every link relation and control, its fields, and when it appears' } },
   openapi: { GET: { summary: 'This OpenAPI description of the interface', produces: 'application/json' } },
+  llms: {
+    GET: {
+      summary: 'A short Markdown index of the service for LLM tools (llmstxt.org)',
+      produces: 'text/markdown; charset=utf-8',
+      open: true,
+    },
+  },
 } satisfies Record<string, Operations>;
 
 export function descriptionRoutes(app: Hono<AppEnv>, options: { formats: readonly Format[]; vocabulary: Vocabulary }) {
@@ -41,6 +49,11 @@ export function descriptionRoutes(app: Hono<AppEnv>, options: { formats: readonl
       );
       return c.body(openapi, 200, { 'Content-Type': 'application/json; charset=utf-8' });
     },
+  });
+
+  // Public even in a closed catalogue: it says how to sign in.
+  route(app, paths.llms, operations.llms, {
+    GET: (c) => c.body(llmsTxt(c.get('uris'), c.req.url), 200, { 'Content-Type': operations.llms.GET.produces }),
   });
 }
 

@@ -1,6 +1,7 @@
 /** @module Loans: listing (all for librarians, one's own for members), reading, and returning. */
 import type { Context, Hono } from 'hono';
 import { returnLoan } from '../../affordances/loans.js';
+import { findBook } from '../../db/queries/books.js';
 import { findLoan, listLoansPage, returnLoan as markReturned, streamLoans } from '../../db/queries/loans.js';
 import { NotFound } from '../../domain/errors.js';
 import { parseListing } from '../../domain/listing.js';
@@ -10,6 +11,7 @@ import { authorize, loanAlreadyReturned, type SignedIn } from '../../domain/poli
 import { paths } from '../../hypermedia/uris.js';
 import type { Collection } from '../../renderers/collection.js';
 import { loansCollection } from '../../renderers/collections.js';
+import { loanInvalidates } from '../../renderers/invalidations.js';
 import { renderLoan } from '../../renderers/loan.js';
 import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
@@ -60,7 +62,11 @@ export function loanRoutes(app: Hono<AppEnv>): void {
         // Conditional on the loan still being active: a concurrent return makes this one a 409.
         const returned = await markReturned(db, { id });
         if (!returned) throw loanAlreadyReturned(id);
-        return send(c, renderLoan(returned, ctx));
+        // The book's author, for what the return made stale (a book with loans is never deleted).
+        const book = await findBook(db, { id: returned.book_id });
+        return send(c, renderLoan(returned, ctx), {
+          invalidates: loanInvalidates(ctx.uris, returned, book?.author_id),
+        });
       },
     },
   );

@@ -15,6 +15,7 @@ import { anonymous } from '../../domain/policy.js';
 import { SESSION_COOKIE, SESSION_TOKEN_NAME, type SessionInput } from '../../domain/session.js';
 import { hashTokenSecret, newTokenSecret } from '../../domain/token.js';
 import { paths } from '../../hypermedia/uris.js';
+import { tokenInvalidates } from '../../renderers/invalidations.js';
 import { renderRoot } from '../../renderers/root.js';
 import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
@@ -49,7 +50,10 @@ export function sessionRoutes(app: Hono<AppEnv>): void {
           sameSite: 'Strict',
           secure: isHttps(c),
         });
-        return send(c, renderRoot({ ...ctx, caller: { ...caller, via: 'session' } }));
+        return send(c, renderRoot({ ...ctx, caller: { ...caller, via: 'session' } }), {
+          headers: { 'Content-Location': ctx.uris.root() },
+          invalidates: tokenInvalidates(ctx.uris, caller.id),
+        });
       },
       /** Answers the root as an anonymous caller sees it. */
       async DELETE(c) {
@@ -58,7 +62,10 @@ export function sessionRoutes(app: Hono<AppEnv>): void {
         const session = getCookie(c, SESSION_COOKIE);
         if (session) await deleteTokenByHash(c.get('database').db, { hash: hashTokenSecret(session) });
         deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c) });
-        return send(c, renderRoot({ ...ctx, caller: anonymous }));
+        return send(c, renderRoot({ ...ctx, caller: anonymous }), {
+          headers: { 'Content-Location': ctx.uris.root() },
+          ...(ctx.caller.kind === 'user' && { invalidates: tokenInvalidates(ctx.uris, ctx.caller.id) }),
+        });
       },
     },
   );

@@ -14,6 +14,7 @@ import type { StoredUser, UserInput } from '../../domain/user.js';
 import { paths } from '../../hypermedia/uris.js';
 import { renderPage } from '../../renderers/collection.js';
 import { userLoansCollection, usersCollection } from '../../renderers/collections.js';
+import { tokenInvalidates, userInvalidates } from '../../renderers/invalidations.js';
 import { renderToken, renderUser, tokensCollection } from '../../renderers/user.js';
 import { readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
@@ -114,10 +115,12 @@ export function userRoutes(app: Hono<AppEnv>): void {
           name: input.name ?? 'token',
           hash: hashTokenSecret(secret),
         });
+        // No Content-Location: this answer carries the secret, which the token's own document never does.
         return send(c, renderToken(token, ctx, { secret }), {
           status: 201,
           headers: { Location: ctx.uris.userToken(user.id, token.id) },
           showOnce: true,
+          invalidates: tokenInvalidates(ctx.uris, user.id),
         });
       },
     },
@@ -142,7 +145,7 @@ export function userRoutes(app: Hono<AppEnv>): void {
         if (!(await deleteToken(c.get('database').db, { userId, id }))) {
           throw new NotFound(`token ${id} not found`);
         }
-        return sendDeleted(c, c.get('ctx').uris.userTokens(userId));
+        return sendDeleted(c, c.get('ctx').uris.userTokens(userId), tokenInvalidates(c.get('ctx').uris, userId));
       },
     },
   );
@@ -176,4 +179,5 @@ const storedUser = {
   insert: insertUser,
   uri: (ctx, user) => ctx.uris.user(user.id),
   render: (user, ctx) => renderUser(user, ctx),
+  invalidates: (ctx) => userInvalidates(ctx.uris),
 } satisfies CreatableResource<StoredUser, UserInput>;
