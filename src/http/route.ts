@@ -38,6 +38,13 @@ export interface Operation {
   errors?: readonly number[];
   /** The media type answered when it is not a resource in the negotiated format (a stylesheet, say). */
   produces?: string;
+  /**
+   * Besides its representation, it answers this media type when `Accept` prefers it (the change feed's
+   * `text/event-stream`), described by the text given.
+   */
+  alsoProduces?: { mediaType: string; description: string };
+  /** Query parameters it reads beyond a listing's, for its description. */
+  parameters?: readonly QueryParameter[];
   /** Answered before any token is read (a load balancer's probe). */
   unauthenticated?: boolean;
   /**
@@ -45,6 +52,13 @@ export interface Operation {
    * signing in, the stylesheet, the descriptions). Every other operation first asks `policy.read`.
    */
   open?: boolean;
+}
+
+/** A query parameter, described for OpenAPI. */
+export interface QueryParameter {
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
 }
 
 /** The methods of one URI template, described. */
@@ -85,12 +99,13 @@ export function route<M extends Method>(
   handlers: NoInfer<Record<M, Handler<AppEnv>>>,
 ): void {
   const path = routePath(typeof at === 'string' ? at : at.text);
-  const frame = frames.get(app) ?? ((handler) => handler);
+  const frame: Frame = frames.get(app) ?? ((handler) => handler);
   const methods = Object.keys(handlers) as M[];
   const allowed = [...methods, ...('GET' in handlers ? ['HEAD'] : []), 'OPTIONS'];
   for (const method of methods) {
     const operation = operations[method];
-    app.on(method, path, frame(isGated(operation) ? readGated(handlers[method]) : handlers[method]));
+    const alsoProduces = operation.alsoProduces && [operation.alsoProduces.mediaType];
+    app.on(method, path, frame(isGated(operation) ? readGated(handlers[method]) : handlers[method], alsoProduces));
   }
   // What a route offers (OPTIONS, 405) is as closed as the route itself.
   const gated = methods.some((method) => isGated(operations[method]));

@@ -39,8 +39,11 @@ export interface FrameOptions {
   onError: (error: Error, c: Context<AppEnv>) => Response;
 }
 
-/** Wraps a handler in the frame. */
-export type Frame = (handler: Handler<AppEnv>) => Handler<AppEnv>;
+/**
+ * Wraps a handler in the frame; `alsoProduces` names media types the handler answers besides the formats
+ * (an event stream), which `Accept` may then ask for alone.
+ */
+export type Frame = (handler: Handler<AppEnv>, alsoProduces?: readonly string[]) => Handler<AppEnv>;
 
 export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
   const { log, formats, services, authentication, onError } = options;
@@ -69,7 +72,7 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
     return write(c, handler);
   }
 
-  return (handler) =>
+  return (handler, alsoProduces) =>
     function framed(c) {
       const started = performance.now();
       const finish = (response: Response) => {
@@ -83,7 +86,7 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
       try {
         noteContextHeaders(c);
         for (const name in services) c.set(name as keyof Services, services[name as keyof Services]);
-        c.set('format', chooseFormat(c, formats));
+        c.set('format', chooseFormat(c, formats, alsoProduces));
         const identifying = authenticate(c, authentication);
         const response = identifying ? identifying.then(() => answer(c, handler)) : answer(c, handler);
         return response instanceof Promise ? response.then(finish, fail) : finish(response);
