@@ -29,12 +29,16 @@ export class ChangeStreams {
   readonly options: ChangeStreamOptions;
   #open = 0;
   #closed = false;
+  #generation = 0;
   readonly #waiters = new Set<(why: Woken) => void>();
   readonly #closers = new Set<() => void>();
 
   constructor(database: Database, options: Partial<ChangeStreamOptions> = {}) {
     this.options = { ...defaultChangeStreamOptions, ...options };
-    const wake = () => this.#wake('notified');
+    const wake = () => {
+      this.#generation++;
+      this.#wake('notified');
+    };
     // After a dropped listening connection, notifications may have been missed: read again.
     database.listen(CHANGES_CHANNEL, { notified: wake, ready: wake, lost: () => {} });
   }
@@ -61,9 +65,21 @@ export class ChangeStreams {
     };
   }
 
-  /** Resolves at the next notification, after `ms`, on `signal`, or when the process closes its streams. */
-  wait(ms: number, signal: AbortSignal): Promise<Woken> {
+  /**
+   * Counts notifications: a stream notes it before each read, and a notification that arrives while the
+   * stream is not waiting (reading, or writing to its client) is not lost on it.
+   */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /**
+   * Resolves at the next notification (at once if there was one since `seen`, a `generation`), after
+   * `ms`, on `signal`, or when the process closes its streams.
+   */
+  wait(ms: number, signal: AbortSignal, seen: number): Promise<Woken> {
     if (this.#closed || signal.aborted) return Promise.resolve('closed');
+    if (seen !== this.#generation) return Promise.resolve('notified');
     return new Promise((resolve) => {
       const done = (why: Woken) => {
         clearTimeout(timer);

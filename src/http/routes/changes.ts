@@ -140,6 +140,8 @@ async function streamChanges(c: Context<AppEnv>, feed: ChangeFeed, query: Change
       STREAMS_RETRY_AFTER_SECONDS,
     );
   }
+  // Noted before each read: a notification after it makes the next wait return at once.
+  let seen = feed.streams.generation;
   let first: FeedRead;
   try {
     first = await readFrom(db, query.after, MAX_PER_PAGE, loans, feed);
@@ -168,8 +170,9 @@ async function streamChanges(c: Context<AppEnv>, feed: ChangeFeed, query: Change
       try {
         const deadline = performance.now() + keepAliveMs;
         while (pending.length === 0) {
-          const woken = await feed.streams.wait(Math.max(0, deadline - performance.now()), stop.signal);
+          const woken = await feed.streams.wait(Math.max(0, deadline - performance.now()), stop.signal, seen);
           if (woken === 'closed') return finish(controller);
+          seen = feed.streams.generation;
           const read = await readFeed(db, { after, limit: MAX_PER_PAGE, loans });
           // Pruned past this stream's position (it stalled longer than retention): the client must start over.
           if (read.after < read.horizon.prunedThrough) return finish(controller);
