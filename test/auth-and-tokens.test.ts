@@ -115,6 +115,7 @@ describe('authentication', () => {
       'books',
       'authors',
       'search',
+      'changes',
       'profile',
       'service-desc',
     ]);
@@ -354,6 +355,7 @@ describe('a closed catalogue (publicReads: false)', () => {
       'books',
       'authors',
       'search',
+      'changes',
       'me',
       'loans',
       'profile',

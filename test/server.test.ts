@@ -120,6 +120,7 @@ describe('the server process', () => {
       'books',
       'authors',
       'search',
+      'changes',
       'profile',
       'service-desc',
     ]);
