@@ -3,6 +3,7 @@
  * error shape. Everything it needs comes in through `createApp`, so tests run the real app in-process.
  */
 import { type Context, Hono, type NotFoundHandler } from 'hono';
+import { defaultChangesConfig } from './config.js';
 import { CallerCache } from './db/callers.js';
 import type { Database } from './db/client.js';
 import { type CatalogueError, NotFound } from './domain/errors.js';
@@ -10,6 +11,7 @@ import { EXACT_COUNT_LIMIT } from './domain/limits.js';
 import { type AccessPolicy, createPolicy, defaultAccessPolicy } from './domain/policy.js';
 import type { Format } from './formats/format.js';
 import { formats as registeredFormats } from './formats/registry.js';
+import { ChangeStreams } from './http/change-streams.js';
 import { deprecationsOf } from './http/deprecation.js';
 import type { AppEnv } from './http/env.js';
 import { errorResponse, toCatalogueError } from './http/errors.js';
@@ -20,6 +22,7 @@ import { frameRoutes } from './http/route.js';
 import { assetRoutes } from './http/routes/assets.js';
 import { authorRoutes } from './http/routes/authors.js';
 import { bookRoutes } from './http/routes/books.js';
+import { changeRoutes } from './http/routes/changes.js';
 import { descriptionRoutes } from './http/routes/description.js';
 import { loanRoutes } from './http/routes/loans.js';
 import { healthRoutes, rootRoutes } from './http/routes/root.js';
@@ -47,6 +50,13 @@ export interface AppOptions {
   rateLimits?: RateLimits | false;
   /** Listing totals up to this many matches are exact, beyond it estimated; `EXACT_COUNT_LIMIT` by default. */
   listingCountLimit?: number | undefined;
+  /**
+   * The change feed's live streams: the server makes them to close them on shutdown, tests to count them.
+   * One of the app's own with the default bounds when absent.
+   */
+  changeStreams?: ChangeStreams;
+  /** Days change feed events are kept, as its pages say (pruning is the server's); 30 by default. */
+  changesRetentionDays?: number;
 }
 
 export function createApp(options: AppOptions): Hono<AppEnv> {
@@ -92,6 +102,10 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   authorRoutes(app);
   loanRoutes(app);
   userRoutes(app);
+  changeRoutes(app, {
+    streams: options.changeStreams ?? new ChangeStreams(options.database),
+    retentionDays: options.changesRetentionDays ?? defaultChangesConfig.retentionDays,
+  });
 
   app.notFound(
     frame((c) => {

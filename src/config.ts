@@ -32,7 +32,20 @@ export interface Config {
   adminToken: string | undefined;
   /** Per-caller limits on searches, unpaginated streams and writes; `false` for none. */
   rateLimits: RateLimits | false;
+  /** The change feed (`/changes`). */
+  changes: ChangesConfig;
 }
+
+export interface ChangesConfig {
+  /** Days events are kept before pruning (`CATALOGUE_CHANGES_RETENTION_DAYS`, default 30). */
+  retentionDays: number;
+  /** Seconds of silence after which an event stream sends `: keep-alive` (`CATALOGUE_CHANGES_KEEPALIVE_SECONDS`, 15). */
+  keepAliveSeconds: number;
+  /** Event streams one process serves at once, beyond which it answers 503 (`CATALOGUE_CHANGES_MAX_STREAMS`, 200). */
+  maxStreams: number;
+}
+
+export const defaultChangesConfig: ChangesConfig = { retentionDays: 30, keepAliveSeconds: 15, maxStreams: 200 };
 
 /** A configuration value that cannot be used; the message names the variable and what it accepts. */
 export class ConfigError extends Error {
@@ -57,6 +70,17 @@ export function loadConfig(env: Env = process.env): Config {
     },
     adminToken: readAdminToken(env.CATALOGUE_ADMIN_TOKEN),
     rateLimits: readRateLimits(env.CATALOGUE_RATE_LIMITS),
+    changes: {
+      retentionDays:
+        readWhole('CATALOGUE_CHANGES_RETENTION_DAYS', env.CATALOGUE_CHANGES_RETENTION_DAYS, 1, 3650) ??
+        defaultChangesConfig.retentionDays,
+      keepAliveSeconds:
+        readWhole('CATALOGUE_CHANGES_KEEPALIVE_SECONDS', env.CATALOGUE_CHANGES_KEEPALIVE_SECONDS, 1, 300) ??
+        defaultChangesConfig.keepAliveSeconds,
+      maxStreams:
+        readWhole('CATALOGUE_CHANGES_MAX_STREAMS', env.CATALOGUE_CHANGES_MAX_STREAMS, 1, 100_000) ??
+        defaultChangesConfig.maxStreams,
+    },
   };
 }
 

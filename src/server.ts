@@ -5,10 +5,12 @@
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { pruneChangesPeriodically } from './db/change-retention.js';
 import { openDatabase } from './db/client.js';
 import { DataDirectoryInUse } from './db/data-dir-lock.js';
 import { prepareDatabase } from './db/migrate.js';
 import { boundHeapGrowth } from './heap.js';
+import { ChangeStreams } from './http/change-streams.js';
 import { withoutParameters } from './http/errors.js';
 import { createLogger } from './log.js';
 
@@ -25,12 +27,19 @@ async function main(): Promise<void> {
         'Send it as "Authorization: Bearer <token>". Create more users and tokens through /users.\n\n',
     );
   }
+  const changeStreams = new ChangeStreams(database, {
+    maxStreams: config.changes.maxStreams,
+    keepAliveMs: config.changes.keepAliveSeconds * 1000,
+  });
+  const stopPruning = pruneChangesPeriodically(database, config.changes.retentionDays, log);
   const app = createApp({
     database,
     publicUrl: config.publicUrl,
     log,
     access: config.access,
     rateLimits: config.rateLimits,
+    changeStreams,
+    changesRetentionDays: config.changes.retentionDays,
   });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const where = config.database.kind === 'postgres' ? 'PostgreSQL' : `PGlite at ${config.database.dataDir}`;
@@ -50,8 +59,11 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info('stopping', { signal });
-    // Unstarted keep-alive connections would hold close() open; in-flight requests still finish.
+    // Unstarted keep-alive connections would hold close() open; in-flight requests still finish. Event
+    // streams never finish by themselves: they are ended (clients reconnect, elsewhere, by Last-Event-ID).
     const closing = new Promise<void>((resolve) => server.close(() => resolve()));
+    stopPruning();
+    changeStreams.close();
     if ('closeIdleConnections' in server) server.closeIdleConnections();
     const deadline = setTimeout(() => {
       log.error('requests still open after 10 s; exiting');

@@ -99,6 +99,7 @@ describe('authentication', () => {
       'books',
       'authors',
       'search',
+      'changes',
       'profile',
       'service-desc',
     ]);
@@ -338,6 +339,7 @@ describe('a closed catalogue (publicReads: false)', () => {
       'books',
       'authors',
       'search',
+      'changes',
       'me',
       'loans',
       'profile',

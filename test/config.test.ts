@@ -18,7 +18,20 @@ describe('loadConfig', () => {
         stream: { limit: 20, windowSeconds: 60 },
         write: { limit: 120, windowSeconds: 60 },
       },
+      changes: { retentionDays: 30, keepAliveSeconds: 15, maxStreams: 200 },
     });
+  });
+
+  it('CATALOGUE_CHANGES_*: the change feed’s retention, keep-alive and stream bound, each checked', () => {
+    expect(
+      loadConfig({
+        CATALOGUE_CHANGES_RETENTION_DAYS: '7',
+        CATALOGUE_CHANGES_KEEPALIVE_SECONDS: '5',
+        CATALOGUE_CHANGES_MAX_STREAMS: '50',
+      }).changes,
+    ).toEqual({ retentionDays: 7, keepAliveSeconds: 5, maxStreams: 50 });
+    expect(() => loadConfig({ CATALOGUE_CHANGES_RETENTION_DAYS: '0' })).toThrow(/CATALOGUE_CHANGES_RETENTION_DAYS/);
+    expect(() => loadConfig({ CATALOGUE_CHANGES_MAX_STREAMS: 'lots' })).toThrow(/CATALOGUE_CHANGES_MAX_STREAMS/);
   });
 
   it('CATALOGUE_RATE_LIMITS: off, or per-minute quotas for some kinds (the others keep their defaults)', () => {

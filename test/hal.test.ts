@@ -340,6 +340,7 @@ describe('golden HAL and HAL-FORMS documents', () => {
           templated: true,
           title: 'Search books',
         },
+        changes: { href: '/changes', title: 'Changes' },
         ...links,
         profile: { href: '/profile', title: 'What the links and controls mean' },
         'service-desc': { href: '/openapi.json', title: 'OpenAPI description' },

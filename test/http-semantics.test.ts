@@ -484,7 +484,7 @@ describe('Link header', () => {
     const body = await json(response);
     const links = linkHeader(response);
     expect(sorted(links)).toEqual(sorted(bodyLinks(body)));
-    expect(links.map((l) => l.rel).sort()).toEqual(['authors', 'books', 'profile', 'self', 'service-desc']);
+    expect(links.map((l) => l.rel).sort()).toEqual(['authors', 'books', 'changes', 'profile', 'self', 'service-desc']);
     expect(links.some((l) => l.href.includes('{'))).toBe(false);
   });
 
@@ -500,6 +500,7 @@ describe('Link header', () => {
         { rel: 'self', href: '/' },
         { rel: 'books', href: '/books?page=1&per_page=20' },
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
+        { rel: 'changes', href: '/changes' },
         { rel: 'me', href: `/users/${librarian.id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         { rel: 'users', href: '/users?page=1&per_page=20' },

@@ -169,6 +169,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'books', href: '/books?page=1&per_page=20' },
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
         { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields}', templated: true },
+        { rel: 'changes', href: '/changes' },
         ...descriptions,
       ]);
     });
@@ -181,6 +182,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'books', href: '/books?page=1&per_page=20' },
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
         { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields}', templated: true },
+        { rel: 'changes', href: '/changes' },
         { rel: 'me', href: `/users/${member.id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         ...descriptions,
@@ -197,6 +199,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'books', href: '/books?page=1&per_page=20' },
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
         { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields}', templated: true },
+        { rel: 'changes', href: '/changes' },
         { rel: 'me', href: `/users/${id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         { rel: 'users', href: '/users?page=1&per_page=20' },
@@ -652,6 +655,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
       { rel: 'books', href: `${base}/books?page=1&per_page=20` },
       { rel: 'authors', href: `${base}/authors?page=1&per_page=20` },
       { rel: 'search', href: `${base}/books{?query,author,filter*,sort,page,per_page,fields}`, templated: true },
+      { rel: 'changes', href: `${base}/changes` },
       { rel: 'me', href: `${base}/users/${id}` },
       { rel: 'loans', href: `${base}/loans?page=1&per_page=20` },
       { rel: 'users', href: `${base}/users?page=1&per_page=20` },

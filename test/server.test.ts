@@ -47,6 +47,7 @@ describe('the server process', () => {
       'books',
       'authors',
       'search',
+      'changes',
       'profile',
       'service-desc',
     ]);

@@ -24,6 +24,13 @@ export interface Operation {
   errors?: readonly number[];
   /** The media type answered when it is not a resource in the negotiated format (a stylesheet, say). */
   produces?: string;
+  /**
+   * Besides its representation, it answers this media type when `Accept` prefers it (the change feed's
+   * `text/event-stream`), described by the text given.
+   */
+  alsoProduces?: { mediaType: string; description: string };
+  /** Query parameters it reads beyond a listing's, for its description. */
+  parameters?: readonly QueryParameter[];
   /** Answered before any token is read (a load balancer's probe). */
   unauthenticated?: boolean;
   /**
@@ -31,4 +38,11 @@ export interface Operation {
    * signing in, the stylesheet, the descriptions). Every other operation first asks `policy.read`.
    */
   open?: boolean;
+}
+
+/** A query parameter, described for OpenAPI. */
+export interface QueryParameter {
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
 }

@@ -8,6 +8,9 @@
  * - each title is `<adjective> <common word> of the <noun>`: every title holds exactly one of the ten
  *   `COMMON_WORDS`, so each of them is in 10% of titles, while adjectives and nouns are rarer;
  * - years are spread over 1500–2025; books are spread evenly over the authors.
+ *
+ * The change feed records what it inserts like any write (its triggers fire per statement: one event per
+ * row, about 5% of the insert's time; docs/operations.md, "The change feed").
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Sql } from 'postgres';

@@ -98,6 +98,13 @@ export class Forbidden extends CatalogueError {
   }
 }
 
+/** 410: what was asked for existed once and is gone for good (a change feed cursor older than retention). */
+export class Gone extends CatalogueError {
+  constructor(message: string) {
+    super(410, message);
+  }
+}
+
 /**
  * 503: the service cannot answer now but will: the database is unreachable, or a query ran past its time
  * budget. `Retry-After` says when to try again.

@@ -92,6 +92,12 @@ export interface LoanFacts {
   returned_at: string | null;
 }
 
+/**
+ * Whose loans' events a caller's change feed shows: everyone's (librarians), one borrower's (a member,
+ * their own), or none (anonymous readers). Catalogue events go to whoever may read the catalogue.
+ */
+export type LoanEventScope = { loansOf: 'everyone' } | { loansOf: 'nobody' } | { loansOf: 'borrower'; id: number };
+
 export function createPolicy(rules: AccessPolicy) {
   const signedIn = (caller: Caller): caller is SignedIn => caller.kind === 'user';
   const isLibrarian = (caller: Caller) => signedIn(caller) && caller.role === 'librarian';
@@ -155,6 +161,16 @@ export function createPolicy(rules: AccessPolicy) {
       if (!decision.allowed) return decision;
       return loan.returned_at === null ? allowed : refuse(() => loanAlreadyReturned(loan.id));
     },
+    /** The change feed: for whoever may read the catalogue. */
+    readChanges: (caller: Caller): Decision =>
+      rules.publicReads || signedIn(caller) ? allowed : refuse(() => new Unauthorized()),
+    /** Which loan events the feed shows: those of the loans `seeLoan` lets the caller read. */
+    loanEvents: (caller: Caller): LoanEventScope =>
+      !signedIn(caller)
+        ? { loansOf: 'nobody' }
+        : isLibrarian(caller)
+          ? { loansOf: 'everyone' }
+          : { loansOf: 'borrower', id: caller.id },
     manageUsers: (caller: Caller): Decision => librarian(caller, 'manage users'),
     /** A browser signs in by exchanging a token for a session cookie; only while not signed in. */
     signIn: (caller: Caller): Decision =>

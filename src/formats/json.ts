@@ -36,6 +36,11 @@ function membersOf(group: Resource[]): string {
   return group.map(memberText).join(',');
 }
 
+/** A member's JSON text: the same object a page lists it as (an event stream's `data:` reads this). */
+export function memberJson(resource: Resource): string {
+  return memberText(resource);
+}
+
 /**
  * A member's text exactly as `JSON.stringify(member(resource))` writes it, without building the member
  * (a stream writes millions): the state's text, then the links (and any controls) before its closing brace.

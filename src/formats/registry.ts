@@ -26,10 +26,21 @@ export const PROBLEM_JSON = 'application/problem+json';
  * server may disregard an Accept rather than answer 406, RFC 9110 §12.5.1).
  */
 export function negotiate(accept: string | undefined, available: readonly Format[] = formats): Format | undefined {
+  return preferred(accept, available);
+}
+
+/**
+ * Of things each answering some media types (formats, or a route's own answer such as an event stream),
+ * the one `Accept` likes best; the first when `Accept` is absent, `undefined` when it likes none.
+ */
+export function preferred<T extends { mediaTypes: readonly string[] }>(
+  accept: string | undefined,
+  available: readonly T[],
+): T | undefined {
   if (accept === undefined || accept.trim() === '') return available[0];
   const ranges = parseAccept(accept).filter((range) => !isProblemJson(range));
   if (ranges.length === 0) return available[0];
-  let best: { format: Format; q: number; specificity: number } | undefined;
+  let best: { format: T; q: number; specificity: number } | undefined;
   for (const format of available) {
     for (const mediaType of format.mediaTypes) {
       const [type, subtype] = mediaType.split('/') as [string, string];

@@ -53,8 +53,9 @@ const errorDescriptions: Record<number, string> = {
   412: '`If-Match` names a version that is no longer current.',
   413: `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
   415: 'The request body is not JSON.',
+  410: 'What was asked for is gone for good: a change feed cursor older than the feed\u2019s retention.',
   422: 'The body refers to something that does not exist.',
-  503: 'The database does not answer.',
+  503: 'The database does not answer, or (the change feed\u2019s event stream) the process serves as many streams as it may; `Retry-After` says when to try again.',
 };
 
 export function openApiDocument(options: OpenApiOptions): Schema {
@@ -146,6 +147,12 @@ function operationOf(path: string, method: Method, operation: Operation, options
   const parameters = [
     ...pathNames.map(pathParameter),
     ...(operation.listing ? listingParameters(operation.listing) : []),
+    ...(operation.parameters ?? []).map((p) => ({
+      name: p.name,
+      in: 'query',
+      description: p.description,
+      schema: p.schema,
+    })),
   ];
   const status = operation.status ?? (method === 'POST' ? 201 : method === 'DELETE' ? 204 : 200);
   return {
@@ -201,9 +208,14 @@ function success(status: number, operation: Operation, formats: readonly Format[
   if (operation.produces) {
     return { description: 'OK', content: { [operation.produces.split(';')[0] as string]: { schema: {} } } };
   }
-  const content = Object.fromEntries(
+  const content: Schema = Object.fromEntries(
     formats.map((format) => [format.mediaTypes[0], { schema: representationSchema(format, operation) }]),
   );
+  if (operation.alsoProduces) {
+    content[operation.alsoProduces.mediaType] = {
+      schema: { type: 'string', description: operation.alsoProduces.description },
+    };
+  }
   return {
     description:
       status === 201

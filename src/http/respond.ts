@@ -173,6 +173,20 @@ export async function sendStream(c: Context<AppEnv>, stream: ResourceStream): Pr
 }
 
 /**
+ * An event stream (`text/event-stream`): never stored by a cache, never held back by a buffering proxy
+ * (`X-Accel-Buffering: no`, which nginx honours); a HEAD answers the headers alone.
+ */
+export function sendEventStream(c: Context<AppEnv>, body: ReadableStream<Uint8Array> | null): Response {
+  const headers: HeaderRecord = {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'X-Accel-Buffering': 'no',
+    Vary: VARY,
+  };
+  return respond(c, body, 200, headers);
+}
+
+/**
  * Strong ETag: a digest of these exact bytes, preceded for stored resources by their version, which is
  * what `If-Match` compares.
  */

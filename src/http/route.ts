@@ -60,7 +60,8 @@ export function route<M extends Method>(
   for (const method of methods) {
     const operation = operations[method];
     const handler = isGated(operation) ? readGated(handlers[method]) : handlers[method];
-    app.on(method, path, frame(handler, { produces: operation.produces }));
+    const alsoProduces = operation.alsoProduces && [operation.alsoProduces.mediaType];
+    app.on(method, path, frame(handler, { produces: operation.produces, alsoProduces }));
   }
   // What a route offers (OPTIONS, 405) is as closed as the route itself.
   const gated = methods.some((method) => isGated(operations[method]));

@@ -44,6 +44,7 @@ export const paths = {
   userLoans: template('/users/{id}/loans{?filter*,sort,page,per_page,cursor,fields}'),
   userTokens: template('/users/{id}/tokens{?filter*,sort,page,per_page,cursor,fields}'),
   userToken: template('/users/{id}/tokens/{token}'),
+  changes: template('/changes{?cursor,per_page}'),
   session: template('/session'),
   profile: template('/profile'),
   openapi: template('/openapi.json'),
@@ -78,6 +79,13 @@ export interface ListingParams {
   fields?: string;
 }
 
+/** The query parameters of the change feed. */
+export interface ChangesParams {
+  /** An opaque position from a `next` link or an event's id. */
+  cursor?: string;
+  per_page?: number;
+}
+
 /** Builds absolute or path-absolute hrefs for one base. */
 export class Uris {
   constructor(private readonly base = '') {}
@@ -99,6 +107,7 @@ export class Uris {
   userTokens = (id: number, params: ListingParams = {}) => this.at(paths.userTokens.expand({ id, ...params }));
   userToken = (id: number, token: number) => this.at(paths.userToken.expand({ id, token }));
 
+  changes = (params: ChangesParams = {}) => this.at(paths.changes.expand({ ...params }));
   session = () => this.at(paths.session.expand({}));
   profile = () => this.at(paths.profile.expand({}));
   openapi = () => this.at(paths.openapi.expand({}));

@@ -58,6 +58,12 @@ export const rels = {
   loans: {
     means: 'Loans: all of them for a librarian, one\u2019s own for a member; from a user, that user\u2019s loans.',
   },
+  loan: { means: 'The loan an event of the change feed is about.' },
+  changes: {
+    means:
+      'The change feed: every change to books and authors, and the loans the caller may read, in commit order; ' +
+      'paged by cursor, or live as text/event-stream.',
+  },
   users: { means: 'The users collection (librarians).' },
   tokens: { means: 'The bearer tokens of a user.' },
   me: { means: 'The signed-in user.' },

@@ -18,6 +18,7 @@ export function renderRoot(ctx: RenderContext): Resource {
       { rel: 'search', href: uris.booksSearchTemplate(), templated: true, title: 'Search books' },
     );
   }
+  if (policy.readChanges(caller).allowed) links.push({ rel: 'changes', href: uris.changes(), title: 'Changes' });
   if (caller.kind === 'user') {
     links.push({ rel: 'me', href: uris.user(caller.id), title: caller.name });
     if (policy.listLoans(caller).allowed) {

@@ -8,6 +8,7 @@ import { createApp } from '../../src/app.js';
 import { type Database, openDatabase, openPglite } from '../../src/db/client.js';
 import { prepareDatabase } from '../../src/db/migrate.js';
 import { type AccessPolicy, defaultAccessPolicy } from '../../src/domain/policy.js';
+import { type ChangeStreamOptions, ChangeStreams } from '../../src/http/change-streams.js';
 import type { RateLimits } from '../../src/http/rate-limit.js';
 import { createPostgresDatabase } from './database.js';
 import { LIBRARIAN_TOKEN } from './tokens.js';
@@ -29,6 +30,8 @@ export interface TestCatalogue extends TestClient {
   kind: 'pglite' | 'postgres';
   anonymous: TestClient;
   as(token: string): TestClient;
+  /** The app's change feed streams, to count the open ones. */
+  changeStreams: ChangeStreams;
   close(): Promise<void>;
 }
 
@@ -40,12 +43,16 @@ export interface TestCatalogueOptions {
   rateLimits?: RateLimits;
   /** Matches counted exactly per listing; small values exercise estimated totals with little data. */
   listingCountLimit?: number;
+  /** Bounds of the change feed's event streams (a short keep-alive, few streams). */
+  changeStreams?: Partial<ChangeStreamOptions>;
 }
 
 export async function openTestCatalogue(options: TestCatalogueOptions = {}): Promise<TestCatalogue> {
   const { database, drop } = await openFreshDatabase();
   await prepareDatabase(database, { seedSample: options.seedSample ?? false, adminToken: LIBRARIAN_TOKEN });
+  const changeStreams = new ChangeStreams(database, options.changeStreams);
   const app = createApp({
+    changeStreams,
     database,
     publicUrl: options.publicUrl,
     access: { ...defaultAccessPolicy, ...options.access },
@@ -74,7 +81,9 @@ export async function openTestCatalogue(options: TestCatalogueOptions = {}): Pro
     ...client(LIBRARIAN_TOKEN),
     anonymous: client(undefined),
     as: client,
+    changeStreams,
     async close() {
+      changeStreams.close();
       await database.close();
       await drop();
     },

@@ -159,6 +159,7 @@ function titleOf(resource: Resource): string {
     'user-page': 'Users',
     'loan-page': 'Loans',
     'token-page': 'Tokens',
+    'change-page': 'Changes',
     loan: `Loan ${String(state.id ?? '')}`,
     token: `Token ${String(state.id ?? '')}`,
   };

@@ -43,8 +43,13 @@ export interface FrameOptions {
 /**
  * Wraps a handler in the frame. A handler that `produces` a media type of its own (a stylesheet,
  * `/llms.txt`) is not refused for its `Accept`: the format chosen then only writes its errors.
+ * `alsoProduces` names media types the handler answers besides the formats (an event stream), which
+ * `Accept` may then ask for alone.
  */
-export type Frame = (handler: Handler<AppEnv>, options?: { produces?: string | undefined }) => Handler<AppEnv>;
+export type Frame = (
+  handler: Handler<AppEnv>,
+  options?: { produces?: string | undefined; alsoProduces?: readonly string[] | undefined },
+) => Handler<AppEnv>;
 
 export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
   const { log, formats, services, authentication, onError } = options;
@@ -73,10 +78,11 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
     return write(c, handler);
   }
 
-  return (handler, options) => {
-    const choose = options?.produces
+  return (handler, options = {}) => {
+    const { produces, alsoProduces } = options;
+    const choose = produces
       ? (c: Context<AppEnv>) => negotiate(c.req.header('accept'), formats) ?? (formats[0] as Format)
-      : (c: Context<AppEnv>) => chooseFormat(c, formats);
+      : (c: Context<AppEnv>) => chooseFormat(c, formats, alsoProduces);
     return function framed(c) {
       const started = performance.now();
       const finish = (response: Response) => {

@@ -2,11 +2,17 @@
 import type { Context } from 'hono';
 import { NotAcceptable } from '../../domain/errors.js';
 import type { Format } from '../../formats/format.js';
-import { negotiate } from '../../formats/registry.js';
+import { negotiate, preferred } from '../../formats/registry.js';
 
-/** The format of `formats` that the request's `Accept` prefers; 406 (`NotAcceptable`) when none fits. */
-export function chooseFormat(c: Context, formats: readonly Format[]): Format {
-  const format = negotiate(c.req.header('accept'), formats);
-  if (!format) throw new NotAcceptable(formats.flatMap((f) => f.mediaTypes));
-  return format;
+/**
+ * The format of `formats` that the request's `Accept` prefers; 406 (`NotAcceptable`) when none fits.
+ * A route that also answers other media types (an event stream) names them in `alsoProduces`: a request
+ * for one of those alone gets the first format, for its errors, and the route answers it its own way.
+ */
+export function chooseFormat(c: Context, formats: readonly Format[], alsoProduces?: readonly string[]): Format {
+  const accept = c.req.header('accept');
+  const format = negotiate(accept, formats);
+  if (format) return format;
+  if (alsoProduces && preferred(accept, [{ mediaTypes: alsoProduces }])) return formats[0] as Format;
+  throw new NotAcceptable([...formats.flatMap((f) => f.mediaTypes), ...(alsoProduces ?? [])]);
 }

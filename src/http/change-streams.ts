@@ -1,0 +1,107 @@
+/**
+ * @module The live change streams of one process: how many are open (bounded, so that stalled clients
+ * cannot take the process down), and waking them when something commits. Every process listens on
+ * `catalogue_changes`, which the feed's triggers notify at commit, so a write through any process wakes the
+ * streams of all of them. A stream holds no database resource while it waits: woken (or at its keep-alive
+ * deadline, the safety net should a notification be lost) it reads by number what it has not sent yet.
+ */
+import { defaultChangesConfig } from '../config.js';
+import type { Database } from '../db/client.js';
+import { CHANGES_CHANNEL } from '../db/queries/changes.js';
+
+export interface ChangeStreamOptions {
+  /** Streams served at once; beyond them a request is answered 503 with `Retry-After`. */
+  maxStreams: number;
+  /** Milliseconds of silence after which a stream sends a keep-alive comment (and reads again). */
+  keepAliveMs: number;
+}
+
+/** Defaults of `CATALOGUE_CHANGES_MAX_STREAMS` and `CATALOGUE_CHANGES_KEEPALIVE_SECONDS`. */
+export const defaultChangeStreamOptions: ChangeStreamOptions = {
+  maxStreams: defaultChangesConfig.maxStreams,
+  keepAliveMs: defaultChangesConfig.keepAliveSeconds * 1000,
+};
+
+/** Why a wait ended. */
+export type Woken = 'notified' | 'timeout' | 'closed';
+
+export class ChangeStreams {
+  readonly options: ChangeStreamOptions;
+  #open = 0;
+  #closed = false;
+  #generation = 0;
+  readonly #waiters = new Set<(why: Woken) => void>();
+  readonly #closers = new Set<() => void>();
+
+  constructor(database: Database, options: Partial<ChangeStreamOptions> = {}) {
+    this.options = { ...defaultChangeStreamOptions, ...options };
+    const wake = () => {
+      this.#generation++;
+      this.#wake('notified');
+    };
+    // After a dropped listening connection, notifications may have been missed: read again.
+    database.listen(CHANGES_CHANNEL, { notified: wake, ready: wake, lost: () => {} });
+  }
+
+  /** Streams open now. */
+  get open(): number {
+    return this.#open;
+  }
+
+  /**
+   * A place for one more stream, or `undefined` when the process serves as many as it may (or is
+   * closing). `close` is called should the process close first; the answer frees the place, once.
+   */
+  admit(close: () => void): (() => void) | undefined {
+    if (this.#closed || this.#open >= this.options.maxStreams) return undefined;
+    this.#open++;
+    this.#closers.add(close);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#open--;
+      this.#closers.delete(close);
+    };
+  }
+
+  /**
+   * Counts notifications: a stream notes it before each read, and a notification that arrives while the
+   * stream is not waiting (reading, or writing to its client) is not lost on it.
+   */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /**
+   * Resolves at the next notification (at once if there was one since `seen`, a `generation`), after
+   * `ms`, on `signal`, or when the process closes its streams.
+   */
+  wait(ms: number, signal: AbortSignal, seen: number): Promise<Woken> {
+    if (this.#closed || signal.aborted) return Promise.resolve('closed');
+    if (seen !== this.#generation) return Promise.resolve('notified');
+    return new Promise((resolve) => {
+      const done = (why: Woken) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', aborted);
+        this.#waiters.delete(done);
+        resolve(why);
+      };
+      const aborted = () => done('closed');
+      const timer = setTimeout(() => done('timeout'), ms);
+      signal.addEventListener('abort', aborted, { once: true });
+      this.#waiters.add(done);
+    });
+  }
+
+  /** Ends every stream (the process is stopping) and admits no more. */
+  close(): void {
+    this.#closed = true;
+    this.#wake('closed');
+    for (const close of [...this.#closers]) close();
+  }
+
+  #wake(why: Woken): void {
+    for (const waiter of [...this.#waiters]) waiter(why);
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * @module The change feed, `GET /changes`: a page of events after a cursor, or (`Accept:
+ * text/event-stream`) the same events live as server-sent events, resumable by `Last-Event-ID`. Which
+ * events a caller sees is the policy's (`loanEvents`), applied in SQL; the numbering that makes a cursor
+ * safe to resume from is the database's (migration 0010, docs/api.md "Change feed").
+ */
+import type { Context, Hono } from 'hono';
+import type { Db } from '../../db/client.js';
+import { type FeedRead, readFeed } from '../../db/queries/changes.js';
+import { type ChangesQuery, encodeChangeCursor, parseChangesQuery } from '../../domain/change.js';
+import { Gone, InvalidInput, ServiceUnavailable } from '../../domain/errors.js';
+import { MAX_PER_PAGE } from '../../domain/limits.js';
+import { authorize, type LoanEventScope } from '../../domain/policy.js';
+import { EVENT_STREAM, sseComment, sseEvent, sseRetry } from '../../formats/event-stream.js';
+import { preferred } from '../../formats/registry.js';
+import { paths } from '../../hypermedia/uris.js';
+import { renderChange, renderChangesPage } from '../../renderers/changes.js';
+import type { ChangeStreams } from '../change-streams.js';
+import type { AppEnv } from '../env.js';
+import { queryParams } from '../params.js';
+import { send, sendEventStream } from '../respond.js';
+import { type Operations, route } from '../route.js';
+
+/** What the feed's routes need beyond the request. */
+export interface ChangeFeed {
+  streams: ChangeStreams;
+  /** Days events are kept, as the first page tells readers. */
+  retentionDays: number;
+}
+
+/** How long an event stream's client waits before reconnecting, in milliseconds (the `retry:` field). */
+const RECONNECT_MS = 2_000;
+/** Seconds a client refused a stream (the process serves its most) is asked to wait. */
+const STREAMS_RETRY_AFTER_SECONDS = 5;
+
+/** What each route takes and answers: the profile and the OpenAPI document are generated from it. */
+const operations = {
+  /** `/changes` */
+  changes: {
+    GET: {
+      summary:
+        'The change feed: creates, updates and deletes of books and authors, and loans started and ended, in commit order',
+      parameters: [
+        {
+          name: 'cursor',
+          description:
+            'Where to continue: an opaque position from a `next` link (or an event stream\u2019s `id:`). ' +
+            'Absent: from the oldest event kept. A malformed one is 400; one older than retention, 410.',
+          schema: { type: 'string', maxLength: 64 },
+        },
+        {
+          name: 'per_page',
+          description: `Events per page, 1 to ${MAX_PER_PAGE}.`,
+          schema: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: MAX_PER_PAGE },
+        },
+      ],
+      alsoProduces: {
+        mediaType: EVENT_STREAM,
+        description:
+          'The same events live as server-sent events: `id:` (a cursor), `event:` (the type), `data:` (the event ' +
+          'as a page lists it), `: keep-alive` comments; resume with `Last-Event-ID`.',
+      },
+      errors: [400, 410, 503],
+    },
+  },
+} satisfies Record<string, Operations>;
+
+export function changeRoutes(app: Hono<AppEnv>, feed: ChangeFeed): void {
+  route(app, paths.changes, operations.changes, {
+    async GET(c) {
+      const ctx = c.get('ctx');
+      authorize(ctx.policy.readChanges(ctx.caller));
+      const streaming = wantsEventStream(c);
+      const query = parseChangesQuery(queryParams(c), streaming ? c.req.header('last-event-id') : undefined);
+      if (streaming) return streamChanges(c, feed, query);
+      const loans = ctx.policy.loanEvents(ctx.caller);
+      const read = await readFrom(c.get('database').db, query.after, query.perPage, loans, feed);
+      const next = encodeChangeCursor(read.events.at(-1)?.id ?? read.after);
+      const items = read.events.map((change) => renderChange(change, ctx));
+      const facts = {
+        cursor: query.cursor,
+        perPage: query.perPage,
+        next,
+        horizon: read.horizon,
+        retentionDays: feed.retentionDays,
+      };
+      return send(c, renderChangesPage(items, facts, ctx));
+    },
+  });
+}
+
+/** Whether `Accept` prefers the event stream to the format negotiated for the page. */
+function wantsEventStream(c: Context<AppEnv>): boolean {
+  const accept = c.req.header('accept');
+  if (!accept?.includes(EVENT_STREAM)) return false;
+  const stream = { mediaTypes: [EVENT_STREAM] };
+  return preferred(accept, [{ mediaTypes: c.get('format').mediaTypes }, stream]) === stream;
+}
+
+/** Reads after a position the caller gave, refusing one the feed no longer reaches or never made. */
+async function readFrom(
+  db: Db,
+  after: number | undefined,
+  limit: number,
+  loans: LoanEventScope,
+  feed: ChangeFeed,
+): Promise<FeedRead> {
+  const read = await readFeed(db, { after, limit, loans });
+  if (read.after < read.horizon.prunedThrough) {
+    throw new Gone(
+      `the cursor is older than the change feed, which keeps ${feed.retentionDays} days of events and now begins ` +
+        `at ${read.horizon.beginsAt}; start again from the first page and re-read what you mirror`,
+    );
+  }
+  if (read.after > read.horizon.last) {
+    throw new InvalidInput('the cursor is not one this feed made; follow the feed\u2019s links as given', {
+      cursor: 'names no position of this feed',
+    });
+  }
+  return read;
+}
+
+/**
+ * The feed as server-sent events. The first read happens before the response starts, so a bad cursor is
+ * a proper 400 or 410. Then each time the client is ready for more, the stream sends what it has read or
+ * waits (holding no database connection) for a notification or its keep-alive deadline, then reads by
+ * number after the last event sent: nothing is lost, and nothing is sent twice.
+ */
+async function streamChanges(c: Context<AppEnv>, feed: ChangeFeed, query: ChangesQuery): Promise<Response> {
+  if (c.req.method === 'HEAD') return sendEventStream(c, null);
+  c.get('rateLimiter')?.spend(c, 'stream');
+  const ctx = c.get('ctx');
+  const { db } = c.get('database');
+  const loans = ctx.policy.loanEvents(ctx.caller);
+  const stop = new AbortController();
+  const release = feed.streams.admit(() => stop.abort());
+  if (!release) {
+    throw new ServiceUnavailable(
+      'this process serves as many change streams as it may; try again shortly, or page the feed meanwhile',
+      STREAMS_RETRY_AFTER_SECONDS,
+    );
+  }
+  // Noted before each read: a notification after it makes the next wait return at once.
+  let seen = feed.streams.generation;
+  let first: FeedRead;
+  try {
+    first = await readFrom(db, query.after, MAX_PER_PAGE, loans, feed);
+  } catch (error) {
+    release();
+    throw error;
+  }
+  // The client going away ends the stream whichever notices first: the request's signal, or the server
+  // cancelling the body when the socket closes.
+  const requestSignal = c.req.raw.signal;
+  const end = () => {
+    stop.abort();
+    release();
+    requestSignal.removeEventListener('abort', end);
+  };
+  requestSignal.addEventListener('abort', end, { once: true });
+  let after = first.after;
+  let pending = first.events;
+  const encoder = new TextEncoder();
+  const { keepAliveMs } = feed.streams.options;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(sseRetry(RECONNECT_MS) + sseComment('catalogue change feed')));
+    },
+    async pull(controller) {
+      try {
+        const deadline = performance.now() + keepAliveMs;
+        while (pending.length === 0) {
+          const woken = await feed.streams.wait(Math.max(0, deadline - performance.now()), stop.signal, seen);
+          if (woken === 'closed') return finish(controller);
+          seen = feed.streams.generation;
+          const read = await readFeed(db, { after, limit: MAX_PER_PAGE, loans });
+          // Pruned past this stream's position (it stalled longer than retention): the client must start over.
+          if (read.after < read.horizon.prunedThrough) return finish(controller);
+          pending = read.events;
+          if (pending.length === 0 && woken === 'timeout') {
+            controller.enqueue(encoder.encode(sseComment('keep-alive')));
+            return;
+          }
+        }
+        let text = '';
+        for (const change of pending) text += sseEvent(renderChange(change, ctx), encodeChangeCursor(change.id));
+        after = (pending.at(-1) as { id: number }).id;
+        pending = [];
+        controller.enqueue(encoder.encode(text));
+      } catch {
+        // The database failed mid-stream: end it; the client reconnects with Last-Event-ID.
+        finish(controller);
+      }
+    },
+    cancel: end,
+  });
+  const finish = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    end();
+    try {
+      controller.close();
+    } catch {
+      // Already closed or cancelled by the client.
+    }
+  };
+  return sendEventStream(c, body);
+}
