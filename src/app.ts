@@ -22,6 +22,7 @@ import { authorRoutes } from './http/routes/authors.js';
 import { bookRoutes } from './http/routes/books.js';
 import { descriptionRoutes } from './http/routes/description.js';
 import { loanRoutes } from './http/routes/loans.js';
+import { mcpRoutes } from './http/routes/mcp.js';
 import { healthRoutes, rootRoutes } from './http/routes/root.js';
 import { sessionRoutes } from './http/routes/session.js';
 import { userRoutes } from './http/routes/users.js';
@@ -85,6 +86,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   authorRoutes(app);
   loanRoutes(app);
   userRoutes(app);
+  mcpRoutes(app);
 
   app.notFound(
     frame((c) => {

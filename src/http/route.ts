@@ -38,6 +38,13 @@ export interface Operation {
   errors?: readonly number[];
   /** The media type answered when it is not a resource in the negotiated format (a stylesheet, say). */
   produces?: string;
+  /** The media type of the body it reads when that is not fields (`body`): MCP's JSON-RPC messages. */
+  consumes?: string;
+  /**
+   * Its handler answers through requests to the app itself (the MCP endpoint's tools), each with its own
+   * checks and limits: its body is bounded, but it is not a write of its own (see `FrameHandlerOptions`).
+   */
+  dispatches?: boolean;
   /** Answered before any token is read (a load balancer's probe). */
   unauthenticated?: boolean;
   /**
@@ -90,7 +97,8 @@ export function route<M extends Method>(
   const allowed = [...methods, ...('GET' in handlers ? ['HEAD'] : []), 'OPTIONS'];
   for (const method of methods) {
     const operation = operations[method];
-    app.on(method, path, frame(isGated(operation) ? readGated(handlers[method]) : handlers[method]));
+    const handler = isGated(operation) ? readGated(handlers[method]) : handlers[method];
+    app.on(method, path, frame(handler, { dispatches: operation.dispatches === true }));
   }
   // What a route offers (OPTIONS, 405) is as closed as the route itself.
   const gated = methods.some((method) => isGated(operations[method]));

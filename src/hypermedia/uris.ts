@@ -47,6 +47,7 @@ export const paths = {
   session: template('/session'),
   profile: template('/profile'),
   openapi: template('/openapi.json'),
+  mcp: template('/mcp'),
 } as const;
 
 /** Expansions of the templates of `{id}` alone. */
@@ -101,6 +102,7 @@ export class Uris {
   session = () => this.at(paths.session.expand({}));
   profile = () => this.at(paths.profile.expand({}));
   openapi = () => this.at(paths.openapi.expand({}));
+  mcp = () => this.at(paths.mcp.expand({}));
 
   /** A path template (`/books/{id}`) under this base, unexpanded: for descriptions of the interface. */
   pathTemplate = (path: string) => this.at(path);

@@ -64,6 +64,11 @@ export const rels = {
   me: { means: 'The signed-in user.' },
   profile: { means: 'The profile: every link relation and control, its fields and when it appears (RFC 6906).' },
   'service-desc': { means: 'An OpenAPI 3.1 description of the HTTP interface, for tools (RFC 8631).' },
+  mcp: {
+    means:
+      'The Model Context Protocol endpoint (Streamable HTTP, POST only) for LLM agents: tools to start here, get ' +
+      'and follow links and submit controls by name, as the bearer of the request\u2019s Authorization.',
+  },
   deprecation: {
     means: 'Documentation of a deprecation announced by this response\u2019s Deprecation header (RFC 9745).',
   },

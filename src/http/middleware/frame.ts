@@ -39,8 +39,17 @@ export interface FrameOptions {
   onError: (error: Error, c: Context<AppEnv>) => Response;
 }
 
+/** How a handler is framed, beyond what its method implies. */
+export interface FrameHandlerOptions {
+  /**
+   * The handler does its work through requests to the app itself (MCP's tools), each framed in its turn:
+   * its body is bounded like a write's, but it spends no write limit and changes no caller of its own.
+   */
+  dispatches?: boolean;
+}
+
 /** Wraps a handler in the frame. */
-export type Frame = (handler: Handler<AppEnv>) => Handler<AppEnv>;
+export type Frame = (handler: Handler<AppEnv>, options?: FrameHandlerOptions) => Handler<AppEnv>;
 
 export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
   const { log, formats, services, authentication, onError } = options;
@@ -62,14 +71,16 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
     }
   }
 
-  function answer(c: Context<AppEnv>, handler: Handler<AppEnv>): Response | Promise<Response> {
+  function answer(c: Context<AppEnv>, handler: Handler<AppEnv>, dispatches: boolean): Response | Promise<Response> {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD') return handler(c, noNext) as Response | Promise<Response>;
-    if (isSafe(method)) return limitBody(c).then(() => handler(c, noNext) as Response | Promise<Response>);
+    if (isSafe(method) || dispatches) {
+      return limitBody(c).then(() => handler(c, noNext) as Response | Promise<Response>);
+    }
     return write(c, handler);
   }
 
-  return (handler) =>
+  return (handler, { dispatches = false } = {}) =>
     function framed(c) {
       const started = performance.now();
       const finish = (response: Response) => {
@@ -85,7 +96,9 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
         for (const name in services) c.set(name as keyof Services, services[name as keyof Services]);
         c.set('format', chooseFormat(c, formats));
         const identifying = authenticate(c, authentication);
-        const response = identifying ? identifying.then(() => answer(c, handler)) : answer(c, handler);
+        const response = identifying
+          ? identifying.then(() => answer(c, handler, dispatches))
+          : answer(c, handler, dispatches);
         return response instanceof Promise ? response.then(finish, fail) : finish(response);
       } catch (error) {
         return fail(error);
