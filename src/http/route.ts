@@ -100,9 +100,10 @@ export function route<M extends Method>(
     const handler = isGated(operation) ? readGated(handlers[method]) : handlers[method];
     app.on(method, path, frame(handler, { dispatches: operation.dispatches === true }));
   }
-  // What a route offers (OPTIONS, 405) is as closed as the route itself.
+  // What a route offers (OPTIONS, 405) is as closed as the route itself, and framed as its methods are.
   const gated = methods.some((method) => isGated(operations[method]));
-  const gate = (handler: Handler<AppEnv>) => frame(gated ? readGated(handler) : handler);
+  const dispatches = methods.some((method) => operations[method].dispatches === true);
+  const gate = (handler: Handler<AppEnv>) => frame(gated ? readGated(handler) : handler, { dispatches });
   app.options(
     path,
     gate((c) => c.body(null, 204, { Allow: allowed.join(', ') })),

@@ -20,7 +20,7 @@ import { type Authentication, authenticate } from './authenticate.js';
 import { noteContextHeaders } from './context-headers.js';
 import { formMethod, isDispatchedAgain } from './form-method.js';
 import { limitBody } from './limit-body.js';
-import { chooseFormat } from './negotiate.js';
+import { chooseFormat, preferredFormat } from './negotiate.js';
 import { logRequest } from './request-log.js';
 import { secure } from './security-headers.js';
 
@@ -43,7 +43,9 @@ export interface FrameOptions {
 export interface FrameHandlerOptions {
   /**
    * The handler does its work through requests to the app itself (MCP's tools), each framed in its turn:
-   * its body is bounded like a write's, but it spends no write limit and changes no caller of its own.
+   * its body is bounded like a write's, but it spends no write limit and changes no caller of its own. It
+   * speaks its own protocol, so its `Accept` is never refused (406); the frame's own errors (401, 405,
+   * 413) come in the format `Accept` prefers, or else the first.
    */
   dispatches?: boolean;
 }
@@ -94,7 +96,7 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
       try {
         noteContextHeaders(c);
         for (const name in services) c.set(name as keyof Services, services[name as keyof Services]);
-        c.set('format', chooseFormat(c, formats));
+        c.set('format', dispatches ? preferredFormat(c, formats) : chooseFormat(c, formats));
         const identifying = authenticate(c, authentication);
         const response = identifying
           ? identifying.then(() => answer(c, handler, dispatches))
