@@ -290,7 +290,9 @@ describe('refusals', () => {
     const anonymous = await agent();
     const root = await call(anonymous, 'start');
     const control = await refused(anonymous, 'submit', { url: root.url, control: 'renew' });
-    expect(control.text).toBe(`no control "renew" on ${root.url} for this caller; the controls there are: login, search`);
+    expect(control.text).toBe(
+      `no control "renew" on ${root.url} for this caller; the controls there are: login, search`,
+    );
     const rel = await refused(anonymous, 'follow', { url: root.url, rel: 'loans' });
     expect(rel.text).toMatch(/^no link "loans" on .*; its links are: self, books, authors, search, profile/);
     const variable = await refused(anonymous, 'follow', { url: root.url, rel: 'search', values: { isbn: '1' } });
@@ -342,13 +344,24 @@ describe('the transport', () => {
   });
 
   it('bounds bodies like other writes, and offers no SSE stream or session (405)', async () => {
-    const big = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { x: 'x'.repeat(20_000) } }));
+    const big = await post(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { x: 'x'.repeat(20_000) } }),
+    );
     expect(big.status).toBe(413);
     const get = await fetch(endpoint, { headers: { Accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
-    expect(get.headers.get('allow')).toBe('POST, OPTIONS');
+    expect(get.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
     const del = await fetch(endpoint, { method: 'DELETE' });
     expect(del.status).toBe(405);
+  });
+
+  it('answers a plain GET (a person following the root\u2019s link) with what it is and how to connect', async () => {
+    const response = await fetch(endpoint, { headers: { Accept: 'application/json' } });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ name: 'MCP endpoint', url: '/mcp' });
+    expect(Object.keys(body.tools as object)).toEqual(['start', 'get', 'follow', 'submit']);
+    expect(body.authentication).toMatch(/Authorization: Bearer/);
   });
 });
 

@@ -41,8 +41,9 @@ export interface Operation {
   /** The media type of the body it reads when that is not fields (`body`): MCP's JSON-RPC messages. */
   consumes?: string;
   /**
-   * Its handler answers through requests to the app itself (the MCP endpoint's tools), each with its own
-   * checks and limits: its body is bounded, but it is not a write of its own (see `FrameHandlerOptions`).
+   * An endpoint of a protocol of its own (MCP), whose tools answer through requests to the app itself, each
+   * with its own checks and limits: its body is bounded, but it is no write of its own, and its `Accept` is
+   * never refused (see `FrameHandlerOptions`).
    */
   dispatches?: boolean;
   /** Answered before any token is read (a load balancer's probe). */

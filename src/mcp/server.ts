@@ -6,7 +6,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { MAX_BODY_BYTES } from '../domain/limits.js';
 import type { AppClient } from './app-client.js';
@@ -80,80 +80,79 @@ const output = {
 
 const reads = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
 
+/** The four tools: what an agent is told of each, declared once (the endpoint's GET document lists them). */
+export const toolDeclarations = {
+  start: {
+    title: 'Start at the root',
+    description:
+      'The root document of the catalogue, where every task starts: its links (books, authors, search, loans, ' +
+      'me …) and controls as this user sees them. Go on with follow, get and submit, using only URLs from results.',
+  },
+  get: {
+    title: 'Get a document',
+    description:
+      'The document at a URL given in an earlier result (a link\u2019s href, an item\u2019s href, a Location, a ' +
+      'field\u2019s options), with its data, items, links and controls. For a templated link use follow.',
+  },
+  follow: {
+    title: 'Follow a link',
+    description:
+      'Follow the link with relation `rel` of the document at `url`, and answer the document it leads to. A ' +
+      'templated link (e.g. the root\u2019s `search`) is expanded (RFC 6570) with `values` for its variables, ' +
+      'e.g. {"query": "austen", "per_page": 20}: a listing without page or per_page answers the whole ' +
+      'collection (shown cut to its first items), with them one page and its next link.',
+  },
+  submit: {
+    title: 'Submit a control',
+    description:
+      'Take an action: submit the control named `control` of the document at `url` (e.g. "borrow" on a book, ' +
+      '"return" on a loan, "create" on a collection, "search") with `values` for its fields. The server takes ' +
+      'the control from that document as this user sees it, checks the values against its fields (type, ' +
+      'required, bounds, choices), sends it, and answers the status, Location and resulting document. Fields ' +
+      'left out keep the value the control gives them. Some controls change or delete data.',
+  },
+} as const;
+
 /** An MCP server whose tools act through `client`, for one request. */
 export function createMcpServer(client: AppClient): McpServer {
   const server = new McpServer(
     { name: 'catalogue', title: 'Library catalogue', version: 'unversioned' },
     { instructions: INSTRUCTIONS },
   );
-  server.registerTool(
-    'start',
-    {
-      title: 'Start at the root',
-      description:
-        'The root document of the catalogue, where every task starts: its links (books, authors, search, ' +
-        'loans, me …) and controls as this user sees them. Go on with follow, get and submit, using only URLs ' +
-        'from results.',
-      inputSchema: {},
-      outputSchema: output,
-      annotations: { title: 'Start at the root', ...reads },
-    },
-    () => answer(() => start(client)),
-  );
-  server.registerTool(
-    'get',
-    {
-      title: 'Get a document',
-      description:
-        'The document at a URL given in an earlier result (a link\u2019s href, an item\u2019s href, a Location, a ' +
-        'field\u2019s options), with its data, items, links and controls. For a templated link use follow.',
-      inputSchema: { url },
-      outputSchema: output,
-      annotations: { title: 'Get a document', ...reads },
-    },
-    (args) => answer(() => get(client, args.url)),
+  const declared = <N extends keyof typeof toolDeclarations>(name: N, annotations: ToolAnnotations) => ({
+    ...toolDeclarations[name],
+    outputSchema: output,
+    annotations: { title: toolDeclarations[name].title, ...annotations },
+  });
+  server.registerTool('start', { ...declared('start', reads), inputSchema: {} }, () => answer(() => start(client)));
+  server.registerTool('get', { ...declared('get', reads), inputSchema: { url } }, (args) =>
+    answer(() => get(client, args.url)),
   );
   server.registerTool(
     'follow',
     {
-      title: 'Follow a link',
-      description:
-        'Follow the link with relation `rel` of the document at `url`, and answer the document it leads to. A ' +
-        'templated link (e.g. the root\u2019s `search`) is expanded (RFC 6570) with `values` for its variables, ' +
-        'e.g. {"query": "austen", "per_page": 20}: a listing without page or per_page answers the whole ' +
-        'collection (shown cut to its first items), with them one page and its next link.',
+      ...declared('follow', reads),
       inputSchema: {
         url,
         rel: z.string().describe('A link relation of that document, e.g. "books", "author", "next", "search".'),
         values: values.optional(),
       },
-      outputSchema: output,
-      annotations: { title: 'Follow a link', ...reads },
     },
     (args) => answer(() => follow(client, args.url, args.rel, args.values)),
   );
   server.registerTool(
     'submit',
     {
-      title: 'Submit a control',
-      description:
-        'Take an action: submit the control named `control` of the document at `url` (e.g. "borrow" on a ' +
-        'book, "return" on a loan, "create" on a collection, "search") with `values` for its fields. The ' +
-        'server takes the control from that document as this user sees it, checks the values against its ' +
-        'fields (type, required, bounds, choices), sends it, and answers the status, Location and resulting ' +
-        'document. Fields left out keep the value the control gives them. Some controls change or delete data.',
-      inputSchema: {
-        url,
-        control: z.string().describe('The name of one of that document\u2019s controls.'),
-        values: values.optional(),
-      },
-      outputSchema: output,
-      annotations: {
-        title: 'Submit a control',
+      ...declared('submit', {
         readOnlyHint: false,
         destructiveHint: true,
         idempotentHint: false,
         openWorldHint: false,
+      }),
+      inputSchema: {
+        url,
+        control: z.string().describe('The name of one of that document\u2019s controls.'),
+        values: values.optional(),
       },
     },
     (args) => answer(() => submit(client, args.url, args.control, args.values)),
