@@ -39,7 +39,7 @@ export interface AgentItem {
 /** One answer of the app, read. */
 export interface AgentDocument {
   status: number;
-  /** The URL it was asked for. */
+  /** Where it lives: its self link, or the URL asked for. */
   url: string;
   location?: string;
   /** The resource's own fields; `null` for a collection sent whole, or no body (204). */
@@ -76,12 +76,16 @@ export function documentOf(answer: Answer): AgentDocument {
   if (!isObject(body)) throw new ToolError(`the answer from ${url} is not a document`);
   const { links, controls, data: members, meta, ...state } = body;
   const page = Array.isArray(members);
+  const shownLinks = Array.isArray(links) ? links.filter(isLink) : [];
+  // Where the document lives, for the next call: its self link, else the new resource's Location (201).
+  const self = shownLinks.find((l) => l.rel === 'self')?.href ?? location ?? url;
   return {
     ...base,
+    url: self,
     data: page ? state : { ...state, ...(members !== undefined && { data: members }) },
     ...(page && isObject(meta) && { meta }),
     ...(page && { items: members.map(itemOf) }),
-    links: Array.isArray(links) ? links.filter(isLink) : [],
+    links: shownLinks,
     controls: isObject(controls) ? controlsOf(controls) : [],
   };
 }
@@ -103,11 +107,11 @@ export function structuredOf(document: AgentDocument): Record<string, unknown> {
 export function textOf(document: AgentDocument): string {
   const lines = [`${document.status} ${document.url}`];
   if (document.location) lines.push(`Location: ${document.location}`);
-  if (document.data) lines.push(`data: ${JSON.stringify(document.data)}`);
+  if (document.data && Object.keys(document.data).length > 0) lines.push(`data: ${JSON.stringify(document.data)}`);
   if (document.meta) lines.push(`meta: ${JSON.stringify(document.meta)}`);
   if (document.items) {
     const more = document.truncated ? ` (the first ${document.items.length}; there are more)` : '';
-    lines.push(`items${more}:`);
+    lines.push(document.items.length > 0 ? `items${more}:` : 'items: none');
     for (const { href, ...fields } of document.items) lines.push(`- ${href ?? '(no link)'} ${JSON.stringify(fields)}`);
   }
   if (document.links.length > 0) {
