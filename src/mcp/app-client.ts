@@ -72,7 +72,8 @@ export class AppClient {
       body = JSON.stringify(parts.body.json);
     }
     const response = await this.options.fetch(
-      new Request(new URL(path, this.options.origin), { method, headers, body }),
+      // Joined, not resolved: a path such as `//host/x` stays a path of this origin.
+      new Request(this.options.origin + path, { method, headers, body }),
     );
     const location = response.headers.get('location');
     return {
