@@ -204,6 +204,14 @@ describe('task 2: a librarian adds a book through create, picking the author fro
     expect(controlNames(book)).toEqual(expect.arrayContaining(['borrow', 'update', 'edit', 'delete']));
     const author = await call(librarian, 'follow', { url: book.url, rel: 'author' });
     expect(author.data?.name).toBe('Jane Austen');
+
+    // Deleting answers 204 and no document: where to go next comes from its Link header.
+    const deleted = await call(librarian, 'submit', { url: book.url, control: 'delete' });
+    expect(deleted).toMatchObject({ status: 204, data: null, controls: [] });
+    expect(link(deleted, 'collection').href).toMatch(/^\/books\?/);
+    const gone = await refused(librarian, 'get', { url: book.url });
+    expect(gone.text).toMatch(/^HTTP 404 from \/books\/\d+: /);
+    expect(gone.structured.status).toBe(404);
   });
 });
 
