@@ -122,6 +122,7 @@ describe('the server process', () => {
       'search',
       'profile',
       'service-desc',
+      'mcp',
     ]);
     expect(Object.keys(root.controls)).toEqual(['login', 'search']);
   });
