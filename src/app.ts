@@ -25,6 +25,7 @@ import { bookRoutes } from './http/routes/books.js';
 import { changeRoutes } from './http/routes/changes.js';
 import { descriptionRoutes } from './http/routes/description.js';
 import { loanRoutes } from './http/routes/loans.js';
+import { mcpRoutes } from './http/routes/mcp.js';
 import { healthRoutes, rootRoutes } from './http/routes/root.js';
 import { sessionRoutes } from './http/routes/session.js';
 import { userRoutes } from './http/routes/users.js';
@@ -106,6 +107,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     streams: options.changeStreams ?? new ChangeStreams(options.database),
     retentionDays: options.changesRetentionDays ?? defaultChangesConfig.retentionDays,
   });
+  mcpRoutes(app);
 
   app.notFound(
     frame((c) => {

@@ -102,6 +102,7 @@ describe('authentication', () => {
       'changes',
       'profile',
       'service-desc',
+      'mcp',
     ]);
     expect((await t.anonymous.request('/books')).status).toBe(200);
     expect((await t.anonymous.request('/authors?page=1')).status).toBe(200);
@@ -344,6 +345,7 @@ describe('a closed catalogue (publicReads: false)', () => {
       'loans',
       'profile',
       'service-desc',
+      'mcp',
     ]);
     expect((await member.request(`/users/${memberId}`)).status).toBe(200);
   });

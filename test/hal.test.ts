@@ -344,6 +344,7 @@ describe('golden HAL and HAL-FORMS documents', () => {
         ...links,
         profile: { href: '/profile', title: 'What the links and controls mean' },
         'service-desc': { href: '/openapi.json', title: 'OpenAPI description' },
+        mcp: { href: '/mcp', title: 'MCP endpoint for agents' },
       },
       _templates: templates,
     });

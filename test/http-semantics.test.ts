@@ -484,7 +484,15 @@ describe('Link header', () => {
     const body = await json(response);
     const links = linkHeader(response);
     expect(sorted(links)).toEqual(sorted(bodyLinks(body)));
-    expect(links.map((l) => l.rel).sort()).toEqual(['authors', 'books', 'changes', 'profile', 'self', 'service-desc']);
+    expect(links.map((l) => l.rel).sort()).toEqual([
+      'authors',
+      'books',
+      'changes',
+      'mcp',
+      'profile',
+      'self',
+      'service-desc',
+    ]);
     expect(links.some((l) => l.href.includes('{'))).toBe(false);
   });
 
@@ -506,6 +514,7 @@ describe('Link header', () => {
         { rel: 'users', href: '/users?page=1&per_page=20' },
         { rel: 'profile', href: '/profile' },
         { rel: 'service-desc', href: '/openapi.json' },
+        { rel: 'mcp', href: '/mcp' },
       ]),
     );
   });

@@ -105,10 +105,11 @@ async function librarianId(t: TestCatalogue): Promise<number> {
   return found[0]?.id as number;
 }
 
-/** The root's last links, for every caller: what the API's names mean, and its OpenAPI description. */
+/** The root's last links, for every caller: what the API's names mean, its OpenAPI description, MCP. */
 const descriptions = [
   { rel: 'profile', href: '/profile' },
   { rel: 'service-desc', href: '/openapi.json' },
+  { rel: 'mcp', href: '/mcp' },
 ];
 
 /** Links as `{rel, href}` (plus `templated` when set), to compare exactly. */
@@ -661,6 +662,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
       { rel: 'users', href: `${base}/users?page=1&per_page=20` },
       { rel: 'profile', href: `${base}/profile` },
       { rel: 'service-desc', href: `${base}/openapi.json` },
+      { rel: 'mcp', href: `${base}/mcp` },
     ]);
     expect(control(root, 'search').href).toBe(`${base}/books`);
   });

@@ -115,7 +115,8 @@ describe('the OpenAPI document', () => {
       'POST /users/{id}/tokens': [tokenInputFields, 'create', false],
       'POST /session': [sessionInputFields, 'create', true],
     };
-    const withBodies = operations().filter(([, operation]) => operation.requestBody);
+    // The MCP endpoint reads JSON-RPC messages, not fields (below).
+    const withBodies = operations().filter(([key, operation]) => operation.requestBody && key !== 'POST /mcp');
     expect(withBodies.map(([key]) => key).sort()).toEqual(Object.keys(bodies).sort());
     for (const [key, operation] of withBodies) {
       const [fields, mode, bodyRequired] = bodies[key] as (typeof bodies)[string];
@@ -139,6 +140,14 @@ describe('the OpenAPI document', () => {
         expect(property.title, where).toBe(field.title);
       }
     }
+  });
+
+  it('describes the MCP endpoint: JSON-RPC in, JSON out, and the errors of a bounded body', () => {
+    const [, mcp] = operations().find(([key]) => key === 'POST /mcp') as [string, Doc];
+    expect(Object.keys(mcp.requestBody.content)).toEqual(['application/json']);
+    expect(mcp.summary).toMatch(/MCP over Streamable HTTP/);
+    expect(Object.keys(mcp.responses['200'].content)).toEqual(['application/json']);
+    expect(Object.keys(mcp.responses)).toEqual(expect.arrayContaining(['400', '401', '413', '415']));
   });
 
   it('describes each listing by its spec: the query parameters and their bounds', () => {

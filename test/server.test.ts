@@ -50,6 +50,7 @@ describe('the server process', () => {
       'changes',
       'profile',
       'service-desc',
+      'mcp',
     ]);
     expect(Object.keys(root.controls)).toEqual(['login', 'search']);
   });

@@ -29,6 +29,14 @@ export interface Operation {
    * `text/event-stream`), described by the text given.
    */
   alsoProduces?: { mediaType: string; description: string };
+  /** The media type of the body it reads when that is not fields (`body`): MCP's JSON-RPC messages. */
+  consumes?: string;
+  /**
+   * An endpoint of a protocol of its own (MCP), whose tools answer through requests to the app itself, each
+   * with its own checks and limits: its body is bounded, but it is no write of its own, and its `Accept` is
+   * never refused (see `FrameHandlerOptions`).
+   */
+  dispatches?: boolean;
   /** Query parameters it reads beyond a listing's, for its description. */
   parameters?: readonly QueryParameter[];
   /** Answered before any token is read (a load balancer's probe). */

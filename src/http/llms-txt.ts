@@ -15,7 +15,7 @@ export function llmsTxt(uris: Uris, origin: string): string {
   const profile = at(uris.profile());
   const openapi = at(uris.openapi());
   // The MCP endpoint is served at this path of the same app.
-  const mcp = at(uris.pathTemplate('/mcp'));
+  const mcp = at(uris.mcp());
   const users = at(uris.users(firstPage));
   return `# catalogue
 

@@ -171,6 +171,9 @@ function operationOf(path: string, method: Method, operation: Operation, options
         content: { 'application/json': { schema: bodySchema(operation.body) } },
       },
     }),
+    ...(operation.consumes && {
+      requestBody: { required: true, content: { [operation.consumes]: { schema: {} } } },
+    }),
     responses: {
       [status]: success(status, operation, options.formats),
       ...Object.fromEntries(
@@ -192,7 +195,7 @@ function errorStatuses(method: Method, operation: Operation, hasPathParameters: 
   if (method !== 'GET') statuses.add(403);
   if (hasPathParameters) statuses.add(404);
   if (operation.body || operation.listing) statuses.add(400);
-  if (operation.body) {
+  if (operation.body || operation.consumes) {
     statuses.add(413);
     statuses.add(415);
   }

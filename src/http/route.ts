@@ -61,11 +61,16 @@ export function route<M extends Method>(
     const operation = operations[method];
     const handler = isGated(operation) ? readGated(handlers[method]) : handlers[method];
     const alsoProduces = operation.alsoProduces && [operation.alsoProduces.mediaType];
-    app.on(method, path, frame(handler, { produces: operation.produces, alsoProduces }));
+    app.on(
+      method,
+      path,
+      frame(handler, { produces: operation.produces, alsoProduces, dispatches: operation.dispatches === true }),
+    );
   }
-  // What a route offers (OPTIONS, 405) is as closed as the route itself.
+  // What a route offers (OPTIONS, 405) is as closed as the route itself, and framed as its methods are.
   const gated = methods.some((method) => isGated(operations[method]));
-  const gate = (handler: Handler<AppEnv>) => frame(gated ? readGated(handler) : handler);
+  const dispatches = methods.some((method) => operations[method].dispatches === true);
+  const gate = (handler: Handler<AppEnv>) => frame(gated ? readGated(handler) : handler, { dispatches });
   app.options(
     path,
     gate((c) => c.body(null, 204, { Allow: allowed.join(', ') })),

@@ -78,7 +78,7 @@ export interface Resource {
 /** Kinds of member a collection can have. */
 export type ItemKind = 'book' | 'author' | 'user' | 'loan' | 'token' | 'change';
 
-export type ResourceKind = 'root' | 'profile' | ItemKind | `${ItemKind}-page`;
+export type ResourceKind = 'root' | 'profile' | 'mcp' | ItemKind | `${ItemKind}-page`;
 
 /**
  * A collection sent whole, batch by batch as its items are read from the database. Only the collection's

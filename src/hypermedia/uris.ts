@@ -49,6 +49,7 @@ export const paths = {
   profile: template('/profile'),
   openapi: template('/openapi.json'),
   llms: template('/llms.txt'),
+  mcp: template('/mcp'),
 } as const;
 
 /** Expansions of the templates of `{id}` alone. */
@@ -112,6 +113,7 @@ export class Uris {
   profile = () => this.at(paths.profile.expand({}));
   openapi = () => this.at(paths.openapi.expand({}));
   llms = () => this.at(paths.llms.expand({}));
+  mcp = () => this.at(paths.mcp.expand({}));
 
   /** A path template (`/books/{id}`) under this base, unexpanded: for descriptions of the interface. */
   pathTemplate = (path: string) => this.at(path);

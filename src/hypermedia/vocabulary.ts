@@ -74,6 +74,11 @@ export const rels = {
       'In the Link header of a successful write: a document the write made stale, which a client or cache ' +
       'holding it should read again (the written resource itself, Location and Content-Location go without saying).',
   },
+  mcp: {
+    means:
+      'The Model Context Protocol endpoint (Streamable HTTP, POST only) for LLM agents: tools to start here, get ' +
+      'and follow links and submit controls by name, as the bearer of the request\u2019s Authorization.',
+  },
   deprecation: {
     means: 'Documentation of a deprecation announced by this response\u2019s Deprecation header (RFC 9745).',
   },

@@ -31,6 +31,7 @@ export function renderRoot(ctx: RenderContext): Resource {
     links.push(
       { rel: 'profile', href: uris.profile(), title: 'What the links and controls mean' },
       { rel: 'service-desc', href: uris.openapi(), title: 'OpenAPI description' },
+      { rel: 'mcp', href: uris.mcp(), title: 'MCP endpoint for agents' },
     );
   }
   return {

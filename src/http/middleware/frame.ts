@@ -13,7 +13,6 @@
  */
 import type { Context, Handler, Hono } from 'hono';
 import type { Format } from '../../formats/format.js';
-import { negotiate } from '../../formats/registry.js';
 import type { Logger } from '../../log.js';
 import type { AppEnv } from '../env.js';
 import { isSafe } from '../methods.js';
@@ -21,7 +20,7 @@ import { type Authentication, authenticate } from './authenticate.js';
 import { noteContextHeaders } from './context-headers.js';
 import { formMethod, isDispatchedAgain } from './form-method.js';
 import { limitBody } from './limit-body.js';
-import { chooseFormat } from './negotiate.js';
+import { chooseFormat, preferredFormat } from './negotiate.js';
 import { logRequest } from './request-log.js';
 import { secure } from './security-headers.js';
 
@@ -40,16 +39,29 @@ export interface FrameOptions {
   onError: (error: Error, c: Context<AppEnv>) => Response;
 }
 
-/**
- * Wraps a handler in the frame. A handler that `produces` a media type of its own (a stylesheet,
- * `/llms.txt`) is not refused for its `Accept`: the format chosen then only writes its errors.
- * `alsoProduces` names media types the handler answers besides the formats (an event stream), which
- * `Accept` may then ask for alone.
- */
-export type Frame = (
-  handler: Handler<AppEnv>,
-  options?: { produces?: string | undefined; alsoProduces?: readonly string[] | undefined },
-) => Handler<AppEnv>;
+/** How a handler is framed, beyond what its method implies. */
+export interface FrameHandlerOptions {
+  /**
+   * A media type of its own that the handler answers (a stylesheet, `/llms.txt`): it is not refused for
+   * its `Accept`, and the format chosen only writes its errors.
+   */
+  produces?: string | undefined;
+  /**
+   * Media types the handler answers besides the formats (an event stream), which `Accept` may then ask
+   * for alone.
+   */
+  alsoProduces?: readonly string[] | undefined;
+  /**
+   * The handler does its work through requests to the app itself (MCP's tools), each framed in its turn:
+   * its body is bounded like a write's, but it spends no write limit and changes no caller of its own. It
+   * speaks its own protocol, so its `Accept` is never refused (406); the frame's own errors (401, 405,
+   * 413) come in the format `Accept` prefers, or else the first.
+   */
+  dispatches?: boolean | undefined;
+}
+
+/** Wraps a handler in the frame. */
+export type Frame = (handler: Handler<AppEnv>, options?: FrameHandlerOptions) => Handler<AppEnv>;
 
 export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
   const { log, formats, services, authentication, onError } = options;
@@ -71,18 +83,21 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
     }
   }
 
-  function answer(c: Context<AppEnv>, handler: Handler<AppEnv>): Response | Promise<Response> {
+  function answer(c: Context<AppEnv>, handler: Handler<AppEnv>, dispatches: boolean): Response | Promise<Response> {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD') return handler(c, noNext) as Response | Promise<Response>;
-    if (isSafe(method)) return limitBody(c).then(() => handler(c, noNext) as Response | Promise<Response>);
+    if (isSafe(method) || dispatches) {
+      return limitBody(c).then(() => handler(c, noNext) as Response | Promise<Response>);
+    }
     return write(c, handler);
   }
 
   return (handler, options = {}) => {
-    const { produces, alsoProduces } = options;
-    const choose = produces
-      ? (c: Context<AppEnv>) => negotiate(c.req.header('accept'), formats) ?? (formats[0] as Format)
-      : (c: Context<AppEnv>) => chooseFormat(c, formats, alsoProduces);
+    const { produces, alsoProduces, dispatches = false } = options;
+    const choose =
+      produces || dispatches
+        ? (c: Context<AppEnv>) => preferredFormat(c, formats)
+        : (c: Context<AppEnv>) => chooseFormat(c, formats, alsoProduces);
     return function framed(c) {
       const started = performance.now();
       const finish = (response: Response) => {
@@ -98,7 +113,9 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
         for (const name in services) c.set(name as keyof Services, services[name as keyof Services]);
         c.set('format', choose(c));
         const identifying = authenticate(c, authentication);
-        const response = identifying ? identifying.then(() => answer(c, handler)) : answer(c, handler);
+        const response = identifying
+          ? identifying.then(() => answer(c, handler, dispatches))
+          : answer(c, handler, dispatches);
         return response instanceof Promise ? response.then(finish, fail) : finish(response);
       } catch (error) {
         return fail(error);

@@ -16,3 +16,14 @@ export function chooseFormat(c: Context, formats: readonly Format[], alsoProduce
   if (alsoProduces && preferred(accept, [{ mediaTypes: alsoProduces }])) return formats[0] as Format;
   throw new NotAcceptable([...formats.flatMap((f) => f.mediaTypes), ...(alsoProduces ?? [])]);
 }
+
+/**
+ * The format of `formats` that `Accept` prefers, or else the first of them: for an endpoint that speaks a
+ * protocol of its own (MCP, whose clients accept `text/event-stream`), where only the catalogue's own
+ * errors (401, 405, 413) come in a catalogue format, and a client's `Accept` is no reason to refuse it.
+ */
+export function preferredFormat(c: Context, formats: readonly Format[]): Format {
+  const format = negotiate(c.req.header('accept'), formats) ?? formats[0];
+  if (!format) throw new NotAcceptable([]);
+  return format;
+}
