@@ -4,9 +4,11 @@
  * unchanged), from one mapping: the problem's `detail` is the seed's `message`, its `errors` the seed's
  * `details`, and the headers the status calls for come with both.
  */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import type { Database } from '../src/db/client.js';
+import { pruneChanges } from '../src/db/queries/changes.js';
 import { MAX_BODY_BYTES } from '../src/domain/limits.js';
 import { problemTypes } from '../src/hypermedia/problems.js';
 import {
@@ -14,6 +16,7 @@ import {
   addBook,
   addUser,
   json,
+  linkHref,
   openTestCatalogue,
   type TestCatalogue,
   type TestClient,
@@ -26,6 +29,8 @@ let t: TestCatalogue;
 let author: number;
 let book: number;
 let member: string;
+/** A change-feed cursor older than what the feed keeps. */
+let pruned: string;
 
 beforeAll(async () => {
   t = await openTestCatalogue({
@@ -40,6 +45,10 @@ beforeAll(async () => {
   member = (await addUser(t, 'Problem Member')).token;
   // Lent out, so that borrowing it again is a conflict.
   expect((await t.as(member).send('POST', `/books/${book}/borrow`, {})).status).toBe(201);
+  const page = await json(await t.request('/changes?per_page=1'));
+  pruned = linkHref(page, 'next') as string;
+  await t.database.db.execute(sql`update changes set at = at - interval '400 days'`);
+  expect(await pruneChanges(t.database.db, { retentionDays: 30 })).toBeGreaterThan(1);
 });
 afterAll(() => t.close());
 
@@ -63,6 +72,7 @@ const cases: Record<number, ErrorCase> = {
   405: (accept) => t.request('/books', { method: 'DELETE', headers: withAccept(accept) }),
   406: (accept) => t.request(`/books/${book}`, { headers: { Accept: accept ? `text/csv, ${accept}` : 'text/csv' } }),
   409: (accept) => send(t, 'DELETE', `/authors/${author}`, undefined, accept),
+  410: (accept) => t.request(pruned, { headers: withAccept(accept) }),
   412: (accept) => send(t, 'PATCH', `/books/${book}`, { title: 'Stale' }, accept, { 'If-Match': '"9999-stale"' }),
   413: (accept) => send(t, 'POST', '/books', { title: 'x'.repeat(MAX_BODY_BYTES) }, accept),
   415: (accept) =>

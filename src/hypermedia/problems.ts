@@ -52,6 +52,12 @@ export const problemTypes: Readonly<Record<number, ProblemType>> = {
     title: 'Conflict',
     means: 'The request conflicts with the current state (a book already lent, an author who has books).',
   },
+  410: {
+    slug: 'gone',
+    title: 'Gone',
+    means:
+      'What was named is no longer kept (a change-feed cursor older than retention): start again from the first page.',
+  },
   412: {
     slug: 'precondition-failed',
     title: 'Changed since',
