@@ -5,7 +5,7 @@
  */
 import type { InputField } from '../domain/input.js';
 import type { Decision } from '../domain/policy.js';
-import type { FieldOptions } from '../hypermedia/model.js';
+import type { Field, FieldOptions } from '../hypermedia/model.js';
 import { type Affordance, affordance } from './affordance.js';
 import type { RenderContext } from './context.js';
 import { inputFields } from './fields.js';
@@ -33,6 +33,16 @@ export function changeAffordances<Values>(spec: ChangeSpec<Values>): {
   edit: Affordance<ChangeSubject<Values>>;
 } {
   const { noun, fields, choices, ...rest } = spec;
+  // One set of fields for both controls of a subject, as a renderer offers them one after the other.
+  const offered = new WeakMap<object, Field[]>();
+  const fieldsOf = (ctx: RenderContext, subject: ChangeSubject<Values>) => {
+    let built = offered.get(subject);
+    if (!built) {
+      built = inputFields(fields, { values: subject, mode: 'change', ...(choices && { choices: choices(ctx) }) });
+      offered.set(subject, built);
+    }
+    return built;
+  };
   const declare = (name: 'update' | 'edit', verb: string) =>
     affordance<ChangeSubject<Values>>({
       ...rest,
@@ -41,8 +51,7 @@ export function changeAffordances<Values>(spec: ChangeSpec<Values>): {
       title: `${verb} ${noun}`,
       body: { fields, mode: 'change' },
       conditional: true,
-      fields: (ctx, subject) =>
-        inputFields(fields, { values: subject, mode: 'change', ...(choices && { choices: choices(ctx) }) }),
+      fields: fieldsOf,
     });
   return { update: declare('update', 'Update'), edit: declare('edit', 'Edit') };
 }
