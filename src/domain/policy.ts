@@ -161,9 +161,6 @@ export function createPolicy(rules: AccessPolicy) {
       if (!decision.allowed) return decision;
       return loan.returned_at === null ? allowed : refuse(() => loanAlreadyReturned(loan.id));
     },
-    /** The change feed: for whoever may read the catalogue. */
-    readChanges: (caller: Caller): Decision =>
-      rules.publicReads || signedIn(caller) ? allowed : refuse(() => new Unauthorized()),
     /** Which loan events the feed shows: those of the loans `seeLoan` lets the caller read. */
     loanEvents: (caller: Caller): LoanEventScope =>
       !signedIn(caller)

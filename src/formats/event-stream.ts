@@ -4,7 +4,7 @@
  * decided before. An event's `data:` is the same JSON object a page of the feed lists it as.
  */
 import type { Resource } from '../hypermedia/model.js';
-import { memberJson } from './json.js';
+import { memberText } from './json.js';
 
 export const EVENT_STREAM = 'text/event-stream';
 
@@ -13,7 +13,7 @@ export const EVENT_STREAM = 'text/event-stream';
  * member's JSON on one `data:` line (JSON text holds no raw line breaks).
  */
 export function sseEvent(resource: Resource, id: string): string {
-  return `id: ${id}\nevent: ${String(resource.state.type)}\ndata: ${memberJson(resource)}\n\n`;
+  return `id: ${id}\nevent: ${String(resource.state.type)}\ndata: ${memberText(resource)}\n\n`;
 }
 
 /** A comment line, which clients ignore: keeps idle connections (and proxies) from timing out. */

@@ -36,16 +36,11 @@ function membersOf(group: Resource[]): string {
   return group.map(memberText).join(',');
 }
 
-/** A member's JSON text: the same object a page lists it as (an event stream's `data:` reads this). */
-export function memberJson(resource: Resource): string {
-  return memberText(resource);
-}
-
 /**
  * A member's text exactly as `JSON.stringify(member(resource))` writes it, without building the member
  * (a stream writes millions): the state's text, then the links (and any controls) before its closing brace.
  */
-function memberText(resource: Resource): string {
+export function memberText(resource: Resource): string {
   const { state } = resource;
   // In the member, links and controls would replace state fields so named: the general path keeps that.
   if ('links' in state || 'controls' in state) return JSON.stringify(member(resource));
