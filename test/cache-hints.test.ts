@@ -56,7 +56,7 @@ describe('books', () => {
       ...booksOf(otherAuthor),
       `/books/${book}/author`,
     ]);
-    // Without If-Match too: the author it had is read before the change.
+    // Without If-Match too: the update itself answers the author the book had.
     const back = await t.send('PATCH', `/books/${book}`, { author_id: author });
     expect(invalidates(back)).toEqual(expect.arrayContaining([`/authors/${otherAuthor}`, `/authors/${author}`]));
 

@@ -22,13 +22,8 @@ export interface StoredResource<Stored extends { version: number }, Input> {
   find(db: Db, id: number): Promise<Stored | undefined>;
   update(db: Db, params: { id: number; changes: Partial<Input>; versions?: number[] }): Promise<Stored | undefined>;
   render(stored: Stored, ctx: RenderContext): Resource;
-  /**
-   * The documents a write of it made stale (`renderers/invalidations.ts`); `before` is its state before a
-   * change, when `invalidatesBefore` asks for it.
-   */
-  invalidates(ctx: RenderContext, stored: Stored, before?: Stored): string[];
-  /** What a change made stale depends on what it was before (a book's author, when it moves). */
-  invalidatesBefore?: boolean;
+  /** The documents a write of it made stale (`renderers/invalidations.ts`), as the write answered it. */
+  invalidates(ctx: RenderContext, stored: Stored): string[];
 }
 
 export interface CreatableResource<Stored extends { id: number; version: number }, Input>
@@ -100,22 +95,15 @@ export function changeHandler<Stored extends { version: number }, Input>(
     const ctx = c.get('ctx');
     const { db } = c.get('database');
     change.authorize(ctx, { id });
-    // The state before, as the precondition read it or, when needed and it did not, read just before.
-    let before: Stored | undefined;
     const stored = await writeIfMatch(c.req.header('if-match'), {
-      find: async () => {
-        const found = await resource.find(db, id);
-        before ??= found;
-        return found;
-      },
+      find: () => resource.find(db, id),
       notFound: () => notFound(resource.kind, id),
       write: async (versions) => {
         const changes = change.validate<Partial<Input>>(await readJson(c));
-        if (resource.invalidatesBefore) before ??= await resource.find(db, id);
         return resource.update(db, { id, changes, ...(versions && { versions }) });
       },
     });
-    return send(c, resource.render(stored, ctx), { invalidates: resource.invalidates(ctx, stored, before) });
+    return send(c, resource.render(stored, ctx), { invalidates: resource.invalidates(ctx, stored) });
   };
 }
 

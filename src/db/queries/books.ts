@@ -113,10 +113,19 @@ export async function insertBook(db: Db, input: BookInput): Promise<BookRecord> 
  * Changes the given fields and bumps the version, in one statement. With `versions`, the row changes only
  * if its version is one of them: the `If-Match` check cannot race another writer.
  */
+/**
+ * The author a book had before the statement that returns it: a subquery in RETURNING reads the
+ * statement's snapshot, which does not see the statement's own change (what caches must drop depends on it).
+ */
+const previousAuthorId =
+  sql<number>`(select "before"."author_id" from ${books} as "before" where "before"."id" = ${books}."id")`.as(
+    'previous_author_id',
+  );
+
 export async function updateBook(
   db: Db,
   params: { id: number; changes: Partial<BookInput>; versions?: number[] },
-): Promise<BookRecord | undefined> {
+): Promise<(BookRecord & { previous_author_id: number }) | undefined> {
   const { changes } = params;
   refuseUnassignableAuthorId(changes);
   const [book] = await db
@@ -128,7 +137,7 @@ export async function updateBook(
       version: sql`${books.version} + 1`,
     })
     .where(atVersions(books, params))
-    .returning(bookDocumentColumns)
+    .returning({ ...bookDocumentColumns, previous_author_id: previousAuthorId })
     .catch(rejectedBook(changes));
   return book;
 }

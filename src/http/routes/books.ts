@@ -127,9 +127,9 @@ const storedBook = {
   insert: insertBook,
   uri: (ctx, book) => ctx.uris.book(book.id),
   render: (book, ctx) => renderBook(book, ctx),
-  invalidates: (ctx, book, before?: StoredBook) =>
-    bookInvalidates(ctx.uris, book.id, [before?.author_id ?? book.author_id, book.author_id]),
-  invalidatesBefore: true,
+  // An update answers the author the book had before it (`previous_author_id`): a moved book names both.
+  invalidates: (ctx, book: StoredBook & { previous_author_id?: number }) =>
+    bookInvalidates(ctx.uris, book.id, [book.previous_author_id ?? book.author_id, book.author_id]),
   remove: removeBook,
   next: (ctx) => ctx.uris.books(firstPage),
 } satisfies CreatableResource<StoredBook, BookInput> & DeletableResource<StoredBook>;
