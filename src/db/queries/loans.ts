@@ -10,7 +10,7 @@ import type { Loan } from '../../domain/loan.js';
 import { bookOnLoan, loanCapReached } from '../../domain/policy.js';
 import type { Database, Db } from '../client.js';
 import { constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
-import { loans, users } from '../schema/index.js';
+import { books, loans, users } from '../schema/index.js';
 import { type ListingScope, type ListingTable, readAll, readPage } from './listing.js';
 import { isoTimestamp } from './sql.js';
 
@@ -121,13 +121,25 @@ export async function findLoan(db: Db, params: { id: number }): Promise<Loan | u
   return loan;
 }
 
-/** Stamps the return, only if the loan is still active: of two returns racing, one wins. */
-export async function returnLoan(db: Db, params: { id: number }): Promise<Loan | undefined> {
+/**
+ * Stamps the return, only if the loan is still active: of two returns racing, one wins. Answers the
+ * book's author too, whose list of books shows the book available again.
+ */
+export async function returnLoan(
+  db: Db,
+  params: { id: number },
+): Promise<(Loan & { book_author_id: number }) | undefined> {
   const [loan] = await db
     .update(loans)
     .set({ returnedAt: sql`greatest(now(), ${loans.borrowedAt})` })
     .where(and(eq(loans.id, params.id), active))
-    .returning(loanColumns);
+    .returning({
+      ...loanColumns,
+      book_author_id:
+        sql<number>`(select "lent"."author_id" from ${books} as "lent" where "lent"."id" = ${loans}."book_id")`.as(
+          'book_author_id',
+        ),
+    });
   return loan;
 }
 

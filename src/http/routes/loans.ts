@@ -1,7 +1,6 @@
 /** @module Loans: listing (all for librarians, one's own for members), reading, and returning. */
 import type { Context, Hono } from 'hono';
 import { returnLoan } from '../../affordances/loans.js';
-import { findBook } from '../../db/queries/books.js';
 import { findLoan, listLoansPage, returnLoan as markReturned, streamLoans } from '../../db/queries/loans.js';
 import { NotFound } from '../../domain/errors.js';
 import { parseListing } from '../../domain/listing.js';
@@ -62,10 +61,8 @@ export function loanRoutes(app: Hono<AppEnv>): void {
         // Conditional on the loan still being active: a concurrent return makes this one a 409.
         const returned = await markReturned(db, { id });
         if (!returned) throw loanAlreadyReturned(id);
-        // The book's author, for what the return made stale (a book with loans is never deleted).
-        const book = await findBook(db, { id: returned.book_id });
         return send(c, renderLoan(returned, ctx), {
-          invalidates: loanInvalidates(ctx.uris, returned, book?.author_id),
+          invalidates: loanInvalidates(ctx.uris, returned, returned.book_author_id),
         });
       },
     },
