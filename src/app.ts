@@ -23,7 +23,9 @@ import { assetRoutes } from './http/routes/assets.js';
 import { authorRoutes } from './http/routes/authors.js';
 import { bookRoutes } from './http/routes/books.js';
 import { changeRoutes } from './http/routes/changes.js';
+import { copyRoutes } from './http/routes/copies.js';
 import { descriptionRoutes } from './http/routes/description.js';
+import { holdRoutes } from './http/routes/holds.js';
 import { loanRoutes } from './http/routes/loans.js';
 import { mcpRoutes } from './http/routes/mcp.js';
 import { healthRoutes, rootRoutes } from './http/routes/root.js';
@@ -102,6 +104,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   bookRoutes(app);
   authorRoutes(app);
   loanRoutes(app);
+  copyRoutes(app);
+  holdRoutes(app);
   userRoutes(app);
   changeRoutes(app, {
     streams: options.changeStreams ?? new ChangeStreams(options.database),

@@ -67,6 +67,10 @@ export function loadConfig(env: Env = process.env): Config {
         readChoice('CATALOGUE_PUBLIC_READS', env.CATALOGUE_PUBLIC_READS, ['true', 'false'], 'true') === 'true',
       loanDays: readWhole('CATALOGUE_LOAN_DAYS', env.CATALOGUE_LOAN_DAYS, 1, 365) ?? defaultAccessPolicy.loanDays,
       maxActiveLoans: readLoanCap(env.CATALOGUE_MAX_ACTIVE_LOANS),
+      holdDays: readWhole('CATALOGUE_HOLD_DAYS', env.CATALOGUE_HOLD_DAYS, 1, 365) ?? defaultAccessPolicy.holdDays,
+      maxHolds: readWhole('CATALOGUE_MAX_HOLDS', env.CATALOGUE_MAX_HOLDS, 0, 10_000) ?? defaultAccessPolicy.maxHolds,
+      maxRenewals:
+        readWhole('CATALOGUE_MAX_RENEWALS', env.CATALOGUE_MAX_RENEWALS, 0, 100) ?? defaultAccessPolicy.maxRenewals,
     },
     adminToken: readAdminToken(env.CATALOGUE_ADMIN_TOKEN),
     rateLimits: readRateLimits(env.CATALOGUE_RATE_LIMITS),

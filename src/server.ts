@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { pruneChangesPeriodically } from './db/change-retention.js';
 import { openDatabase } from './db/client.js';
 import { DataDirectoryInUse } from './db/data-dir-lock.js';
+import { expireHoldsPeriodically } from './db/hold-expiry.js';
 import { prepareDatabase } from './db/migrate.js';
 import { boundHeapGrowth } from './heap.js';
 import { ChangeStreams } from './http/change-streams.js';
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
     keepAliveMs: config.changes.keepAliveSeconds * 1000,
   });
   const stopPruning = pruneChangesPeriodically(database, config.changes.retentionDays, log);
+  const stopExpiring = expireHoldsPeriodically(database, config.access.holdDays, log);
   const app = createApp({
     database,
     publicUrl: config.publicUrl,
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
     // streams never finish by themselves: they are ended (clients reconnect, elsewhere, by Last-Event-ID).
     const closing = new Promise<void>((resolve) => server.close(() => resolve()));
     stopPruning();
+    stopExpiring();
     changeStreams.close();
     if ('closeIdleConnections' in server) server.closeIdleConnections();
     const deadline = setTimeout(() => {

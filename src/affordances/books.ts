@@ -1,16 +1,13 @@
 /** @module The controls on books: searching and adding them, changing, deleting and borrowing one. */
 import type { Author } from '../domain/author.js';
-import { type Availability, type Book, bookInputFields } from '../domain/book.js';
+import { type Book, bookInputFields } from '../domain/book.js';
 import { bookListingSpec } from '../domain/listings.js';
 import { borrowInputFields } from '../domain/loan.js';
-import { bookFacts } from '../domain/policy.js';
+import { type BookSubject, bookFacts, type SignedIn } from '../domain/policy.js';
 import { paths } from '../hypermedia/uris.js';
 import { affordance } from './affordance.js';
 import { changeAffordances } from './change.js';
-import { authorOptions, inputFields, userOptions } from './fields.js';
-
-/** A book as the predicates about it need it (`hasLoans` unknown counts as having loans). */
-type BookSubject = Book & Availability & { hasLoans?: boolean };
+import { authorOptions, copyOptions, inputFields, userOptions } from './fields.js';
 
 const librarians = 'for librarians';
 
@@ -79,19 +76,30 @@ export const deleteBook = affordance<BookSubject>({
   href: ({ uris }, book) => uris.book(book.id),
 });
 
-/** Borrowing: for oneself, or (a librarian) for `borrower_id`, which only librarians are offered. */
+/**
+ * Borrowing: for oneself, or (a librarian) for `borrower_id` and a named `copy_id`, which only librarians
+ * are offered (the copies as options: those on the shelf). A librarian who could not borrow the book
+ * themselves (they have a copy; the only ones in are set aside for holds) is offered it to lend, with
+ * `borrower_id` required: sent without it, the borrow would be theirs, and refused.
+ */
 export const borrowBook = affordance<{ book: BookSubject; borrowerId?: number | undefined }>({
   name: 'borrow',
   path: paths.borrow,
-  summary: 'Borrow a book (a librarian may lend it to `borrower_id`)',
+  summary: 'Borrow a copy of a book (a librarian may lend it to `borrower_id`, and name the `copy_id`)',
   body: { fields: borrowInputFields, mode: 'create', optional: true },
   errors: [409, 422],
   title: 'Borrow this book',
-  appears: 'on an available book, for a signed-in user below the loan cap; `borrower_id` for librarians only',
+  appears:
+    'on a book with a copy on the shelf or set aside for the caller\u2019s ready hold, for a signed-in user below the loan cap who has no copy of it; for librarians also on a book with a copy to lend to someone (on the shelf, or set aside for a ready hold), with `borrower_id` and `copy_id` offered to librarians only',
   allows: ({ policy, caller }, { book, borrowerId }) => policy.borrow(caller, bookFacts(book), borrowerId),
   href: ({ uris }, { book }) => uris.borrow(book.id),
-  fields: (ctx) =>
-    ctx.policy.lendForOthers(ctx.caller)
-      ? inputFields(borrowInputFields, { choices: { borrower_id: userOptions(ctx) } })
-      : [],
+  fields: (ctx, { book }) => {
+    const { policy, caller } = ctx;
+    if (!policy.lendForOthers(caller)) return [];
+    const forThemselves = policy.borrow(caller, bookFacts(book), (caller as SignedIn).id).allowed;
+    return inputFields(borrowInputFields, {
+      choices: { borrower_id: userOptions(ctx), copy_id: copyOptions(ctx, book.id) },
+      required: forThemselves ? [] : ['borrower_id'],
+    });
+  },
 });

@@ -17,11 +17,14 @@ export function inputFields(
     values?: object;
     mode?: 'create' | 'change';
     choices?: Record<string, FieldOptions>;
+    /** Optional fields this state requires all the same (the request would be refused without them). */
+    required?: readonly string[];
   } = {},
 ): Field[] {
   return definitions.map((definition) => {
     const field: Field = { ...definition };
     if (options.mode === 'change') field.required = false;
+    if (options.required?.includes(definition.name)) field.required = true;
     const value = (options.values as Record<string, unknown> | undefined)?.[definition.name];
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') field.value = value;
     const choices = options.choices?.[definition.name];
@@ -64,6 +67,16 @@ export const authorOptions = optionsOf((uris) => uris.authors({ fields: 'id,name
 
 /** Where the valid values of `borrower_id` come from: every user's id and name. */
 export const userOptions = optionsOf((uris) => uris.users({ fields: 'id,name' }));
+
+/** Where the valid values of a borrow's `copy_id` come from: the book's copies on the shelf. */
+export function copyOptions({ uris }: RenderContext, bookId: number): FieldOptions {
+  return {
+    href: uris.bookCopies(bookId, { filter: ['status:available'], fields: 'id,label' }),
+    valueField: 'id',
+    // A copy added without a barcode is still named: `label` is the barcode, or "Copy <id>".
+    promptField: 'label',
+  };
+}
 
 /**
  * Options read from the collection at `href` (ids and names), built once per base URI: a book's document

@@ -1,5 +1,5 @@
-/** @module The control on loans: returning one. */
-import { type Loan, returnInputFields } from '../domain/loan.js';
+/** @module The controls on loans: returning and renewing one. */
+import { type Loan, type LoanRecord, returnInputFields } from '../domain/loan.js';
 import { paths } from '../hypermedia/uris.js';
 import { affordance } from './affordance.js';
 import { inputFields } from './fields.js';
@@ -16,4 +16,18 @@ export const returnLoan = affordance<Loan>({
   href: ({ uris }, loan) => uris.loan(loan.id),
   // The only value it takes is filled in: a client submits it as offered.
   fields: () => inputFields(returnInputFields, { values: { status: 'returned' } }),
+});
+
+export const renewLoan = affordance<LoanRecord>({
+  name: 'renew',
+  path: paths.loanRenewals,
+  summary: 'Renew a loan: due a loan period from today',
+  // Nothing to send: the due date is the library's, so an empty body or `{}`.
+  body: { fields: [], mode: 'create', optional: true },
+  errors: [409],
+  title: 'Renew this loan',
+  appears:
+    'on an active loan that is not overdue, renewed fewer than CATALOGUE_MAX_RENEWALS times, of a book nobody holds; for its borrower and librarians',
+  allows: ({ policy, caller }, loan) => policy.renewLoan(caller, loan),
+  href: ({ uris }, loan) => uris.loanRenewals(loan.id),
 });

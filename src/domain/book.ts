@@ -10,11 +10,16 @@ export interface Book {
   author_id: number;
 }
 
-/** Whether a book can be borrowed now, and if not, until when it is out. Never who has it. */
+/** Whether a copy of a book can be borrowed now, and if not, when the next is due back. Never who has it. */
 export interface Availability {
+  /** A copy is on the shelf for anyone (`copies_available > 0`). */
   available: boolean;
-  /** Due date of the active loan (ISO 8601, UTC), or null. */
+  /** While no copy is on the shelf: the earliest due date of its loans (ISO 8601, UTC), or null. */
   due_at: string | null;
+  /** Copies in the collection (not withdrawn). */
+  copies_total: number;
+  /** Copies on the shelf for anyone: not lent, not set aside for a hold. */
+  copies_available: number;
 }
 
 /** A book as stored: with the version that its ETag carries, its availability and its author's name. */

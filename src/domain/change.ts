@@ -16,18 +16,24 @@ export const changeTypes = [
   'author.deleted',
   'loan.started',
   'loan.ended',
+  'loan.renewed',
+  'copy.added',
+  'copy.withdrawn',
+  'hold.placed',
+  'hold.ready',
+  'hold.ended',
 ] as const;
 export type ChangeType = (typeof changeTypes)[number];
 
 /** The kind of resource an event is about: the part of its type before the dot. */
-export type ChangeKind = 'book' | 'author' | 'loan';
+export type ChangeKind = 'book' | 'author' | 'loan' | 'copy' | 'hold';
 
 /** One event of the feed. */
 export interface Change {
   /** Its number: stable, and increasing in the order the changes committed (with gaps). */
   id: number;
   type: ChangeType;
-  /** The book's, author's or loan's id. */
+  /** The book's, author's, loan's, copy's or hold's id. */
   resource_id: number;
   /** When it was recorded, ISO 8601 in UTC. */
   at: string;

@@ -12,6 +12,9 @@ export const TITLE_MAX_LENGTH = 500;
 /** Longest author name, in characters. */
 export const NAME_MAX_LENGTH = 200;
 
+/** A copy's barcode: library barcodes are 8–14 characters; room for any scheme, bounded like every text. */
+export const BARCODE_MAX_LENGTH = 64;
+
 /** Items per page when a listing asks for paging without naming `per_page`. */
 export const DEFAULT_PER_PAGE = 20;
 /**

@@ -2,9 +2,15 @@
 import type { ListingSpec } from './listing.js';
 
 export const bookListingSpec: ListingSpec = {
-  fields: { id: 'integer', title: 'string', publication_year: 'integer', author_id: 'integer' },
+  fields: {
+    id: 'integer',
+    title: 'string',
+    publication_year: 'integer',
+    author_id: 'integer',
+    copies_available: 'integer',
+  },
   filters: { available: 'boolean' },
-  extraFields: ['available', 'due_at'],
+  extraFields: ['available', 'due_at', 'copies_total'],
   author: true,
 };
 
@@ -21,9 +27,9 @@ export const userListingSpec: ListingSpec = {
 };
 
 export const loanListingSpec: ListingSpec = {
-  fields: { id: 'integer', book_id: 'integer', borrower_id: 'integer' },
-  filters: { status: ['active', 'returned'], overdue: 'boolean' },
-  extraFields: ['borrowed_at', 'due_at', 'returned_at', 'status'],
+  fields: { id: 'integer', book_id: 'integer', borrower_id: 'integer', copy_id: 'integer' },
+  filters: { status: ['active', 'overdue', 'returned'], overdue: 'boolean' },
+  extraFields: ['borrowed_at', 'due_at', 'returned_at', 'renewals', 'status'],
   author: false,
   search: false,
 };
@@ -32,6 +38,24 @@ export const loanListingSpec: ListingSpec = {
 export const tokenListingSpec: ListingSpec = {
   fields: { id: 'integer', name: 'string' },
   extraFields: ['user_id', 'created_at'],
+  author: false,
+  search: false,
+};
+
+/** A book's copies, in the order they were added. */
+export const copyListingSpec: ListingSpec = {
+  fields: { id: 'integer' },
+  filters: { status: ['available', 'on_loan', 'on_hold', 'withdrawn'] },
+  extraFields: ['book_id', 'barcode', 'label', 'added_at', 'withdrawn_at', 'status', 'due_at'],
+  author: false,
+  search: false,
+};
+
+/** Holds: a book's queue (by default the open ones, first come first served), or a user's. */
+export const holdListingSpec: ListingSpec = {
+  fields: { id: 'integer', book_id: 'integer', borrower_id: 'integer' },
+  filters: { status: ['waiting', 'ready', 'fulfilled', 'cancelled', 'expired', 'open'] },
+  extraFields: ['placed_at', 'status', 'position', 'copy_id', 'ready_until', 'ended_at', 'loan_id'],
   author: false,
   search: false,
 };

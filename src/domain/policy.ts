@@ -6,8 +6,11 @@
  */
 
 import type { Availability, Book } from './book.js';
+import type { Copy } from './copy.js';
 import { type CatalogueError, Conflict, Forbidden, NotFound, Unauthorized } from './errors.js';
+import { type Hold, holdIsOpen } from './hold.js';
 import { MAX_TOKENS_PER_USER } from './limits.js';
+import { type LoanRecord, loanStatus } from './loan.js';
 import type { Role } from './user.js';
 
 /** The library's rules, as the operator set them. */
@@ -18,6 +21,12 @@ export interface AccessPolicy {
   loanDays: number;
   /** Most active loans one member may hold; `undefined` for no limit (the operator's explicit choice). */
   maxActiveLoans: number | undefined;
+  /** Days a copy set aside for a ready hold waits for its borrower before passing to the next in line. */
+  holdDays: number;
+  /** Most open holds (waiting or ready) one user may have. */
+  maxHolds: number;
+  /** Times one loan may be renewed. */
+  maxRenewals: number;
 }
 
 /**
@@ -30,6 +39,9 @@ export const defaultAccessPolicy: AccessPolicy = {
   publicReads: true,
   loanDays: 14,
   maxActiveLoans: DEFAULT_MAX_ACTIVE_LOANS,
+  holdDays: 7,
+  maxHolds: 10,
+  maxRenewals: 2,
 };
 
 /** Who is making the request. */
@@ -42,6 +54,8 @@ export type Caller =
       readonly role: Role;
       /** Loans this user holds now; the per-member cap reads it. */
       readonly activeLoans: number;
+      /** Holds this user has open (waiting or ready); the cap on holds reads it. */
+      readonly openHolds: number;
       /** How the caller proved who they are: a bearer token, or a browser session cookie holding one. */
       readonly via?: 'bearer' | 'session';
     };
@@ -65,20 +79,43 @@ const refuse = (refusal: () => CatalogueError): Decision => ({
   },
 });
 
+/** What the caller has to do with a book: read with the book for a signed-in caller. */
+export interface CallerCirculation {
+  /** The caller has a copy of it on loan. */
+  on_loan: boolean;
+  /** The caller's open hold on it, if any. */
+  hold: Pick<Hold, 'id' | 'status' | 'position' | 'ready_until'> | null;
+}
+
 /** What a decision about a book needs beyond its fields. */
 export interface BookFacts {
   id: number;
-  /** No active loan. */
-  available: boolean;
-  /** Due date of the active loan, if any. */
+  /** Copies on the shelf for anyone. */
+  copies_available: number;
+  /** Copies set aside for ready holds (a librarian lends them to their borrowers). */
+  copies_ready: number;
+  /** When the next copy is due back, while none is on the shelf. */
   due_at: string | null;
-  /** Any loan ever: history keeps the book. */
+  /** Any loan or hold ever: history keeps the book. */
   hasLoans: boolean;
+  /** The caller's loan and hold of it; absent when not read (anonymous callers, lists). */
+  mine: CallerCirculation | undefined;
 }
 
+/** A book as the predicates about it are given it. */
+export type BookSubject = Book &
+  Availability & { hasLoans?: boolean; copies_ready?: number; mine?: CallerCirculation | undefined };
+
 /** The facts of a book as read (`hasLoans` unknown counts as true: history is kept unless known absent). */
-export function bookFacts(book: Book & Availability & { hasLoans?: boolean }): BookFacts {
-  return { id: book.id, available: book.available, due_at: book.due_at, hasLoans: book.hasLoans ?? true };
+export function bookFacts(book: BookSubject): BookFacts {
+  return {
+    id: book.id,
+    copies_available: book.copies_available,
+    copies_ready: book.copies_ready ?? 0,
+    due_at: book.due_at,
+    hasLoans: book.hasLoans ?? true,
+    mine: book.mine,
+  };
 }
 
 export interface AuthorFacts {
@@ -123,7 +160,7 @@ export function createPolicy(rules: AccessPolicy) {
       rules.publicReads || signedIn(caller) ? allowed : refuse(() => new Unauthorized()),
     /** Create or change books and authors. */
     manageCatalogue: (caller: Caller): Decision => librarian(caller, 'change the catalogue'),
-    /** A book with loan history stays: the history refers to it. */
+    /** A book with loan or hold history stays: the history refers to it. */
     deleteBook: (caller: Caller, book: BookFacts): Decision => {
       const decision = librarian(caller, 'change the catalogue');
       if (!decision.allowed) return decision;
@@ -136,18 +173,64 @@ export function createPolicy(rules: AccessPolicy) {
       return author.hasBooks ? refuse(() => authorStillHasBooks(author.id)) : allowed;
     },
     /**
-     * Borrow a book, for oneself or (librarians) for `borrowerId`. Members are held to the cap on active
-     * loans; a librarian lending on someone's behalf has the cap checked in the lending transaction.
+     * Borrow a copy of a book, for oneself or (librarians) for `borrowerId`. For oneself: a copy on the
+     * shelf, or the one set aside for one's ready hold, and not a second copy of a book one has. For
+     * someone else, a librarian needs a copy on the shelf or set aside; whether it is that borrower's is
+     * the lending transaction's to check. Members are held to the cap on active loans; a librarian
+     * lending on someone's behalf has the cap checked in the lending transaction.
+     * Without `borrowerId` (the control, before anyone is named): a member borrows for themselves; a
+     * librarian may if they could borrow it themselves or lend it to someone.
      */
     borrow: (caller: Caller, book: BookFacts, borrowerId?: number): Decision => {
       if (!signedIn(caller)) return refuse(() => new Unauthorized());
-      const forSelf = borrowerId === undefined || borrowerId === caller.id;
-      if (!forSelf && !isLibrarian(caller)) return refuse(() => new Forbidden('members borrow for themselves only'));
-      if (!book.available) return refuse(() => bookOnLoan(book.id, book.due_at));
-      if (forSelf && caller.role === 'member' && reachedCap(caller.activeLoans)) {
-        return refuse(() => loanCapReached(rules.maxActiveLoans as number));
+      if (borrowerId === undefined && isLibrarian(caller)) {
+        const own = borrowFor(caller, book, caller.id);
+        return own.allowed || book.copies_available + book.copies_ready > 0 ? allowed : own;
       }
+      return borrowFor(caller, book, borrowerId ?? caller.id);
+    },
+    /**
+     * Join the queue for a book none of whose copies is on the shelf: once per book, not for a book one
+     * has on loan, and up to the cap on open holds.
+     */
+    hold: (caller: Caller, book: BookFacts): Decision => {
+      if (!signedIn(caller)) return refuse(() => new Unauthorized());
+      if (book.copies_available > 0) return refuse(() => copyOnShelf(book.id));
+      if (book.mine?.on_loan) return refuse(() => alreadyBorrowed(book.id));
+      if (book.mine?.hold) return refuse(() => alreadyHeld(book.id, book.mine?.hold?.id as number));
+      if (caller.openHolds >= rules.maxHolds) return refuse(() => holdCapReached(rules.maxHolds));
       return allowed;
+    },
+    /** A book's queue of holds: librarians. */
+    seeBookHolds: (caller: Caller): Decision => librarian(caller, 'see a book\u2019s queue of holds'),
+    seeHold: (caller: Caller, hold: Pick<Hold, 'id' | 'borrower_id'>): Decision =>
+      selfOrLibrarian(caller, hold.borrower_id, () => new NotFound(`hold ${hold.id} not found`)),
+    /** Its borrower cancels an open hold, or a librarian does. */
+    cancelHold: (caller: Caller, hold: Pick<Hold, 'id' | 'borrower_id' | 'status'>): Decision => {
+      const decision = selfOrLibrarian(caller, hold.borrower_id, () => new NotFound(`hold ${hold.id} not found`));
+      if (!decision.allowed) return decision;
+      return holdIsOpen(hold) ? allowed : refuse(() => holdEnded(hold.id, hold.status));
+    },
+    /**
+     * Renew an active loan that is not overdue, renewed fewer than `maxRenewals` times, of a book nobody
+     * holds: its borrower or a librarian.
+     */
+    renewLoan: (caller: Caller, loan: LoanRecord): Decision => {
+      const decision = selfOrLibrarian(caller, loan.borrower_id, () => new NotFound(`loan ${loan.id} not found`));
+      if (!decision.allowed) return decision;
+      const status = loanStatus(loan);
+      if (status === 'returned') return refuse(() => loanAlreadyReturned(loan.id));
+      if (status === 'overdue') return refuse(() => overdueNotRenewable(loan.id));
+      if (loan.renewals >= rules.maxRenewals) return refuse(() => renewalLimitReached(loan.id, rules.maxRenewals));
+      if (loan.book_held) return refuse(() => bookHeldByOthers(loan.book_id));
+      return allowed;
+    },
+    /** Withdraw a copy that is not on loan: librarians. */
+    withdrawCopy: (caller: Caller, copy: Pick<Copy, 'id' | 'status'>): Decision => {
+      const decision = librarian(caller, 'change the catalogue');
+      if (!decision.allowed) return decision;
+      if (copy.status === 'withdrawn') return refuse(() => copyWithdrawn(copy.id));
+      return copy.status === 'on_loan' ? refuse(() => copyOnLoan(copy.id)) : allowed;
     },
     /** Lending on someone else's behalf is a librarian's (offered as the `borrower_id` field). */
     lendForOthers: (caller: Caller): boolean => isLibrarian(caller),
@@ -187,6 +270,20 @@ export function createPolicy(rules: AccessPolicy) {
     },
   };
 
+  /** Borrowing for one named borrower (the caller themselves, or someone a librarian lends to). */
+  function borrowFor(caller: SignedIn, book: BookFacts, borrowerId: number): Decision {
+    const forSelf = borrowerId === caller.id;
+    if (!forSelf && !isLibrarian(caller)) return refuse(() => new Forbidden('members borrow for themselves only'));
+    if (forSelf && book.mine?.on_loan) return refuse(() => alreadyBorrowed(book.id));
+    const setAsideForCaller = forSelf && book.mine?.hold?.status === 'ready';
+    const lendable = forSelf ? book.copies_available > 0 : book.copies_available + book.copies_ready > 0;
+    if (!lendable && !setAsideForCaller) return refuse(() => noCopyAvailable(book.id, book.due_at));
+    if (forSelf && caller.role === 'member' && reachedCap(caller.activeLoans)) {
+      return refuse(() => loanCapReached(rules.maxActiveLoans as number));
+    }
+    return allowed;
+  }
+
   function ownTokens(caller: Caller, userId: number): Decision {
     return selfOrLibrarian(caller, userId, () => new NotFound(`user ${userId} not found`));
   }
@@ -218,9 +315,52 @@ export function bookHasLoans(id: number): Conflict {
   return new Conflict(`book ${id} has loan history, which the catalogue keeps; it cannot be deleted`);
 }
 
-export function bookOnLoan(id: number, dueAt: string | null): Conflict {
-  const until = dueAt ? ` until ${dueAt}` : '';
-  return new Conflict(`book ${id} is on loan${until}`);
+/** The refusal to lend a book with no copy on the shelf: the way on is a hold. */
+export function noCopyAvailable(id: number, dueAt: string | null): Conflict {
+  const back = dueAt ? ` (the next is due back ${dueAt})` : '';
+  return new Conflict(
+    `no copy of book ${id} is available to borrow now${back}; place a hold (the book's \`hold\` control) to be next in line`,
+  );
+}
+
+export function alreadyBorrowed(id: number): Conflict {
+  return new Conflict(`you already have a copy of book ${id} on loan`);
+}
+
+export function copyOnShelf(id: number): Conflict {
+  return new Conflict(`a copy of book ${id} is on the shelf: borrow it instead of holding it`);
+}
+
+export function alreadyHeld(bookId: number, holdId: number): Conflict {
+  return new Conflict(`you already hold book ${bookId} (hold ${holdId})`);
+}
+
+export function holdCapReached(max: number): Conflict {
+  return new Conflict(`the borrower already has ${max} open holds, the most one may have`);
+}
+
+export function holdEnded(id: number, status: string): Conflict {
+  return new Conflict(`hold ${id} is ${status}: only a waiting or ready hold can be cancelled`);
+}
+
+export function overdueNotRenewable(id: number): Conflict {
+  return new Conflict(`loan ${id} is overdue: return it; an overdue loan cannot be renewed`);
+}
+
+export function renewalLimitReached(id: number, max: number): Conflict {
+  return new Conflict(`loan ${id} has been renewed as often as a loan may be (${max} times): return it when due`);
+}
+
+export function bookHeldByOthers(id: number): Conflict {
+  return new Conflict(`someone is waiting for book ${id}: the loan cannot be renewed; return it when due`);
+}
+
+export function copyWithdrawn(id: number): Conflict {
+  return new Conflict(`copy ${id} has already been withdrawn`);
+}
+
+export function copyOnLoan(id: number): Conflict {
+  return new Conflict(`copy ${id} is on loan: it can be withdrawn once returned`);
 }
 
 export function loanCapReached(max: number): Conflict {

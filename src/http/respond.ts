@@ -88,6 +88,19 @@ function constantBytes(c: Context<AppEnv>, resource: Resource, format: Format) {
 }
 
 /**
+ * A successful create: 201 with the new resource at `uri` (`Location`), its body that resource
+ * (`Content-Location`, which lets a client cache it there), and the documents the write made stale.
+ */
+export function sendCreated(
+  c: Context<AppEnv>,
+  resource: Resource,
+  uri: string,
+  invalidates: readonly string[],
+): Response {
+  return send(c, resource, { status: 201, headers: { Location: uri, 'Content-Location': uri }, invalidates });
+}
+
+/**
  * A successful DELETE: 204, with a `collection` link saying where to go next (a browser is sent there),
  * and the documents the deletion made stale.
  */

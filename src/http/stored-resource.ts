@@ -14,7 +14,7 @@ import { readJson } from './body.js';
 import type { AppEnv } from './env.js';
 import { idParam } from './params.js';
 import { ifMatchVersions, writeIfMatch } from './preconditions.js';
-import { send, sendDeleted } from './respond.js';
+import { send, sendCreated, sendDeleted } from './respond.js';
 
 export interface StoredResource<Stored extends { version: number }, Input> {
   /** What it is called in messages (`book 12 not found`). */
@@ -73,12 +73,7 @@ export function createHandler<Stored extends { id: number; version: number }, In
     create.authorize(ctx, undefined);
     const input = create.validate<Input>(await readJson(c));
     const stored = await resource.insert(c.get('database').db, input);
-    const uri = resource.uri(ctx, stored);
-    return send(c, resource.render(stored, ctx), {
-      status: 201,
-      headers: { Location: uri, 'Content-Location': uri },
-      invalidates: resource.invalidates(ctx, stored),
-    });
+    return sendCreated(c, resource.render(stored, ctx), resource.uri(ctx, stored), resource.invalidates(ctx, stored));
   };
 }
 

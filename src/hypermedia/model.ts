@@ -76,7 +76,7 @@ export interface Resource {
 }
 
 /** Kinds of member a collection can have. */
-export type ItemKind = 'book' | 'author' | 'user' | 'loan' | 'token' | 'change';
+export type ItemKind = 'book' | 'author' | 'user' | 'loan' | 'copy' | 'hold' | 'token' | 'change';
 
 export type ResourceKind = 'root' | 'profile' | 'mcp' | ItemKind | `${ItemKind}-page`;
 

@@ -37,11 +37,17 @@ export const paths = {
   author: template('/authors/{id}'),
   authorBooks: template('/authors/{id}/books{?query,author,filter*,sort,page,per_page,cursor,fields}'),
   borrow: template('/books/{id}/borrow'),
+  bookCopies: template('/books/{id}/copies{?filter*,sort,page,per_page,cursor,fields}'),
+  copy: template('/copies/{id}'),
+  bookHolds: template('/books/{id}/holds{?filter*,sort,page,per_page,cursor,fields}'),
+  hold: template('/holds/{id}'),
   loans: template('/loans{?filter*,sort,page,per_page,cursor,fields}'),
   loan: template('/loans/{id}'),
+  loanRenewals: template('/loans/{id}/renewals'),
   users: template('/users{?query,filter*,sort,page,per_page,cursor,fields}'),
   user: template('/users/{id}'),
   userLoans: template('/users/{id}/loans{?filter*,sort,page,per_page,cursor,fields}'),
+  userHolds: template('/users/{id}/holds{?filter*,sort,page,per_page,cursor,fields}'),
   userTokens: template('/users/{id}/tokens{?filter*,sort,page,per_page,cursor,fields}'),
   userToken: template('/users/{id}/tokens/{token}'),
   changes: template('/changes{?cursor,per_page}'),
@@ -59,6 +65,9 @@ const expand = {
   author: byId(paths.author),
   borrow: byId(paths.borrow),
   loan: byId(paths.loan),
+  loanRenewals: byId(paths.loanRenewals),
+  copy: byId(paths.copy),
+  hold: byId(paths.hold),
   user: byId(paths.user),
 };
 
@@ -102,6 +111,12 @@ export class Uris {
   borrow = (id: number) => this.at(expand.borrow(id));
   loans = (params: ListingParams = {}) => this.at(paths.loans.expand({ ...params }));
   loan = (id: number) => this.at(expand.loan(id));
+  loanRenewals = (id: number) => this.at(expand.loanRenewals(id));
+  bookCopies = (id: number, params: ListingParams = {}) => this.at(paths.bookCopies.expand({ id, ...params }));
+  copy = (id: number) => this.at(expand.copy(id));
+  bookHolds = (id: number, params: ListingParams = {}) => this.at(paths.bookHolds.expand({ id, ...params }));
+  hold = (id: number) => this.at(expand.hold(id));
+  userHolds = (id: number, params: ListingParams = {}) => this.at(paths.userHolds.expand({ id, ...params }));
   users = (params: ListingParams = {}) => this.at(paths.users.expand({ ...params }));
   user = (id: number) => this.at(expand.user(id));
   userLoans = (id: number, params: ListingParams = {}) => this.at(paths.userLoans.expand({ id, ...params }));

@@ -53,8 +53,17 @@ export const rels = {
     means:
       'The resource one level up (from a page of an author\u2019s or a borrower\u2019s items, that author or borrower).',
   },
-  book: { means: 'The book a loan is of.' },
-  borrower: { means: 'The user who borrowed (a loan\u2019s borrower).' },
+  book: { means: 'The book a loan, copy or hold is of.' },
+  borrower: { means: 'The user who borrowed (a loan\u2019s borrower), or who waits for the book (a hold\u2019s).' },
+  copies: { means: 'The copies of this book: each lendable item, with its barcode and where it is.' },
+  copy: { means: 'The copy a loan lends, or that is set aside for a ready hold.' },
+  holds: {
+    means: 'Holds: from a book, its queue (librarians); from a user, that user\u2019s holds, waiting, ready and past.',
+  },
+  hold: {
+    means: 'A hold: from a book, the caller\u2019s own place in its queue; from a change, the hold it is about.',
+  },
+  overdue: { means: 'The active loans past their due date (librarians).' },
   loans: {
     means: 'Loans: all of them for a librarian, one\u2019s own for a member; from a user, that user\u2019s loans.',
   },
@@ -113,6 +122,22 @@ export const controls = {
   },
   return: {
     does: 'Return this loan (its only field, status, is "returned").',
+    method: 'PATCH',
+  },
+  renew: {
+    does: 'Renew this loan: it is due a loan period from today, and the renewal is counted.',
+    method: 'POST',
+  },
+  hold: {
+    does: 'Join the queue for this book; when a copy comes back it is set aside for you for a few days.',
+    method: 'POST',
+  },
+  cancel: {
+    does: 'Cancel this hold (its only field, status, is "cancelled"); a copy set aside for it passes on.',
+    method: 'PATCH',
+  },
+  withdraw: {
+    does: 'Withdraw this copy from the collection (its only field, status, is "withdrawn"); its history stays.',
     method: 'PATCH',
   },
   login: {

@@ -1,10 +1,11 @@
-/** @module Renders a book: its fields and availability, where to go from it, and what the caller may do. */
+/** @module Renders a book: its fields and copies, where to go from it, and what the caller may do. */
 import { offered } from '../affordances/affordance.js';
 import { borrowBook, changeBook, deleteBook } from '../affordances/books.js';
 import type { RenderContext } from '../affordances/context.js';
-import type { Availability, Book } from '../domain/book.js';
-import type { Control, Resource } from '../hypermedia/model.js';
-import { firstPageOf } from './first-page.js';
+import { holdBook } from '../affordances/holds.js';
+import type { BookSubject } from '../domain/policy.js';
+import type { Control, Link, Resource } from '../hypermedia/model.js';
+import { firstPage, firstPageOf } from './first-page.js';
 import { pick } from './pick.js';
 
 export interface BookRenderOptions {
@@ -14,10 +15,21 @@ export interface BookRenderOptions {
   asItem?: boolean;
 }
 
-type RenderableBook = Book & Availability & { version?: number; hasLoans?: boolean; author_name?: string };
+type RenderableBook = BookSubject & { version?: number; author_name?: string };
 
 export function renderBook(book: RenderableBook, ctx: RenderContext, options: BookRenderOptions = {}): Resource {
   const { uris } = ctx;
+  const links: Link[] = [
+    { rel: 'self', href: uris.book(book.id) },
+    // The author's name as the link's title: what a person (or a generic client's UI) shows for it.
+    {
+      rel: 'author',
+      href: uris.author(book.author_id),
+      ...(book.author_name !== undefined && { title: book.author_name }),
+    },
+    { rel: 'collection', href: firstPageOf(uris.books) },
+  ];
+  if (!options.asItem) links.push(...circulationLinks(book, ctx));
   const resource: Resource = {
     kind: 'book',
     state: pick(
@@ -28,28 +40,42 @@ export function renderBook(book: RenderableBook, ctx: RenderContext, options: Bo
         author_id: book.author_id,
         available: book.available,
         due_at: book.due_at,
+        copies_total: book.copies_total,
+        copies_available: book.copies_available,
+        ...(book.mine?.hold && {
+          hold_status: book.mine.hold.status,
+          hold_position: book.mine.hold.position,
+          hold_ready_until: book.mine.hold.ready_until,
+        }),
       },
       options.fields,
     ),
-    links: [
-      { rel: 'self', href: uris.book(book.id) },
-      // The author's name as the link's title: what a person (or a generic client's UI) shows for it.
-      {
-        rel: 'author',
-        href: uris.author(book.author_id),
-        ...(book.author_name !== undefined && { title: book.author_name }),
-      },
-      { rel: 'collection', href: firstPageOf(uris.books) },
-    ],
+    links,
     controls: options.asItem ? [] : bookControls(book, ctx),
   };
   if (book.version !== undefined) resource.version = book.version;
   return resource;
 }
 
+/** Its copies (everyone who reads it), its queue (librarians), and the caller's own hold on it. */
+function circulationLinks(book: RenderableBook, ctx: RenderContext): Link[] {
+  const { uris, policy, caller } = ctx;
+  const links: Link[] = [{ rel: 'copies', href: uris.bookCopies(book.id, firstPage), title: 'Copies' }];
+  if (policy.seeBookHolds(caller).allowed) {
+    links.push({ rel: 'holds', href: uris.bookHolds(book.id, firstPage), title: 'Holds (the queue)' });
+  }
+  const hold = book.mine?.hold;
+  if (hold) {
+    const where = hold.status === 'ready' ? 'ready for you' : `number ${hold.position} in the queue`;
+    links.push({ rel: 'hold', href: uris.hold(hold.id), title: `Your hold: ${where}` });
+  }
+  return links;
+}
+
 function bookControls(book: RenderableBook, ctx: RenderContext): Control[] {
   return [
     ...offered(ctx, { book }, [borrowBook]),
+    ...offered(ctx, book, [holdBook]),
     ...offered(ctx, book, [changeBook.update, changeBook.edit, deleteBook]),
   ];
 }

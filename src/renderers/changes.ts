@@ -5,20 +5,29 @@
  */
 
 import type { RenderContext } from '../affordances/context.js';
-import { type Change, changeKind, DEFAULT_CHANGES_PER_PAGE, type FeedHorizon } from '../domain/change.js';
+import {
+  type Change,
+  type ChangeKind,
+  changeKind,
+  DEFAULT_CHANGES_PER_PAGE,
+  type FeedHorizon,
+} from '../domain/change.js';
 import type { Link, Resource } from '../hypermedia/model.js';
-import type { ChangesParams } from '../hypermedia/uris.js';
+import type { ChangesParams, Uris } from '../hypermedia/uris.js';
+
+const hrefOf: Record<ChangeKind, (uris: Uris, id: number) => string> = {
+  book: (uris, id) => uris.book(id),
+  author: (uris, id) => uris.author(id),
+  loan: (uris, id) => uris.loan(id),
+  copy: (uris, id) => uris.copy(id),
+  hold: (uris, id) => uris.hold(id),
+};
 
 /** One event, as a page's member and as an event stream's `data:`. */
 export function renderChange(change: Change, ctx: RenderContext): Resource {
   const { uris } = ctx;
   const kind = changeKind(change.type);
-  const href =
-    kind === 'book'
-      ? uris.book(change.resource_id)
-      : kind === 'author'
-        ? uris.author(change.resource_id)
-        : uris.loan(change.resource_id);
+  const href = hrefOf[kind](uris, change.resource_id);
   return {
     kind: 'change',
     state: { id: change.id, type: change.type, at: change.at },

@@ -3,6 +3,7 @@ import { offered } from '../affordances/affordance.js';
 import { addAuthor, searchAuthors } from '../affordances/authors.js';
 import { addBook, searchAuthorBooks, searchBooks } from '../affordances/books.js';
 import type { RenderContext } from '../affordances/context.js';
+import { addCopy } from '../affordances/copies.js';
 import { addUser } from '../affordances/users.js';
 import type { Author } from '../domain/author.js';
 import type { Collection } from './collection.js';
@@ -42,6 +43,39 @@ export function userLoansCollection(ctx: RenderContext, user: { id: number; name
   return {
     itemKind: 'loan',
     uri: (params) => uris.userLoans(user.id, params),
+    controls: [],
+    links: [{ rel: 'up', href: uris.user(user.id), title: user.name }],
+  };
+}
+
+/** A book's copies: everyone who reads the catalogue sees where they are; librarians add them. */
+export function copiesCollection(ctx: RenderContext, book: { id: number; title: string }): Collection {
+  const { uris } = ctx;
+  return {
+    itemKind: 'copy',
+    uri: (params) => uris.bookCopies(book.id, params),
+    controls: offered(ctx, book, [addCopy]),
+    links: [{ rel: 'up', href: uris.book(book.id), title: book.title }],
+  };
+}
+
+/** A book's holds (librarians): the queue, first come first served. */
+export function bookHoldsCollection(ctx: RenderContext, book: { id: number; title: string }): Collection {
+  const { uris } = ctx;
+  return {
+    itemKind: 'hold',
+    uri: (params) => uris.bookHolds(book.id, params),
+    controls: [],
+    links: [{ rel: 'up', href: uris.book(book.id), title: book.title }],
+  };
+}
+
+/** A user's holds, open and past. */
+export function userHoldsCollection(ctx: RenderContext, user: { id: number; name: string }): Collection {
+  const { uris } = ctx;
+  return {
+    itemKind: 'hold',
+    uri: (params) => uris.userHolds(user.id, params),
     controls: [],
     links: [{ rel: 'up', href: uris.user(user.id), title: user.name }],
   };

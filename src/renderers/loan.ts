@@ -1,9 +1,9 @@
-/** @module Renders a loan: its dates and status, the book and borrower, and `return` while it is allowed. */
+/** @module Renders a loan: its dates and status, the book, copy and borrower, and `return`/`renew` while allowed. */
 import { offered } from '../affordances/affordance.js';
 import type { RenderContext } from '../affordances/context.js';
-import { returnLoan } from '../affordances/loans.js';
-import { type Loan, loanStatus } from '../domain/loan.js';
-import type { Resource } from '../hypermedia/model.js';
+import { renewLoan, returnLoan } from '../affordances/loans.js';
+import { type Loan, type LoanRecord, loanStatus } from '../domain/loan.js';
+import type { Control, Resource } from '../hypermedia/model.js';
 import { firstPageOf } from './first-page.js';
 import { pick } from './pick.js';
 
@@ -12,7 +12,7 @@ export interface LoanRenderOptions {
   asItem?: boolean;
 }
 
-export function renderLoan(loan: Loan, ctx: RenderContext, options: LoanRenderOptions = {}): Resource {
+export function renderLoan(loan: Loan | LoanRecord, ctx: RenderContext, options: LoanRenderOptions = {}): Resource {
   const { uris } = ctx;
   const href = uris.loan(loan.id);
   return {
@@ -21,10 +21,12 @@ export function renderLoan(loan: Loan, ctx: RenderContext, options: LoanRenderOp
       {
         id: loan.id,
         book_id: loan.book_id,
+        copy_id: loan.copy_id,
         borrower_id: loan.borrower_id,
         borrowed_at: loan.borrowed_at,
         due_at: loan.due_at,
         returned_at: loan.returned_at,
+        renewals: loan.renewals,
         status: loanStatus(loan),
       },
       options.fields,
@@ -32,9 +34,17 @@ export function renderLoan(loan: Loan, ctx: RenderContext, options: LoanRenderOp
     links: [
       { rel: 'self', href },
       { rel: 'book', href: uris.book(loan.book_id) },
+      { rel: 'copy', href: uris.copy(loan.copy_id) },
       { rel: 'borrower', href: uris.user(loan.borrower_id) },
       { rel: 'collection', href: firstPageOf(uris.loans) },
     ],
-    controls: options.asItem ? [] : offered(ctx, loan, [returnLoan]),
+    controls: options.asItem ? [] : loanControls(loan, ctx),
   };
+}
+
+/** `renew` needs to know whether anyone holds the book: offered from a loan read with that fact. */
+function loanControls(loan: Loan | LoanRecord, ctx: RenderContext): Control[] {
+  const controls = offered(ctx, loan, [returnLoan]);
+  if ('book_held' in loan) controls.push(...offered(ctx, loan, [renewLoan]));
+  return controls;
 }

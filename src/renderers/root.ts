@@ -25,6 +25,13 @@ export function renderRoot(ctx: RenderContext): Resource {
       const title = policy.seesAllLoans(caller) ? 'Loans' : 'My loans';
       links.push({ rel: 'loans', href: uris.loans(firstPage), title });
     }
+    if (policy.seesAllLoans(caller)) {
+      links.push({
+        rel: 'overdue',
+        href: uris.loans({ filter: ['status:overdue'], ...firstPage }),
+        title: 'Overdue loans',
+      });
+    }
     if (policy.manageUsers(caller).allowed) links.push({ rel: 'users', href: uris.users(firstPage), title: 'Users' });
   }
   if (mayRead) {

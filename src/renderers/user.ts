@@ -18,6 +18,7 @@ export function renderUser(user: User & { version?: number }, ctx: RenderContext
   const links: Resource['links'] = [{ rel: 'self', href: uris.user(user.id) }];
   if (policy.seeUser(caller, user.id).allowed) {
     links.push({ rel: 'loans', href: uris.userLoans(user.id, firstPage), title: `Loans of ${user.name}` });
+    links.push({ rel: 'holds', href: uris.userHolds(user.id, firstPage), title: `Holds of ${user.name}` });
   }
   if (policy.manageTokens(caller, user.id).allowed) {
     links.push({ rel: 'tokens', href: uris.userTokens(user.id), title: 'Tokens' });

@@ -4,22 +4,22 @@ import type { BookInput, StoredBook } from '../../domain/book.js';
 import { UnprocessableEntity } from '../../domain/errors.js';
 import { INT4_MAX } from '../../domain/limits.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
-import { bookHasLoans } from '../../domain/policy.js';
+import { bookHasLoans, type CallerCirculation } from '../../domain/policy.js';
 import type { Database, Db } from '../client.js';
 import { constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { pgliteStatement } from '../pglite-statement.js';
 import { prepared } from '../prepared.js';
-import { authors, books, loans } from '../schema/index.js';
+import { authors, books, holds, loans } from '../schema/index.js';
 import { authorBookCount, authorsBookCount, collectionCount, yearsBookCount } from './counts.js';
 import { type ListingScope, type ListingTable, readAll, readPage } from './listing.js';
 import { isoTimestamp } from './sql.js';
 import { atVersions, rejectedWrite } from './writes.js';
 
 /**
- * The active loan of the outer `books` row. Written with explicit qualification: drizzle renders columns
+ * The active loans of the outer `books` row. Written with explicit qualification: drizzle renders columns
  * of a single-table select unqualified, which inside a subquery would name the subquery's own table.
  */
-const activeLoan = sql`from ${loans} as "active" where "active"."book_id" = ${books}."id" and "active"."returned_at" is null`;
+const activeLoans = sql`from ${loans} as "active" where "active"."book_id" = ${books}."id" and "active"."returned_at" is null`;
 
 /** Columns named as the API names them, so rows read through a raw cursor have the same keys. */
 const bookColumns = {
@@ -28,8 +28,15 @@ const bookColumns = {
   publication_year: books.publicationYear,
   author_id: books.authorId,
   version: books.version,
-  available: sql<boolean>`not exists (select 1 ${activeLoan})`.as('available'),
-  due_at: sql<string | null>`(select ${isoTimestamp(sql`"active"."due_at"`)} ${activeLoan})`.as('due_at'),
+  available: sql<boolean>`${books.copiesAvailable} > 0`.as('available'),
+  // Only while no copy is on the shelf: when the next is due back.
+  due_at: sql<
+    string | null
+  >`case when ${books.copiesAvailable} > 0 then null else (select ${isoTimestamp(sql`min("active"."due_at")`)} ${activeLoans}) end`.as(
+    'due_at',
+  ),
+  copies_total: books.copiesTotal,
+  copies_available: books.copiesAvailable,
   // For the title of the `author` link: in the same query, one index lookup per book.
   author_name:
     sql<string>`(select "named"."name" from ${authors} as "named" where "named"."id" = ${books}."author_id")`.as(
@@ -37,16 +44,55 @@ const bookColumns = {
     ),
 };
 
-/** A book's full document also needs to know whether any loan refers to it (then it cannot be deleted). */
+/** A book's full document also needs to know whether any loan or hold refers to it (then it stays). */
 const bookDocumentColumns = {
   ...bookColumns,
-  hasLoans: sql<boolean>`exists (select 1 from ${loans} as "any" where "any"."book_id" = ${books}."id")`.as(
-    'has_loans',
-  ),
+  hasLoans:
+    sql<boolean>`(exists (select 1 from ${loans} as "any" where "any"."book_id" = ${books}."id") or exists (select 1 from ${holds} as "any_hold" where "any_hold"."book_id" = ${books}."id"))`.as(
+      'has_loans',
+    ),
 };
 
 /** A book with the facts its full document needs. */
 export type BookRecord = StoredBook & { hasLoans: boolean };
+
+/** The open hold of the caller (placeholder `caller`) on the outer book. */
+const callerHold = sql`from ${holds} as "mine" where "mine"."book_id" = ${books}."id" and "mine"."borrower_id" = ${sql.placeholder('caller')} and "mine"."status" in ('waiting', 'ready')`;
+
+/**
+ * What a signed-in caller's read of a book adds: copies set aside for ready holds (a librarian lends
+ * them), and the caller's own loan and hold of it, in the same statement.
+ */
+const callerBookColumns = {
+  ...bookDocumentColumns,
+  copies_ready:
+    sql<number>`(select count(*)::int from ${holds} as "ready" where "ready"."book_id" = ${books}."id" and "ready"."status" = 'ready' and "ready"."ready_until" > now())`.as(
+      'copies_ready',
+    ),
+  mine_on_loan:
+    sql<boolean>`exists (select 1 ${activeLoans} and "active"."borrower_id" = ${sql.placeholder('caller')})`.as(
+      'mine_on_loan',
+    ),
+  mine_hold_id: sql<number | null>`(select "mine"."id" ${callerHold})`.as('mine_hold_id'),
+  mine_hold_status: sql<
+    string | null
+  >`(select case when "mine"."status" = 'ready' and "mine"."ready_until" <= now() then 'expired' else "mine"."status" end ${callerHold})`.as(
+    'mine_hold_status',
+  ),
+  mine_hold_position: sql<
+    number | null
+  >`(select (select count(*)::int from ${holds} as "ahead" where "ahead"."book_id" = "mine"."book_id" and "ahead"."status" = 'waiting' and ("ahead"."placed_at", "ahead"."id") <= ("mine"."placed_at", "mine"."id")) ${callerHold} and "mine"."status" = 'waiting')`.as(
+    'mine_hold_position',
+  ),
+  mine_hold_ready_until: sql<
+    string | null
+  >`(select ${isoTimestamp(sql`"mine"."ready_until"`)} ${callerHold} and "mine"."status" = 'ready')`.as(
+    'mine_hold_ready_until',
+  ),
+};
+
+/** A book as one signed-in caller reads it: with what they have to do with it. */
+export type CallerBookRecord = BookRecord & { copies_ready: number; mine: CallerCirculation };
 
 export const bookListing: ListingTable = {
   from: books,
@@ -56,6 +102,7 @@ export const bookListing: ListingTable = {
     title: books.title,
     publication_year: books.publicationYear,
     author_id: books.authorId,
+    copies_available: books.copiesAvailable,
   },
   id: books.id,
   search: { column: books.search, config: 'english' },
@@ -65,8 +112,8 @@ export const bookListing: ListingTable = {
       values.includes(true) && values.includes(false)
         ? sql`true`
         : values.includes(true)
-          ? sql`not exists (select 1 ${activeLoan})`
-          : sql`exists (select 1 ${activeLoan})`,
+          ? sql`${books.copiesAvailable} > 0`
+          : sql`${books.copiesAvailable} = 0`,
   },
   authorNamed: {
     column: books.authorId,
@@ -97,6 +144,54 @@ export async function findBook(db: Db, params: { id: number }): Promise<BookReco
   const statement = prepared(db, 'find_book', (db) => findBookQuery(db).prepare('find_book'));
   const [book] = await statement.execute(params);
   return book;
+}
+
+export function findBookForCallerQuery(db: Db) {
+  return db
+    .select(callerBookColumns)
+    .from(books)
+    .where(eq(books.id, sql.placeholder('id')));
+}
+
+/** A book as a signed-in caller reads it: with their loan and hold of it (one statement). */
+export async function findBookForCaller(
+  db: Db,
+  params: { id: number; callerId: number },
+): Promise<CallerBookRecord | undefined> {
+  // The caller's id appears in several subqueries: drizzle binds each, so no hand-written PGlite PREPARE.
+  const statement = prepared(db, 'find_book_for_caller', (db) =>
+    findBookForCallerQuery(db).prepare('find_book_for_caller'),
+  );
+  const [row] = await statement.execute({ id: params.id, caller: params.callerId });
+  return row && withCallerCirculation(row as RawCallerBook);
+}
+
+type RawCallerBook = BookRecord & {
+  copies_ready: number;
+  mine_on_loan: boolean;
+  mine_hold_id: number | null;
+  mine_hold_status: string | null;
+  mine_hold_position: number | null;
+  mine_hold_ready_until: string | null;
+};
+
+function withCallerCirculation(row: RawCallerBook): CallerBookRecord {
+  const { mine_on_loan, mine_hold_id, mine_hold_status, mine_hold_position, mine_hold_ready_until, ...book } = row;
+  const open = mine_hold_id !== null && (mine_hold_status === 'waiting' || mine_hold_status === 'ready');
+  return {
+    ...book,
+    mine: {
+      on_loan: mine_on_loan,
+      hold: open
+        ? {
+            id: mine_hold_id,
+            status: mine_hold_status as 'waiting' | 'ready',
+            position: mine_hold_position,
+            ready_until: mine_hold_ready_until,
+          }
+        : null,
+    },
+  };
 }
 
 export async function insertBook(db: Db, input: BookInput): Promise<BookRecord> {

@@ -2,6 +2,14 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 
+/** Any of the values' conditions: a filter whose repeated values mean either (`status:a&filter=status:b`). */
+export function anyOf(values: readonly unknown[], condition: (value: string) => SQL): SQL {
+  return sql`(${sql.join(
+    values.map((value) => condition(String(value))),
+    sql` or `,
+  )})`;
+}
+
 /**
  * A timestamp as an ISO 8601 string in UTC, formatted by the database: the drivers disagree on how
  * they hand back timestamps (Date or text, and in which text form), and clients want ISO strings.

@@ -6,7 +6,7 @@ import type { SignedIn } from '../../domain/policy.js';
 import type { StoredUser, UserInput } from '../../domain/user.js';
 import type { Database, Db } from '../client.js';
 import { prepared } from '../prepared.js';
-import { loans, tokens, users } from '../schema/index.js';
+import { holds, loans, tokens, users } from '../schema/index.js';
 import { type ListingTable, readAll, readPage } from './listing.js';
 import { atVersions, rejectedWrite } from './writes.js';
 
@@ -20,7 +20,7 @@ export const userListing: ListingTable = {
   search: { column: sql`to_tsvector('simple'::regconfig, ${users.name})`, config: 'simple' },
 };
 
-/** The signed-in caller behind a token hash, with their active loans; `undefined` for an unknown token. */
+/** The signed-in caller behind a token hash, with their active loans and open holds; `undefined` for an unknown token. */
 export async function findCallerByTokenHash(db: Db, params: { hash: string }): Promise<SignedIn | undefined> {
   const statement = prepared(db, 'find_caller_by_token_hash', (db) =>
     db
@@ -29,6 +29,7 @@ export async function findCallerByTokenHash(db: Db, params: { hash: string }): P
         name: users.name,
         role: users.role,
         activeLoans: sql<number>`(select count(*)::int from ${loans} as "held" where "held"."borrower_id" = ${users}."id" and "held"."returned_at" is null)`,
+        openHolds: sql<number>`(select count(*)::int from ${holds} as "open" where "open"."borrower_id" = ${users}."id" and "open"."status" in ('waiting', 'ready'))`,
       })
       .from(tokens)
       .innerJoin(users, eq(users.id, tokens.userId))
@@ -36,7 +37,7 @@ export async function findCallerByTokenHash(db: Db, params: { hash: string }): P
       .prepare('find_caller_by_token_hash'),
   );
   const [user] = await statement.execute(params);
-  return user && { kind: 'user', ...user, activeLoans: Number(user.activeLoans) };
+  return user && { kind: 'user', ...user, activeLoans: Number(user.activeLoans), openHolds: Number(user.openHolds) };
 }
 
 /**

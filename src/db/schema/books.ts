@@ -23,6 +23,13 @@ export const books = pgTable(
      * across both.
      */
     search: tsvector('search').notNull().default(sql`''::tsvector`),
+    /**
+     * Copies not withdrawn, and those on the shelf for anyone (not lent, not set aside for a hold). Kept by
+     * the circulation transactions, which lock this row (`settle_circulation`): a listing filters and sorts
+     * by them with an index. A new book comes with one copy (a trigger adds it), as every book had one before.
+     */
+    copiesTotal: integer('copies_total').notNull().default(1),
+    copiesAvailable: integer('copies_available').notNull().default(1),
   },
   (t) => [
     check('books_title_not_blank', sql`btrim(${t.title}) <> ''`),
@@ -41,5 +48,8 @@ export const books = pgTable(
     index('books_author_id_id_idx').on(t.authorId, t.id),
     index('books_author_id_desc_id_idx').on(t.authorId.desc().nullsFirst(), t.id),
     index('books_search_idx').using('gin', t.search),
+    index('books_copies_available_id_idx').on(t.copiesAvailable, t.id),
+    index('books_copies_available_desc_id_idx').on(t.copiesAvailable.desc().nullsFirst(), t.id),
+    check('books_copies_counted', sql`${t.copiesAvailable} between 0 and ${t.copiesTotal}`),
   ],
 );

@@ -2,7 +2,9 @@
 export { authors } from './authors.js';
 export { books } from './books.js';
 export { changes, changesHorizon } from './changes.js';
+export { copies } from './copies.js';
 export { authorBookCounts, collectionCounts, yearBookCounts } from './counts.js';
+export { HOLD_STATUSES, holds } from './holds.js';
 export { loans } from './loans.js';
 export { tokens } from './tokens.js';
 export { users } from './users.js';

@@ -158,9 +158,13 @@ function titleOf(resource: Resource): string {
     'author-page': 'Authors',
     'user-page': 'Users',
     'loan-page': 'Loans',
+    'copy-page': 'Copies',
+    'hold-page': 'Holds',
     'token-page': 'Tokens',
     'change-page': 'Changes',
     loan: `Loan ${String(state.id ?? '')}`,
+    copy: `Copy ${String(state.barcode ?? state.id ?? '')}`,
+    hold: `Hold ${String(state.id ?? '')}`,
     token: `Token ${String(state.id ?? '')}`,
   };
   return labels[resource.kind] ?? resource.kind;

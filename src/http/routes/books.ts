@@ -1,32 +1,45 @@
 /** @module Books: the collection, one book, and the author of a book. */
 import type { Hono } from 'hono';
 import { addBook, borrowBook, changeBook, deleteBook, searchBooks } from '../../affordances/books.js';
+import type { RenderContext } from '../../affordances/context.js';
+import { addCopy } from '../../affordances/copies.js';
+import { holdBook } from '../../affordances/holds.js';
+import type { Db } from '../../db/client.js';
 import { findAuthorOfBook } from '../../db/queries/authors.js';
 import {
+  type BookRecord,
   findBook,
+  findBookForCaller,
   insertBook,
   listBooksPage,
   deleteBook as removeBook,
   streamBooks,
   updateBook,
 } from '../../db/queries/books.js';
-import { borrowBook as lendBook } from '../../db/queries/loans.js';
+import { borrowCopy, addCopy as insertCopy, placeHold, settleExpiredHolds } from '../../db/queries/circulation.js';
+import { listCopiesPage, streamCopies } from '../../db/queries/copies.js';
+import { listHoldsPage, streamHolds } from '../../db/queries/holds.js';
 import type { BookInput, StoredBook } from '../../domain/book.js';
-import { bookListingSpec } from '../../domain/listings.js';
+import type { CopyInput } from '../../domain/copy.js';
+import type { Hold } from '../../domain/hold.js';
+import { parseListing } from '../../domain/listing.js';
+import { bookListingSpec, copyListingSpec, holdListingSpec } from '../../domain/listings.js';
 import type { BorrowInput } from '../../domain/loan.js';
-import type { SignedIn } from '../../domain/policy.js';
+import { authorize, type SignedIn } from '../../domain/policy.js';
 import { paths } from '../../hypermedia/uris.js';
 import { renderAuthor } from '../../renderers/author.js';
 import { renderBook } from '../../renderers/book.js';
-import { booksCollection } from '../../renderers/collections.js';
+import { bookHoldsCollection, booksCollection, copiesCollection } from '../../renderers/collections.js';
+import { renderCopy } from '../../renderers/copy.js';
 import { firstPage } from '../../renderers/first-page.js';
+import { renderHold } from '../../renderers/hold.js';
 import { bookInvalidates, loanInvalidates } from '../../renderers/invalidations.js';
 import { renderLoan } from '../../renderers/loan.js';
-import { readOptionalJson } from '../body.js';
+import { readJson, readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
-import { listHandler } from '../listing.js';
-import { idParam } from '../params.js';
-import { send } from '../respond.js';
+import { listHandler, sendListing } from '../listing.js';
+import { idParam, queryParams } from '../params.js';
+import { send, sendCreated } from '../respond.js';
 import { route } from '../route.js';
 import {
   type CreatableResource,
@@ -35,7 +48,6 @@ import {
   type DeletableResource,
   deleteHandler,
   notFound,
-  readHandler,
 } from '../stored-resource.js';
 
 export const bookNotFound = (id: number) => notFound('book', id);
@@ -62,7 +74,11 @@ export function bookRoutes(app: Hono<AppEnv>): void {
     paths.book,
     { GET: { summary: 'A book' }, PUT: changeBook.update, PATCH: changeBook.edit, DELETE: deleteBook },
     {
-      GET: readHandler(storedBook),
+      async GET(c) {
+        const id = idParam(c, 'id', 'book');
+        const ctx = c.get('ctx');
+        return send(c, renderBook(await bookAsSeenBy(c.get('database').db, id, ctx), ctx));
+      },
       PUT: changeHandler(storedBook, changeBook.update),
       PATCH: changeHandler(storedBook, changeBook.edit),
       DELETE: deleteHandler(storedBook, deleteBook),
@@ -79,26 +95,114 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const id = idParam(c, 'id', 'book');
         const ctx = c.get('ctx');
         const { db } = c.get('database');
-        const book = await findBook(db, { id });
-        if (!book) throw bookNotFound(id);
-        // Who may borrow at all is settled before the body is read; for whom, once it is.
+        await settleExpiredHolds(db, { bookId: id, holdDays: ctx.policy.rules.holdDays });
+        const book = await bookAsSeenBy(db, id, ctx);
+        // Who may borrow at all (for a librarian: lend to someone) is settled before the body is read;
+        // for whom, once it is.
         borrowBook.authorize(ctx, { book });
         const input = borrowBook.validate<BorrowInput>(await readOptionalJson(c));
-        borrowBook.authorize(ctx, { book, borrowerId: input.borrower_id });
+        const borrowerId = input.borrower_id ?? (ctx.caller as SignedIn).id;
+        borrowBook.authorize(ctx, { book, borrowerId });
         const { rules } = ctx.policy;
-        const loan = await lendBook(db, {
+        const loan = await borrowCopy(db, {
           bookId: id,
-          borrowerId: input.borrower_id ?? (ctx.caller as SignedIn).id,
+          borrowerId,
+          copyId: input.copy_id,
           loanDays: rules.loanDays,
           maxActiveLoans: rules.maxActiveLoans,
+          holdDays: rules.holdDays,
         });
         // The answer is the loan, at its own URI.
-        const uri = ctx.uris.loan(loan.id);
-        return send(c, renderLoan(loan, ctx), {
-          status: 201,
-          headers: { Location: uri, 'Content-Location': uri },
-          invalidates: loanInvalidates(ctx.uris, loan, book.author_id),
+        return sendCreated(
+          c,
+          renderLoan(loan, ctx),
+          ctx.uris.loan(loan.id),
+          loanInvalidates(ctx.uris, loan, book.author_id),
+        );
+      },
+    },
+  );
+
+  route(
+    app,
+    paths.bookCopies,
+    { GET: { summary: 'The copies of a book', listing: copyListingSpec }, POST: addCopy },
+    {
+      async GET(c) {
+        const ctx = c.get('ctx');
+        const database = c.get('database');
+        const book = await bookAsSeenBy(database.db, idParam(c, 'id', 'book'), ctx);
+        const listing = parseListing(copyListingSpec, queryParams(c));
+        return sendListing(
+          c,
+          copyListingSpec,
+          listing,
+          copiesCollection(ctx, book),
+          {
+            page: (paged) => listCopiesPage(database.db, paged, book.id),
+            stream: (all) => streamCopies(database, all, book.id),
+          },
+          (copy) => renderCopy(copy, ctx, { fields: listing.fields, asItem: true }),
+        );
+      },
+      async POST(c) {
+        const ctx = c.get('ctx');
+        const { db } = c.get('database');
+        const book = await bookAsSeenBy(db, idParam(c, 'id', 'book'), ctx);
+        addCopy.authorize(ctx, book);
+        const input = addCopy.validate<CopyInput>(await readJson(c));
+        const copy = await insertCopy(db, {
+          bookId: book.id,
+          barcode: input.barcode?.trim(),
+          holdDays: ctx.policy.rules.holdDays,
         });
+        return sendCreated(c, renderCopy(copy, ctx), ctx.uris.copy(copy.id), [ctx.uris.book(book.id)]);
+      },
+    },
+  );
+
+  route(
+    app,
+    paths.bookHolds,
+    { GET: { summary: 'The holds of a book: its queue (librarians)', listing: holdListingSpec }, POST: holdBook },
+    {
+      async GET(c) {
+        const ctx = c.get('ctx');
+        const database = c.get('database');
+        const id = idParam(c, 'id', 'book');
+        authorize(ctx.policy.seeBookHolds(ctx.caller));
+        const book = await bookAsSeenBy(database.db, id, ctx);
+        // The queue as it stands unless asked otherwise: waiting and ready, first come first served.
+        const params = queryParams(c);
+        const listing = parseListing(holdListingSpec, params.filter ? params : { ...params, filter: ['status:open'] });
+        return sendListing(
+          c,
+          holdListingSpec,
+          listing,
+          bookHoldsCollection(ctx, book),
+          {
+            page: (paged) => listHoldsPage(database.db, paged, { bookId: book.id }),
+            stream: (all) => streamHolds(database, all, { bookId: book.id }),
+          },
+          (hold: Hold) => renderHold(hold, ctx, { fields: listing.fields, asItem: true }),
+        );
+      },
+      async POST(c) {
+        const ctx = c.get('ctx');
+        const { db } = c.get('database');
+        const id = idParam(c, 'id', 'book');
+        await settleExpiredHolds(db, { bookId: id, holdDays: ctx.policy.rules.holdDays });
+        const book = await bookAsSeenBy(db, id, ctx);
+        holdBook.authorize(ctx, book);
+        holdBook.validate(await readOptionalJson(c));
+        const { rules } = ctx.policy;
+        const hold = await placeHold(db, {
+          bookId: book.id,
+          borrowerId: (ctx.caller as SignedIn).id,
+          maxHolds: rules.maxHolds,
+          holdDays: rules.holdDays,
+        });
+        return sendCreated(c, renderHold(hold, ctx), ctx.uris.hold(hold.id), [ctx.uris.book(book.id)]);
       },
     },
   );
@@ -117,6 +221,22 @@ export function bookRoutes(app: Hono<AppEnv>): void {
       },
     },
   );
+}
+
+/**
+ * The book as this caller sees it: for a signed-in caller with their own loan and hold of it (which
+ * decide borrow and hold), in the same statement; 404 if there is none.
+ */
+async function bookAsSeenBy(
+  db: Db,
+  id: number,
+  ctx: RenderContext,
+): Promise<BookRecord & Partial<{ copies_ready: number }>> {
+  const { caller } = ctx;
+  const book =
+    caller.kind === 'user' ? await findBookForCaller(db, { id, callerId: caller.id }) : await findBook(db, { id });
+  if (!book) throw bookNotFound(id);
+  return book;
 }
 
 /** The book as a stored resource; what may be done to it is declared in `affordances/books.ts`. */

@@ -1,8 +1,9 @@
 /** @module Loans: listing (all for librarians, one's own for members), reading, and returning. */
 import type { Context, Hono } from 'hono';
-import { returnLoan } from '../../affordances/loans.js';
-import { findLoan, listLoansPage, returnLoan as markReturned, streamLoans } from '../../db/queries/loans.js';
-import { NotFound } from '../../domain/errors.js';
+import { renewLoan, returnLoan } from '../../affordances/loans.js';
+import { renewLoan as extendLoan, returnCopy } from '../../db/queries/circulation.js';
+import { findLoan, listLoansPage, streamLoans } from '../../db/queries/loans.js';
+import { Conflict, NotFound } from '../../domain/errors.js';
 import { parseListing } from '../../domain/listing.js';
 import { loanListingSpec } from '../../domain/listings.js';
 import type { Loan, LoanChange } from '../../domain/loan.js';
@@ -12,7 +13,7 @@ import type { Collection } from '../../renderers/collection.js';
 import { loansCollection } from '../../renderers/collections.js';
 import { loanInvalidates } from '../../renderers/invalidations.js';
 import { renderLoan } from '../../renderers/loan.js';
-import { readJson } from '../body.js';
+import { readJson, readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
@@ -59,10 +60,42 @@ export function loanRoutes(app: Hono<AppEnv>): void {
         returnLoan.authorize(ctx, loan);
         returnLoan.validate<LoanChange>(await readJson(c));
         // Conditional on the loan still being active: a concurrent return makes this one a 409.
-        const returned = await markReturned(db, { id });
+        const returned = await returnCopy(db, { id, holdDays: ctx.policy.rules.holdDays });
         if (!returned) throw loanAlreadyReturned(id);
         return send(c, renderLoan(returned, ctx), {
           invalidates: loanInvalidates(ctx.uris, returned, returned.book_author_id),
+        });
+      },
+    },
+  );
+
+  route(
+    app,
+    paths.loanRenewals,
+    { POST: renewLoan },
+    {
+      /** A renewal answers the loan renewed, at its own URI. */
+      async POST(c) {
+        const id = idParam(c, 'id', 'loan');
+        const ctx = c.get('ctx');
+        const { db } = c.get('database');
+        const loan = await findLoan(db, { id });
+        if (!loan) throw loanNotFound(id);
+        renewLoan.authorize(ctx, loan);
+        renewLoan.validate(await readOptionalJson(c));
+        const { rules } = ctx.policy;
+        const renewed = await extendLoan(db, { id, loanDays: rules.loanDays, maxRenewals: rules.maxRenewals });
+        if (!renewed) {
+          // Something changed since the read (a renewal, a hold, the clock): the fresh state says what.
+          const now = await findLoan(db, { id });
+          if (!now) throw loanNotFound(id);
+          renewLoan.authorize(ctx, now);
+          throw new Conflict(`loan ${id} could not be renewed; read it again`);
+        }
+        const uri = ctx.uris.loan(id);
+        return send(c, renderLoan({ ...renewed, book_held: false }, ctx), {
+          headers: { 'Content-Location': uri },
+          invalidates: [uri],
         });
       },
     },

@@ -1,0 +1,33 @@
+/** @module The controls on holds: placing one on a book, cancelling one. */
+import { cancelInputFields, type Hold } from '../domain/hold.js';
+import { type BookSubject, bookFacts } from '../domain/policy.js';
+import { paths } from '../hypermedia/uris.js';
+import { affordance } from './affordance.js';
+import { inputFields } from './fields.js';
+
+export const holdBook = affordance<BookSubject>({
+  name: 'hold',
+  path: paths.bookHolds,
+  summary: 'Hold a book none of whose copies is on the shelf: join its queue',
+  // Nothing to send: an empty body or `{}`, and anything else is refused as the unknown field it is.
+  body: { fields: [], mode: 'create', optional: true },
+  errors: [409],
+  title: 'Place a hold',
+  appears:
+    'on a book with no copy on the shelf, for a signed-in user who neither has it on loan nor holds it, below CATALOGUE_MAX_HOLDS',
+  allows: ({ policy, caller }, book) => policy.hold(caller, bookFacts(book)),
+  href: ({ uris }, book) => uris.bookHolds(book.id),
+});
+
+export const cancelHold = affordance<Hold>({
+  name: 'cancel',
+  path: paths.hold,
+  summary: 'Cancel a hold that is waiting or ready',
+  body: { fields: cancelInputFields, mode: 'create' },
+  errors: [409],
+  title: 'Cancel this hold',
+  appears: 'on a waiting or ready hold, for its borrower and librarians',
+  allows: ({ policy, caller }, hold) => policy.cancelHold(caller, hold),
+  href: ({ uris }, hold) => uris.hold(hold.id),
+  fields: () => inputFields(cancelInputFields, { values: { status: 'cancelled' } }),
+});

@@ -1,0 +1,35 @@
+/**
+ * @module Passes on the copies of ready holds whose time ran out, in the background of a server process,
+ * every few seconds. A book's own circulation steps (a borrow, a return, a hold placed or cancelled)
+ * settle it first anyway, and reads show such a hold as expired at once; the sweep makes the copy go to
+ * the next in line, or back on the shelf, without waiting for one. Several processes may sweep one
+ * database: each book is settled under its row lock, skipped when another transaction holds it.
+ */
+import type { Logger } from '../log.js';
+import type { Database } from './client.js';
+import { expireReadyHolds } from './queries/circulation.js';
+
+/** A ready hold's copy passes on at most this long after its `ready_until`. */
+export const SWEEP_EVERY_MS = 15_000;
+
+/** Starts sweeping; answers a function that stops it. */
+export function expireHoldsPeriodically(database: Database, holdDays: number, log: Logger): () => void {
+  let running = false;
+  const sweep = () => {
+    if (running) return;
+    running = true;
+    expireReadyHolds(database.db, { holdDays })
+      .then(
+        (settled) => {
+          if (settled > 0) log.info('expired holds passed on', { books: settled });
+        },
+        (error: unknown) => log.error('expiring holds failed', { code: (error as { code?: string }).code }),
+      )
+      .finally(() => {
+        running = false;
+      });
+  };
+  const timer = setInterval(sweep, SWEEP_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

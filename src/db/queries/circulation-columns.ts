@@ -1,0 +1,74 @@
+/**
+ * @module The columns of copies, holds and loans as the API names them, with the states derived from
+ * circulation (a copy's status, a hold's position) computed by the database in the same read.
+ */
+import { sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { CopyStatus } from '../../domain/copy.js';
+import type { HoldStatus } from '../../domain/hold.js';
+import { copies, holds, loans } from '../schema/index.js';
+import { isoTimestamp } from './sql.js';
+
+const nullableTimestamp = (column: PgColumn) =>
+  sql<string | null>`case when ${column} is null then null else ${isoTimestamp(column)} end`;
+
+export const loanColumns = {
+  id: loans.id,
+  book_id: loans.bookId,
+  copy_id: loans.copyId,
+  borrower_id: loans.borrowerId,
+  borrowed_at: isoTimestamp(loans.borrowedAt).as('borrowed_at'),
+  due_at: isoTimestamp(loans.dueAt).as('due_at'),
+  returned_at: nullableTimestamp(loans.returnedAt).as('returned_at'),
+  renewals: loans.renewals,
+};
+
+/** An open hold on the outer loan's book: then the loan cannot be renewed. */
+export const loanBookHeld = sql<boolean>`exists (select 1 from ${holds} as "waiting_for" where "waiting_for"."book_id" = ${loans}."book_id" and "waiting_for"."status" in ('waiting', 'ready'))`;
+
+/** The active loan of the outer copy. */
+const copyLoan = sql`from ${loans} as "lent" where "lent"."copy_id" = ${copies}."id" and "lent"."returned_at" is null`;
+
+export const copyColumns = {
+  id: copies.id,
+  book_id: copies.bookId,
+  barcode: copies.barcode,
+  added_at: isoTimestamp(copies.addedAt).as('added_at'),
+  withdrawn_at: nullableTimestamp(copies.withdrawnAt).as('withdrawn_at'),
+  status: sql<CopyStatus>`case
+    when ${copies.withdrawnAt} is not null then 'withdrawn'
+    when exists (select 1 ${copyLoan}) then 'on_loan'
+    when exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = ${copies}."id" and "set_aside"."status" = 'ready') then 'on_hold'
+    else 'available' end`.as('status'),
+  due_at: sql<string | null>`(select ${isoTimestamp(sql`"lent"."due_at"`)} ${copyLoan})`.as('due_at'),
+};
+
+/**
+ * A hold's status as it is now: a ready hold whose time ran out is expired, whether or not a sweep has
+ * stamped it yet (the next circulation step on its book, or the sweep, passes its copy on).
+ */
+export const holdStatus = sql<HoldStatus>`case when ${holds.status} = 'ready' and ${holds.readyUntil} <= now() then 'expired' else ${holds.status} end`;
+
+export const holdColumns = {
+  id: holds.id,
+  book_id: holds.bookId,
+  borrower_id: holds.borrowerId,
+  placed_at: isoTimestamp(holds.placedAt).as('placed_at'),
+  status: holdStatus.as('status'),
+  // First come first served: waiting holds placed before it, itself included.
+  position: sql<
+    number | null
+  >`case when ${holds.status} = 'waiting' then (select count(*)::int from ${holds} as "ahead" where "ahead"."book_id" = ${holds}."book_id" and "ahead"."status" = 'waiting' and ("ahead"."placed_at", "ahead"."id") <= (${holds}."placed_at", ${holds}."id")) end`.as(
+    'position',
+  ),
+  copy_id: sql<number | null>`case when ${holds.status} = 'ready' then ${holds.copyId} end`.as('copy_id'),
+  ready_until: sql<string | null>`case when ${holds.status} = 'ready' then ${isoTimestamp(holds.readyUntil)} end`.as(
+    'ready_until',
+  ),
+  ended_at: sql<string | null>`case
+    when ${holds.endedAt} is not null then ${isoTimestamp(holds.endedAt)}
+    when ${holds.status} = 'ready' and ${holds.readyUntil} <= now() then ${isoTimestamp(holds.readyUntil)} end`.as(
+    'ended_at',
+  ),
+  loan_id: holds.loanId,
+};

@@ -1,0 +1,365 @@
+/**
+ * @module Circulation: lending, returning and renewing copies, holds placed and cancelled, copies added
+ * and withdrawn. Each is one transaction that first locks the book's row, so that one book's steps happen
+ * one at a time whichever process runs them, and ends with `settle_circulation` (migration 0011), which
+ * expires ready holds whose time ran out, sets copies on the shelf aside for the queue and recounts the
+ * book's copies. Partial unique indexes back the rules up: one active loan per copy, one ready hold per
+ * copy, one open hold per user and book, one active loan per user and book.
+ */
+import { and, count, eq, type SQL, sql } from 'drizzle-orm';
+import type { Copy } from '../../domain/copy.js';
+import { Conflict, NotFound, UnprocessableEntity } from '../../domain/errors.js';
+import type { Hold } from '../../domain/hold.js';
+import type { Loan, LoanRecord } from '../../domain/loan.js';
+import {
+  alreadyBorrowed,
+  alreadyHeld,
+  copyOnShelf,
+  holdCapReached,
+  loanCapReached,
+  noCopyAvailable,
+} from '../../domain/policy.js';
+import type { Db } from '../client.js';
+import { constraintViolation } from '../errors.js';
+import { books, copies, holds, loans, users } from '../schema/index.js';
+import { rowsOf } from '../seed.js';
+import { copyColumns, holdColumns, loanColumns } from './circulation-columns.js';
+import { findLoan } from './loans.js';
+import { isoTimestamp } from './sql.js';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+const activeLoan = sql`${loans.returnedAt} is null`;
+const openHold = sql`${holds.status} in ('waiting', 'ready')`;
+
+/** Copies of the book on the shelf for anyone: not withdrawn, not lent, not set aside for a ready hold. */
+const onShelf = (bookId: number): SQL => sql`${copies.bookId} = ${bookId} and ${copies.withdrawnAt} is null
+  and not exists (select 1 from ${loans} as "lent" where "lent"."copy_id" = ${copies}."id" and "lent"."returned_at" is null)
+  and not exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = ${copies}."id" and "set_aside"."status" = 'ready')`;
+
+/** Locks the book's row for its circulation step; `false` when there is no such book. */
+async function lockBook(tx: Tx, bookId: number): Promise<boolean> {
+  const [row] = await tx.select({ id: books.id }).from(books).where(eq(books.id, bookId)).for('no key update');
+  return row !== undefined;
+}
+
+async function settle(tx: Tx, bookId: number, holdDays: number): Promise<void> {
+  await tx.execute(sql`select settle_circulation(${bookId}::integer, ${holdDays}::integer)`);
+}
+
+/** The borrower's row, locked: one user's borrows and holds are counted one after another. */
+async function lockBorrower(tx: Tx, borrowerId: number) {
+  const [borrower] = await tx.select({ role: users.role }).from(users).where(eq(users.id, borrowerId)).for('update');
+  if (!borrower) {
+    throw new UnprocessableEntity(`borrower_id ${borrowerId} names no user`, { borrower_id: 'names no user' });
+  }
+  return borrower;
+}
+
+/** When the next copy of a book is due back. */
+async function nextDue(tx: Tx | Db, bookId: number): Promise<string | null> {
+  const [row] = await tx
+    .select({ due_at: sql<string | null>`min(${isoTimestamp(loans.dueAt)})` })
+    .from(loans)
+    .where(and(eq(loans.bookId, bookId), activeLoan));
+  return row?.due_at ?? null;
+}
+
+export interface BorrowParams {
+  bookId: number;
+  borrowerId: number;
+  /** A copy the librarian named; any copy on the shelf otherwise. */
+  copyId?: number | undefined;
+  loanDays: number;
+  /** Cap on a member's active loans; `undefined` for none. */
+  maxActiveLoans: number | undefined;
+  holdDays: number;
+}
+
+/**
+ * Lends a copy: the one set aside for the borrower's ready hold (which it fulfils), or one on the shelf.
+ * With none, 409 saying a hold is possible; of two borrowers racing for the last copy, one gets it.
+ */
+export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanRecord> {
+  const { bookId, borrowerId } = params;
+  try {
+    return await db.transaction(async (tx) => {
+      const borrower = await lockBorrower(tx, borrowerId);
+      if (borrower.role === 'member' && params.maxActiveLoans !== undefined) {
+        const [held] = await tx
+          .select({ n: count() })
+          .from(loans)
+          .where(and(eq(loans.borrowerId, borrowerId), activeLoan));
+        if ((held?.n ?? 0) >= params.maxActiveLoans) throw loanCapReached(params.maxActiveLoans);
+      }
+      if (!(await lockBook(tx, bookId))) throw new NotFound(`book ${bookId} not found`);
+      await settle(tx, bookId, params.holdDays);
+      const [ready] = await tx
+        .select({ id: holds.id, copyId: holds.copyId })
+        .from(holds)
+        .where(and(eq(holds.bookId, bookId), eq(holds.borrowerId, borrowerId), eq(holds.status, 'ready')));
+      const copyId = ready ? await heldCopy(params, ready.copyId as number) : await shelfCopy(tx, params);
+      const [loan] = await tx
+        .insert(loans)
+        .values({ bookId, borrowerId, copyId, dueAt: sql`now() + make_interval(days => ${params.loanDays})` })
+        .returning(loanColumns);
+      if (ready) {
+        await tx
+          .update(holds)
+          .set({ status: 'fulfilled', endedAt: sql`now()`, loanId: (loan as Loan).id })
+          .where(eq(holds.id, ready.id));
+      }
+      await settle(tx, bookId, params.holdDays);
+      // Read as settled, with whether anyone else waits for the book: the answer offers `renew` as a read does.
+      return (await findLoan(tx, { id: (loan as Loan).id })) as LoanRecord;
+    });
+  } catch (error) {
+    const violation = constraintViolation(error);
+    if (violation?.constraint === 'loans_one_active_per_borrower_and_book_idx') throw alreadyBorrowed(bookId);
+    if (violation?.constraint === 'loans_one_active_per_copy_idx') {
+      throw noCopyAvailable(bookId, await nextDue(db, bookId));
+    }
+    throw error;
+  }
+
+  async function heldCopy(p: BorrowParams, setAside: number): Promise<number> {
+    if (p.copyId !== undefined && p.copyId !== setAside) {
+      throw new Conflict(
+        `copy ${setAside} is set aside for the borrower\u2019s hold: lend that one, not copy ${p.copyId}`,
+      );
+    }
+    return setAside;
+  }
+
+  async function shelfCopy(tx: Tx, p: BorrowParams): Promise<number> {
+    const [onLoanAlready] = await tx
+      .select({ id: loans.id })
+      .from(loans)
+      .where(and(eq(loans.bookId, p.bookId), eq(loans.borrowerId, p.borrowerId), activeLoan));
+    if (onLoanAlready) throw alreadyBorrowed(p.bookId);
+    const named = p.copyId === undefined ? sql`true` : sql`${copies.id} = ${p.copyId}`;
+    const [free] = await tx
+      .select({ id: copies.id })
+      .from(copies)
+      .where(and(onShelf(p.bookId), named))
+      .orderBy(copies.id)
+      .limit(1);
+    if (free) return free.id;
+    if (p.copyId !== undefined) {
+      const [named] = await tx
+        .select({ id: copies.id })
+        .from(copies)
+        .where(and(eq(copies.id, p.copyId), eq(copies.bookId, p.bookId)));
+      if (!named) {
+        throw new UnprocessableEntity(`copy_id ${p.copyId} names no copy of book ${p.bookId}`, {
+          copy_id: 'names no copy of this book',
+        });
+      }
+      throw new Conflict(`copy ${p.copyId} is not on the shelf: lend another, or place a hold`);
+    }
+    throw noCopyAvailable(p.bookId, await nextDue(tx, p.bookId));
+  }
+}
+
+/**
+ * Stamps the return, only if the loan is still active (of two returns racing, one wins), and passes the
+ * copy to the first waiting hold. Answers the book's author too, whose list of books shows it again.
+ */
+export async function returnCopy(
+  db: Db,
+  params: { id: number; holdDays: number },
+): Promise<(Loan & { book_author_id: number }) | undefined> {
+  return db.transaction(async (tx) => {
+    const [found] = await tx.select({ bookId: loans.bookId }).from(loans).where(eq(loans.id, params.id));
+    if (!found || !(await lockBook(tx, found.bookId))) return undefined;
+    const [loan] = await tx
+      .update(loans)
+      .set({ returnedAt: sql`greatest(now(), ${loans.borrowedAt})` })
+      .where(and(eq(loans.id, params.id), activeLoan))
+      .returning({
+        ...loanColumns,
+        book_author_id:
+          sql<number>`(select "lent"."author_id" from ${books} as "lent" where "lent"."id" = ${loans}."book_id")`.as(
+            'book_author_id',
+          ),
+      });
+    if (loan) await settle(tx, found.bookId, params.holdDays);
+    return loan;
+  });
+}
+
+/**
+ * Renews: a loan period from now, counted, only while the loan is active, not overdue, below the limit
+ * and its book held by nobody, all checked by the UPDATE itself under the book's lock. `undefined` when
+ * any of it fails (the caller reads the loan again to say which).
+ */
+export async function renewLoan(
+  db: Db,
+  params: { id: number; loanDays: number; maxRenewals: number },
+): Promise<Loan | undefined> {
+  return db.transaction(async (tx) => {
+    const [found] = await tx.select({ bookId: loans.bookId }).from(loans).where(eq(loans.id, params.id));
+    if (!found || !(await lockBook(tx, found.bookId))) return undefined;
+    const [loan] = await tx
+      .update(loans)
+      .set({ dueAt: sql`now() + make_interval(days => ${params.loanDays})`, renewals: sql`${loans.renewals} + 1` })
+      .where(
+        and(
+          eq(loans.id, params.id),
+          activeLoan,
+          sql`${loans.dueAt} > now()`,
+          sql`${loans.renewals} < ${params.maxRenewals}`,
+          sql`not exists (select 1 from ${holds} as "held" where "held"."book_id" = ${found.bookId} and "held"."status" in ('waiting', 'ready'))`,
+        ),
+      )
+      .returning(loanColumns);
+    return loan;
+  });
+}
+
+export interface PlaceHoldParams {
+  bookId: number;
+  borrowerId: number;
+  maxHolds: number;
+  holdDays: number;
+}
+
+/** Joins the book's queue, if no copy is on the shelf, once per user, below the cap on open holds. */
+export async function placeHold(db: Db, params: PlaceHoldParams): Promise<Hold> {
+  const { bookId, borrowerId } = params;
+  try {
+    return await db.transaction(async (tx) => {
+      await lockBorrower(tx, borrowerId);
+      const [open] = await tx
+        .select({ n: count() })
+        .from(holds)
+        .where(and(eq(holds.borrowerId, borrowerId), openHold));
+      if ((open?.n ?? 0) >= params.maxHolds) throw holdCapReached(params.maxHolds);
+      if (!(await lockBook(tx, bookId))) throw new NotFound(`book ${bookId} not found`);
+      await settle(tx, bookId, params.holdDays);
+      const [book] = await tx.select({ available: books.copiesAvailable }).from(books).where(eq(books.id, bookId));
+      if ((book?.available ?? 0) > 0) throw copyOnShelf(bookId);
+      const [onLoan] = await tx
+        .select({ id: loans.id })
+        .from(loans)
+        .where(and(eq(loans.bookId, bookId), eq(loans.borrowerId, borrowerId), activeLoan));
+      if (onLoan) throw alreadyBorrowed(bookId);
+      const [inserted] = await tx.insert(holds).values({ bookId, borrowerId }).returning({ id: holds.id });
+      const [hold] = await tx
+        .select(holdColumns)
+        .from(holds)
+        .where(eq(holds.id, (inserted as { id: number }).id));
+      return hold as Hold;
+    });
+  } catch (error) {
+    if (constraintViolation(error)?.constraint === 'holds_one_open_per_borrower_idx') {
+      const [held] = await db
+        .select({ id: holds.id })
+        .from(holds)
+        .where(and(eq(holds.bookId, bookId), eq(holds.borrowerId, borrowerId), openHold));
+      throw alreadyHeld(bookId, held?.id ?? 0);
+    }
+    throw error;
+  }
+}
+
+/** Cancels an open hold (of two cancels racing, one wins); a copy set aside for it passes on. */
+export async function cancelHold(db: Db, params: { id: number; holdDays: number }): Promise<Hold | undefined> {
+  return db.transaction(async (tx) => {
+    const [found] = await tx.select({ bookId: holds.bookId }).from(holds).where(eq(holds.id, params.id));
+    if (!found || !(await lockBook(tx, found.bookId))) return undefined;
+    // A ready hold whose time ran out is expired, not cancelled: settling first stamps it so.
+    await settle(tx, found.bookId, params.holdDays);
+    const [cancelled] = await tx
+      .update(holds)
+      .set({ status: 'cancelled', endedAt: sql`now()` })
+      .where(and(eq(holds.id, params.id), openHold))
+      .returning({ id: holds.id });
+    if (!cancelled) return undefined;
+    await settle(tx, found.bookId, params.holdDays);
+    const [hold] = await tx.select(holdColumns).from(holds).where(eq(holds.id, params.id));
+    return hold as Hold;
+  });
+}
+
+/** Adds a copy to a book; it goes to the first waiting hold, if any. 409 for a barcode in use. */
+export async function addCopy(
+  db: Db,
+  params: { bookId: number; barcode: string | undefined; holdDays: number },
+): Promise<Copy> {
+  try {
+    return await db.transaction(async (tx) => {
+      if (!(await lockBook(tx, params.bookId))) throw new NotFound(`book ${params.bookId} not found`);
+      const [inserted] = await tx
+        .insert(copies)
+        .values({ bookId: params.bookId, barcode: params.barcode ?? null })
+        .returning({ id: copies.id });
+      await settle(tx, params.bookId, params.holdDays);
+      const [copy] = await tx
+        .select(copyColumns)
+        .from(copies)
+        .where(eq(copies.id, (inserted as { id: number }).id));
+      return copy as Copy;
+    });
+  } catch (error) {
+    if (constraintViolation(error)?.constraint === 'copies_barcode_idx') {
+      throw new Conflict(`barcode ${params.barcode} is already another copy\u2019s`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Withdraws a copy that is not on loan (checked by the UPDATE under the book's lock). A hold it was set
+ * aside for goes back to waiting, in its place, and the book's other copies serve the queue.
+ */
+export async function withdrawCopy(db: Db, params: { id: number; holdDays: number }): Promise<Copy | undefined> {
+  return db.transaction(async (tx) => {
+    const [found] = await tx.select({ bookId: copies.bookId }).from(copies).where(eq(copies.id, params.id));
+    if (!found || !(await lockBook(tx, found.bookId))) return undefined;
+    const [withdrawn] = await tx
+      .update(copies)
+      .set({ withdrawnAt: sql`now()` })
+      .where(
+        and(
+          eq(copies.id, params.id),
+          sql`${copies.withdrawnAt} is null`,
+          sql`not exists (select 1 from ${loans} as "lent" where "lent"."copy_id" = ${params.id} and "lent"."returned_at" is null)`,
+        ),
+      )
+      .returning({ id: copies.id });
+    if (!withdrawn) return undefined;
+    await tx
+      .update(holds)
+      .set({ status: 'waiting', copyId: null, readyAt: null, readyUntil: null })
+      .where(and(eq(holds.copyId, params.id), eq(holds.status, 'ready')));
+    await settle(tx, found.bookId, params.holdDays);
+    const [copy] = await tx.select(copyColumns).from(copies).where(eq(copies.id, params.id));
+    return copy as Copy;
+  });
+}
+
+/**
+ * Passes on the copies of the book's ready holds whose time ran out, if it has any (otherwise one indexed
+ * read). A borrow or hold is decided on the book as read, and a step that refuses rolls its own settling
+ * back: settling first, in a transaction of its own, lets the request see the queue as it now is.
+ */
+export async function settleExpiredHolds(db: Db, params: { bookId: number; holdDays: number }): Promise<void> {
+  const [due] = await db
+    .select({ id: holds.id })
+    .from(holds)
+    .where(and(eq(holds.bookId, params.bookId), eq(holds.status, 'ready'), sql`${holds.readyUntil} <= now()`))
+    .limit(1);
+  if (!due) return;
+  await db.transaction(async (tx) => {
+    if (await lockBook(tx, params.bookId)) await settle(tx, params.bookId, params.holdDays);
+  });
+}
+
+/** Expires ready holds whose time ran out on every book, passing their copies on; answers the books settled. */
+export async function expireReadyHolds(db: Db, params: { holdDays: number }): Promise<number> {
+  const [row] = rowsOf<{ settled: number }>(
+    await db.execute(sql`select expire_ready_holds(${params.holdDays}::integer) as settled`),
+  );
+  return Number(row?.settled ?? 0);
+}

@@ -1,0 +1,32 @@
+/** @module The `copies` table: the lendable items of a book, each with an optional barcode. */
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text, timestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
+import { BARCODE_MAX_LENGTH } from '../../domain/limits.js';
+import { books } from './books.js';
+
+export const copies = pgTable(
+  'copies',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    // CASCADE: a book without circulation history goes with its copies; loans and holds RESTRICT the rest.
+    bookId: integer('book_id')
+      .notNull()
+      .references(() => books.id, { onDelete: 'cascade' }),
+    barcode: text('barcode'),
+    addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set when a librarian withdraws the copy; it stays as the history of its loans refers to it. */
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+  },
+  (t) => [
+    // Unique in the library, across withdrawn copies too: a barcode names one physical item forever.
+    uniqueIndex('copies_barcode_idx').on(t.barcode),
+    // The target of the loans' and holds' (copy_id, book_id) foreign keys: a loan's copy is of its book.
+    unique('copies_id_book_id_key').on(t.id, t.bookId),
+    index('copies_book_id_id_idx').on(t.bookId, t.id),
+    check('copies_barcode_not_blank', sql`${t.barcode} is null or btrim(${t.barcode}) <> ''`),
+    check(
+      'copies_barcode_length',
+      sql`${t.barcode} is null or char_length(${t.barcode}) <= ${sql.raw(String(BARCODE_MAX_LENGTH))}`,
+    ),
+  ],
+);

@@ -1,0 +1,87 @@
+/** @module Holds: reading one, cancelling it, and a user's holds. A book's queue is listed under the book. */
+import type { Context, Hono } from 'hono';
+import { cancelHold } from '../../affordances/holds.js';
+import { cancelHold as markCancelled } from '../../db/queries/circulation.js';
+import { findHold, listHoldsPage, streamHolds } from '../../db/queries/holds.js';
+import { findUser } from '../../db/queries/users.js';
+import type { Hold, HoldChange } from '../../domain/hold.js';
+import { parseListing } from '../../domain/listing.js';
+import { holdListingSpec } from '../../domain/listings.js';
+import { authorize } from '../../domain/policy.js';
+import { paths } from '../../hypermedia/uris.js';
+import { userHoldsCollection } from '../../renderers/collections.js';
+import { renderHold } from '../../renderers/hold.js';
+import { readJson } from '../body.js';
+import type { AppEnv } from '../env.js';
+import { sendListing } from '../listing.js';
+import { idParam, queryParams } from '../params.js';
+import { send } from '../respond.js';
+import { route } from '../route.js';
+import { notFound } from '../stored-resource.js';
+
+export function holdRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    paths.hold,
+    { GET: { summary: 'A hold' }, PATCH: cancelHold },
+    {
+      async GET(c) {
+        const hold = await visibleHold(c);
+        return send(c, renderHold(hold, c.get('ctx')));
+      },
+      /** Cancelling is the one change a hold takes: `{"status":"cancelled"}`. */
+      async PATCH(c) {
+        const ctx = c.get('ctx');
+        const { db } = c.get('database');
+        const hold = await visibleHold(c);
+        cancelHold.authorize(ctx, hold);
+        cancelHold.validate<HoldChange>(await readJson(c));
+        const cancelled = await markCancelled(db, { id: hold.id, holdDays: ctx.policy.rules.holdDays });
+        // Ended meanwhile (fulfilled, expired, cancelled by another request): the fresh state says so.
+        if (!cancelled) cancelHold.authorize(ctx, (await findHold(db, { id: hold.id })) ?? hold);
+        const current = cancelled ?? hold;
+        return send(c, renderHold(current, ctx), {
+          invalidates: [ctx.uris.book(current.book_id), ctx.uris.bookHolds(current.book_id)],
+        });
+      },
+    },
+  );
+
+  route(
+    app,
+    paths.userHolds,
+    { GET: { summary: 'List the holds of a user', listing: holdListingSpec } },
+    {
+      async GET(c) {
+        const ctx = c.get('ctx');
+        const database = c.get('database');
+        const id = idParam(c, 'id', 'user');
+        authorize(ctx.policy.seeUser(ctx.caller, id));
+        const user = await findUser(database.db, { id });
+        if (!user) throw notFound('user', id);
+        const listing = parseListing(holdListingSpec, queryParams(c));
+        return sendListing(
+          c,
+          holdListingSpec,
+          listing,
+          userHoldsCollection(ctx, user),
+          {
+            page: (paged) => listHoldsPage(database.db, paged, { borrowerId: id }),
+            stream: (all) => streamHolds(database, all, { borrowerId: id }),
+          },
+          (hold: Hold) => renderHold(hold, ctx, { fields: listing.fields, asItem: true }),
+        );
+      },
+    },
+  );
+}
+
+/** The hold, if the caller may see it: its borrower and librarians; 404 to anyone else. */
+async function visibleHold(c: Context<AppEnv>): Promise<Hold> {
+  const id = idParam(c, 'id', 'hold');
+  const ctx = c.get('ctx');
+  const hold = await findHold(c.get('database').db, { id });
+  if (!hold) throw notFound('hold', id);
+  authorize(ctx.policy.seeHold(ctx.caller, hold));
+  return hold;
+}
