@@ -713,6 +713,7 @@ describe('users', () => {
   const userLinks = (id: number, librarian: boolean) => [
     { rel: 'self', href: `/users/${id}` },
     { rel: 'loans', href: `/users/${id}/loans?page=1&per_page=20` },
+    { rel: 'holds', href: `/users/${id}/holds?page=1&per_page=20` },
     { rel: 'tokens', href: `/users/${id}/tokens` },
     ...(librarian ? [{ rel: 'collection', href: '/users?page=1&per_page=20' }] : []),
   ];
@@ -838,7 +839,7 @@ describe('users', () => {
   });
 
   describe('as a member', () => {
-    it('reads their own user: links self, loans, tokens; no collection, no controls', async () => {
+    it('reads their own user: links self, loans, holds, tokens; no collection, no controls', async () => {
       const { id, token } = await addUser(t, 'Userly Ownview');
       const response = await t.as(token).request(`/users/${id}`);
       expect(response.status).toBe(200);
@@ -847,6 +848,7 @@ describe('users', () => {
       expect(linkPairs(body)).toEqual(userLinks(id, false));
       expect(body.controls).toEqual({});
       expect((await t.as(token).request(`/users/${id}/loans`)).status).toBe(200);
+      expect((await t.as(token).request(`/users/${id}/holds`)).status).toBe(200);
     });
 
     it('another user, their loans or a user who does not exist: 404 alike, never the data', async () => {

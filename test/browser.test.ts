@@ -424,8 +424,19 @@ describe('a view made for people (script enabled)', () => {
     const page = await (await newContext()).newPage();
     await page.goto(url('/books'));
     const titles = () => page.locator('td[data-field="title"] a[rel="item"]').allTextContents();
-    // Only fields the listing sorts by are links.
-    expect(await page.locator('th', { hasText: 'Available' }).locator('a').count()).toBe(0);
+    // Only fields the listing sorts by are links: how many copies are in, not whether one is.
+    expect(
+      await page
+        .locator('th', { hasText: /^Available$/ })
+        .locator('a')
+        .count(),
+    ).toBe(0);
+    expect(
+      await page
+        .locator('th', { hasText: /^Copies available$/ })
+        .locator('a')
+        .count(),
+    ).toBe(1);
     expect(await page.locator('th[aria-sort]').count()).toBe(0);
 
     await page.locator('th a', { hasText: /^Title$/ }).click();
@@ -482,6 +493,96 @@ describe('a view made for people (script enabled)', () => {
     await page.waitForURL(/\/books\?/);
     expect((await api(new URL(bookUrl).pathname)).status).toBe(404);
   }, 60_000);
+});
+
+describe('circulation, for a member in the browser (script enabled)', () => {
+  /** A member and their token, made through the JSON API by the librarian. */
+  async function newMember(name: string): Promise<{ id: number; token: string }> {
+    const user = (await (
+      await api('/users', { method: 'POST', body: JSON.stringify({ name, role: 'member' }) })
+    ).json()) as { id: number };
+    const token = (await (await api(`/users/${user.id}/tokens`, { method: 'POST', body: '{}' })).json()) as {
+      token: string;
+    };
+    return { id: user.id, token: token.token };
+  }
+
+  it('holds a book that is out, sees their place, borrows it when it is back, renews it until refused', async () => {
+    // The librarian's setup: a book whose one copy is lent to someone else.
+    const made = await api('/books', {
+      method: 'POST',
+      body: JSON.stringify({ title: 'A Book Worth Waiting For', publication_year: 2015, author_id: 1 }),
+    });
+    const bookPath = made.headers.get('location') as string;
+    const other = await newMember('Browser Other');
+    const lent = (await (
+      await api(`${bookPath}/borrow`, { method: 'POST', body: JSON.stringify({ borrower_id: other.id }) })
+    ).json()) as { id: number; due_at: string };
+    const reader = await newMember('Browser Reader');
+
+    // Sign in as the member, search from the root and open the book: it is out, and offers a hold.
+    const context = await newContext();
+    const page = await context.newPage();
+    await page.goto(base);
+    await page.locator('form[rel="login"] [name="token"]').fill(reader.token);
+    await page.locator('form[rel="login"] button[type="submit"]').click();
+    await page.locator('form[rel="logout"]').waitFor();
+    await page.locator('form[rel="search"] [name="query"]').first().fill('worth waiting');
+    await page.locator('form[rel="search"] button[type="submit"]').first().click();
+    await page.waitForURL(/query=/);
+    await page.getByRole('link', { name: 'A Book Worth Waiting For' }).click();
+    await page.waitForURL(/\/books\/\d+$/);
+    const bookUrl = page.url();
+    expect(await text(page, 'dd[data-field="available"]')).toBe('no');
+    expect(await text(page, 'dd[data-field="due_at"]')).toBe(lent.due_at);
+    expect(await page.locator('form[rel="borrow"]').count()).toBe(0);
+    await page.locator('form[rel="hold"] button[type="submit"]').click();
+
+    // The hold's page: waiting, first in line; the book says so too, and links the hold.
+    await page.waitForURL(/\/holds\/\d+$/);
+    const holdUrl = page.url();
+    expect(await text(page, 'dd[data-field="status"]')).toBe('waiting');
+    expect(await text(page, 'dd[data-field="position"]')).toBe('1');
+    expect(await page.locator('form[rel="cancel"]').count()).toBe(1);
+    await page.goto(bookUrl);
+    expect(await text(page, 'dd[data-field="hold_position"]')).toBe('1');
+    expect(await page.getByRole('link', { name: 'Your hold: number 1 in the queue' }).getAttribute('href')).toBe(
+      new URL(holdUrl).pathname,
+    );
+    expect(await page.locator('main form').count()).toBe(0);
+
+    // The copy comes back at the desk: it is set aside for the member until the hold's time runs out.
+    expect((await api(`/loans/${lent.id}`, { method: 'PATCH', body: '{"status":"returned"}' })).status).toBe(200);
+    await page.goto(holdUrl);
+    expect(await text(page, 'dd[data-field="status"]')).toBe('ready');
+    expect(await page.locator('dd[data-field="ready_until"] time').count()).toBe(1);
+    await page.locator('main a[rel="book"]').click();
+    await page.waitForURL(bookUrl);
+    expect(await text(page, 'dd[data-field="hold_status"]')).toBe('ready');
+    await page.locator('form[rel="borrow"] button[type="submit"]').click();
+
+    // The loan: its due date, and a renew button while renewing is allowed (twice, by default).
+    await page.waitForURL(/\/loans\/\d+$/);
+    const loanUrl = page.url();
+    expect(await page.locator('dd[data-field="due_at"] time').count()).toBe(1);
+    expect(await text(page, 'dd[data-field="renewals"]')).toBe('0');
+    // A second tab keeps the page as it is now, renew button and all.
+    const stale = await context.newPage();
+    await stale.goto(loanUrl);
+    for (const count of ['1', '2']) {
+      await page.locator('form[rel="renew"] button[type="submit"]').click();
+      await page.locator('dd[data-field="renewals"]', { hasText: count }).waitFor();
+      expect(page.url()).toBe(loanUrl);
+    }
+    // At the limit the button is gone; the stale tab's button, pressed, shows the refusal and why.
+    await page.reload();
+    expect(await page.locator('form[rel="renew"]').count()).toBe(0);
+    expect(await page.locator('form[rel="return"]').count()).toBe(1);
+    await stale.locator('form[rel="renew"] button[type="submit"]').click();
+    const refusal = stale.locator('form[rel="renew"] .form-error');
+    await refusal.waitFor({ state: 'visible' });
+    expect(await refusal.textContent()).toMatch(/renewed as often as a loan may be/);
+  }, 90_000);
 });
 
 describe('accessibility (axe-core)', () => {

@@ -5,7 +5,7 @@
  * cache itself: it remembers only while it listens, forgets everything when listening is lost, never
  * keeps an answer read while a change was announced, and stays within its bounds.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallerCache } from '../src/db/callers.js';
 import type { ChannelListener } from '../src/db/listen.js';
@@ -69,9 +69,12 @@ describe('changes written straight into the database reach the remembered caller
       'borrow' in (await json(await t.as(member.token).request(`/books/${bookId}`))).controls;
     expect(await offersBorrow()).toBe(true);
     await useToken(member.token);
-    await t.database.db
-      .insert(loans)
-      .values({ bookId: otherBookId, borrowerId: member.id, dueAt: new Date(Date.now() + 86_400_000) });
+    await t.database.db.insert(loans).values({
+      bookId: otherBookId,
+      copyId: sql`(select id from copies where book_id = ${otherBookId} limit 1)`,
+      borrowerId: member.id,
+      dueAt: new Date(Date.now() + 86_400_000),
+    });
     const ms = await millisecondsUntil(async () => !(await offersBorrow()));
     expect(ms, `${t.kind}: control gone after ${ms} ms`).toBeLessThan(1000);
     await t.database.db.delete(loans).where(eq(loans.borrowerId, member.id));

@@ -1,12 +1,13 @@
 /**
  * The change feed over HTTP, on PGlite and PostgreSQL: every create, update and delete of books and
- * authors and every loan started and ended, in order, each once; paging by cursor, where the last page's
- * `next` is where to resume; a rolled-back change leaves no event; visibility follows the policy; bad and
- * expired cursors are refused in the error shape; the live event stream resumes by `Last-Event-ID`, sends
- * keep-alive comments, and frees its place when the client goes away.
+ * authors, every loan started and ended, and the copy every new book comes with, in order, each once;
+ * paging by cursor, where the last page's `next` is where to resume; a rolled-back change leaves no
+ * event; visibility follows the policy; bad and expired cursors are refused in the error shape; the live
+ * event stream resumes by `Last-Event-ID`, sends keep-alive comments, and frees its place when the
+ * client goes away.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pruneChanges } from '../src/db/queries/changes.js';
 import { rowsOf } from '../src/db/seed.js';
 import { encodeChangeCursor } from '../src/domain/change.js';
@@ -46,6 +47,15 @@ async function readAll(client: TestClient, href = '/changes'): Promise<{ events:
   }
 }
 
+/** The URI of a book's one copy: the one it came with (every new book has one, and says so in the feed). */
+async function firstCopy(t: TestCatalogue, book: number): Promise<string> {
+  const copies = await json(
+    await t.request(linkHref(await json(await t.request(`/books/${book}`)), 'copies') as string),
+  );
+  expect(copies.data).toHaveLength(1);
+  return copies.data[0].links.find((l: { rel: string }) => l.rel === 'self').href;
+}
+
 /** The newest event's number, as a cursor: where a reader that has seen everything stands. */
 async function resumePoint(t: TestCatalogue): Promise<string> {
   return (await readAll(t)).resume;
@@ -72,11 +82,13 @@ describe('the change feed', () => {
     }
   });
 
-  it('records every create, update and delete of books and authors and every loan, in order, each once', async () => {
+  it('records every create, update and delete of books and authors, every loan and every copy added, in order, each once', async () => {
     const from = await resumePoint(t);
     const author = await addAuthor(t, 'Ada Feed');
     const book = await addBook(t, 'Feed One', 2001, author);
     const spare = await addBook(t, 'Feed Spare', 2002, author);
+    const bookCopy = await firstCopy(t, book);
+    const spareCopy = await firstCopy(t, spare);
     expect((await t.send('PATCH', `/books/${book}`, { title: 'Feed One, Revised' })).status).toBe(200);
     // A rename rewrites the books' search vectors: that is the author's change, not the books'.
     expect((await t.send('PATCH', `/authors/${author}`, { name: 'Ada Feedwell' })).status).toBe(200);
@@ -89,10 +101,14 @@ describe('the change feed', () => {
     expect((await t.request(`/authors/${lonely}`, { method: 'DELETE' })).status).toBe(204);
 
     const { events } = await readAll(t, from);
+    // A new book comes with its first copy: copy.added follows its book.created. Borrowing and returning
+    // change the book's counters, which are not a book.updated (the loan events say what happened).
     expect(events.map((e) => [e.type, e.links[0]?.rel, e.links[0]?.href])).toEqual([
       ['author.created', 'author', `/authors/${author}`],
       ['book.created', 'book', `/books/${book}`],
+      ['copy.added', 'copy', bookCopy],
       ['book.created', 'book', `/books/${spare}`],
+      ['copy.added', 'copy', spareCopy],
       ['book.updated', 'book', `/books/${book}`],
       ['author.updated', 'author', `/authors/${author}`],
       ['loan.started', 'loan', `/loans/${loan}`],
@@ -118,7 +134,7 @@ describe('the change feed', () => {
     const stale = await t.send('PATCH', `/books/${book}`, { title: 'Never' }, { 'If-Match': '"999-x"' });
     expect(stale.status).toBe(412);
     const { events } = await readAll(t, from);
-    expect(events.map((e) => e.type)).toEqual(['author.created', 'book.created']);
+    expect(events.map((e) => e.type)).toEqual(['author.created', 'book.created', 'copy.added']);
   });
 
   it('leaves no event of a transaction rolled back, even after its triggers wrote them', async () => {
@@ -148,13 +164,19 @@ describe('the change feed', () => {
   it('pages by cursor; the last page\u2019s next link answers empty until something new commits', async () => {
     const from = await resumePoint(t);
     const author = await addAuthor(t, 'Paged Author');
-    for (let i = 0; i < 4; i++) await addBook(t, `Paged ${i}`, 2000 + i, author);
+    // Five events: the author, and each book's book.created and the copy.added of its first copy.
+    for (let i = 0; i < 2; i++) await addBook(t, `Paged ${i}`, 2000 + i, author);
     const first = await json(await t.request(`${from}&per_page=2`));
     expect(first.data.map((e: Event) => e.type)).toEqual(['author.created', 'book.created']);
     expect(first.meta.per_page).toBe(2);
     const second = await json(await t.request(linkHref(first, 'next') as string));
     const third = await json(await t.request(linkHref(second, 'next') as string));
     expect([...second.data, ...third.data]).toHaveLength(3);
+    expect([...second.data, ...third.data].map((e: Event) => e.type)).toEqual([
+      'copy.added',
+      'book.created',
+      'copy.added',
+    ]);
     const last = linkHref(third, 'next') as string;
     const empty = await json(await t.request(last));
     expect(empty.data).toEqual([]);
@@ -186,7 +208,13 @@ describe('the change feed', () => {
     expect(await loansSeen(t)).toEqual([`/loans/${myLoan}`, `/loans/${theirLoan}`]);
     // Catalogue events are everyone's.
     const anonymous = await readAll(t.anonymous, from);
-    expect(anonymous.events.map((e) => e.type)).toEqual(['author.created', 'book.created', 'book.created']);
+    expect(anonymous.events.map((e) => e.type)).toEqual([
+      'author.created',
+      'book.created',
+      'copy.added',
+      'book.created',
+      'copy.added',
+    ]);
   });
 
   it('refuses malformed cursors and Last-Event-IDs with 400, and cursors past the newest event', async () => {
@@ -233,9 +261,19 @@ describe('the change feed', () => {
 
 describe('the change feed as a live event stream', () => {
   let t: TestCatalogue;
+  /** Every reader a test opens, so that a test failing before it cancels one leaves no stream to the next. */
+  const readers: SseReader[] = [];
+  const open = (response: Response) => {
+    const reader = new SseReader(response);
+    readers.push(reader);
+    return reader;
+  };
 
   beforeAll(async () => {
     t = await openTestCatalogue({ changeStreams: { keepAliveMs: 100, maxStreams: 3 } });
+  });
+  afterEach(async () => {
+    for (const reader of readers.splice(0)) await reader.cancel();
   });
   afterAll(async () => {
     await t?.close();
@@ -246,27 +284,34 @@ describe('the change feed as a live event stream', () => {
     const stream = await t.request(from, { headers: EVENT_STREAM });
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-    const reader = new SseReader(stream);
+    const reader = open(stream);
     const author = await addAuthor(t, 'Streamed Author');
     const b1 = await addBook(t, 'Streamed One', 2020, author);
-    const firstEvents = await reader.events(2);
-    expect(firstEvents.map((e) => e.event)).toEqual(['author.created', 'book.created']);
+    const firstEvents = await reader.events(3);
+    expect(firstEvents.map((e) => e.event)).toEqual(['author.created', 'book.created', 'copy.added']);
     const data = JSON.parse(firstEvents[1]?.data as string);
     expect(data).toMatchObject({ type: 'book.created', links: [{ rel: 'book', href: `/books/${b1}` }] });
+    expect(JSON.parse(firstEvents[2]?.data as string)).toMatchObject({
+      type: 'copy.added',
+      links: [{ rel: 'copy', href: await firstCopy(t, b1) }],
+    });
     await reader.cancel();
 
     // Written while no stream is open: a reconnect with the last id gets them, and only them.
     const b2 = await addBook(t, 'While Away', 2021, author);
     const b3 = await addBook(t, 'Still Away', 2022, author);
-    const again = new SseReader(
-      await t.request('/changes', { headers: { ...EVENT_STREAM, 'Last-Event-ID': firstEvents[1]?.id as string } }),
+    const again = open(
+      await t.request('/changes', { headers: { ...EVENT_STREAM, 'Last-Event-ID': firstEvents[2]?.id as string } }),
     );
     const b4 = await addBook(t, 'After Return', 2023, author);
-    const resumed = await again.events(3);
+    const resumed = await again.events(6);
     expect(resumed.map((e) => JSON.parse(e.data).links[0].href)).toEqual([
       `/books/${b2}`,
+      await firstCopy(t, b2),
       `/books/${b3}`,
+      await firstCopy(t, b3),
       `/books/${b4}`,
+      await firstCopy(t, b4),
     ]);
     await again.cancel();
   });
@@ -277,7 +322,7 @@ describe('the change feed as a live event stream', () => {
     const author = await addAuthor(t, 'Live Lender');
     const mine = await addBook(t, 'Live Mine', 2000, author);
     const theirs = await addBook(t, 'Live Theirs', 2000, author);
-    const reader = new SseReader(await t.as(member.token).request(await resumePoint(t), { headers: EVENT_STREAM }));
+    const reader = open(await t.as(member.token).request(await resumePoint(t), { headers: EVENT_STREAM }));
     await t.as(other.token).send('POST', `/books/${theirs}/borrow`, {});
     const loan = (await json(await t.as(member.token).send('POST', `/books/${mine}/borrow`, {}))).id;
     const [event] = await reader.events(1);
@@ -287,7 +332,7 @@ describe('the change feed as a live event stream', () => {
   });
 
   it('sends keep-alive comments while nothing happens', async () => {
-    const reader = new SseReader(await t.request(await resumePoint(t), { headers: EVENT_STREAM }));
+    const reader = open(await t.request(await resumePoint(t), { headers: EVENT_STREAM }));
     expect(await reader.untilComment('keep-alive')).toEqual([]);
     expect(await reader.untilComment('keep-alive')).toEqual([]);
     await reader.cancel();
@@ -295,8 +340,8 @@ describe('the change feed as a live event stream', () => {
 
   it('frees a stream when its client goes away, and refuses streams beyond the bound with 503', async () => {
     await waitForNoStreams(t);
-    const readers = await Promise.all(
-      [1, 2, 3].map(async () => new SseReader(await t.request('/changes', { headers: EVENT_STREAM }))),
+    const three = await Promise.all(
+      [1, 2, 3].map(async () => open(await t.request('/changes', { headers: EVENT_STREAM }))),
     );
     expect(t.changeStreams.open).toBe(3);
     const refused = await t.request('/changes', { headers: EVENT_STREAM });
@@ -305,9 +350,9 @@ describe('the change feed as a live event stream', () => {
     expect(Object.keys((await json(refused)).error)).toEqual(['code', 'message']);
     // Pages are still served meanwhile.
     expect((await t.request('/changes?per_page=1')).status).toBe(200);
-    for (const reader of readers) await reader.cancel();
+    for (const reader of three) await reader.cancel();
     await waitForNoStreams(t);
-    const after = new SseReader(await t.request('/changes', { headers: EVENT_STREAM }));
+    const after = open(await t.request('/changes', { headers: EVENT_STREAM }));
     expect(t.changeStreams.open).toBe(1);
     await after.cancel();
   });

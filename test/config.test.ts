@@ -11,7 +11,7 @@ describe('loadConfig', () => {
       seedSample: true,
       publicUrl: undefined,
       logRequests: true,
-      access: { publicReads: true, loanDays: 14, maxActiveLoans: 10 },
+      access: { publicReads: true, loanDays: 14, maxActiveLoans: 10, holdDays: 7, maxHolds: 10, maxRenewals: 2 },
       adminToken: undefined,
       rateLimits: {
         search: { limit: 120, windowSeconds: 60 },
@@ -82,6 +82,20 @@ describe('loadConfig', () => {
     [{ CATALOGUE_MAX_ACTIVE_LOANS: '-1' }, 'CATALOGUE_MAX_ACTIVE_LOANS'],
     [{ CATALOGUE_MAX_ACTIVE_LOANS: '2.5' }, 'CATALOGUE_MAX_ACTIVE_LOANS'],
     [{ CATALOGUE_MAX_ACTIVE_LOANS: 'many' }, 'CATALOGUE_MAX_ACTIVE_LOANS'],
+    [{ CATALOGUE_HOLD_DAYS: '0' }, 'CATALOGUE_HOLD_DAYS'],
+    [{ CATALOGUE_HOLD_DAYS: '366' }, 'CATALOGUE_HOLD_DAYS'],
+    [{ CATALOGUE_HOLD_DAYS: '-3' }, 'CATALOGUE_HOLD_DAYS'],
+    [{ CATALOGUE_HOLD_DAYS: '2.5' }, 'CATALOGUE_HOLD_DAYS'],
+    [{ CATALOGUE_HOLD_DAYS: 'week' }, 'CATALOGUE_HOLD_DAYS'],
+    [{ CATALOGUE_HOLD_DAYS: '1e1' }, 'CATALOGUE_HOLD_DAYS'],
+    [{ CATALOGUE_MAX_HOLDS: '10001' }, 'CATALOGUE_MAX_HOLDS'],
+    [{ CATALOGUE_MAX_HOLDS: '-1' }, 'CATALOGUE_MAX_HOLDS'],
+    [{ CATALOGUE_MAX_HOLDS: '1.5' }, 'CATALOGUE_MAX_HOLDS'],
+    [{ CATALOGUE_MAX_HOLDS: 'none' }, 'CATALOGUE_MAX_HOLDS'],
+    [{ CATALOGUE_MAX_RENEWALS: '101' }, 'CATALOGUE_MAX_RENEWALS'],
+    [{ CATALOGUE_MAX_RENEWALS: '-1' }, 'CATALOGUE_MAX_RENEWALS'],
+    [{ CATALOGUE_MAX_RENEWALS: '0.5' }, 'CATALOGUE_MAX_RENEWALS'],
+    [{ CATALOGUE_MAX_RENEWALS: 'twice' }, 'CATALOGUE_MAX_RENEWALS'],
   ])('refuses %o naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
@@ -114,9 +128,48 @@ describe('loadConfig', () => {
       expect(loadConfig({ CATALOGUE_MAX_ACTIVE_LOANS: 'none' }).access.maxActiveLoans).toBeUndefined();
     });
 
-    it('the three settings combine', () => {
-      const env = { CATALOGUE_PUBLIC_READS: 'false', CATALOGUE_LOAN_DAYS: '10', CATALOGUE_MAX_ACTIVE_LOANS: '5' };
-      expect(loadConfig(env).access).toEqual({ publicReads: false, loanDays: 10, maxActiveLoans: 5 });
+    it('CATALOGUE_HOLD_DAYS: a whole number of days from 1 to 365, 7 by default', () => {
+      expect(loadConfig({ CATALOGUE_HOLD_DAYS: '3' }).access.holdDays).toBe(3);
+      expect(loadConfig({ CATALOGUE_HOLD_DAYS: '1' }).access.holdDays).toBe(1);
+      expect(loadConfig({ CATALOGUE_HOLD_DAYS: '365' }).access.holdDays).toBe(365);
+      expect(loadConfig({ CATALOGUE_HOLD_DAYS: ' 10 ' }).access.holdDays).toBe(10);
+      expect(loadConfig({ CATALOGUE_HOLD_DAYS: '' }).access.holdDays).toBe(7);
+      expect(loadConfig({}).access.holdDays).toBe(7);
+    });
+
+    it('CATALOGUE_MAX_HOLDS: a whole number from 0 (no holds) to 10000, 10 by default', () => {
+      expect(loadConfig({ CATALOGUE_MAX_HOLDS: '3' }).access.maxHolds).toBe(3);
+      expect(loadConfig({ CATALOGUE_MAX_HOLDS: '0' }).access.maxHolds).toBe(0);
+      expect(loadConfig({ CATALOGUE_MAX_HOLDS: '10000' }).access.maxHolds).toBe(10_000);
+      expect(loadConfig({ CATALOGUE_MAX_HOLDS: '' }).access.maxHolds).toBe(10);
+      expect(loadConfig({}).access.maxHolds).toBe(10);
+    });
+
+    it('CATALOGUE_MAX_RENEWALS: a whole number from 0 (no renewals) to 100, 2 by default', () => {
+      expect(loadConfig({ CATALOGUE_MAX_RENEWALS: '5' }).access.maxRenewals).toBe(5);
+      expect(loadConfig({ CATALOGUE_MAX_RENEWALS: '0' }).access.maxRenewals).toBe(0);
+      expect(loadConfig({ CATALOGUE_MAX_RENEWALS: '100' }).access.maxRenewals).toBe(100);
+      expect(loadConfig({ CATALOGUE_MAX_RENEWALS: '' }).access.maxRenewals).toBe(2);
+      expect(loadConfig({}).access.maxRenewals).toBe(2);
+    });
+
+    it('the six settings combine', () => {
+      const env = {
+        CATALOGUE_PUBLIC_READS: 'false',
+        CATALOGUE_LOAN_DAYS: '10',
+        CATALOGUE_MAX_ACTIVE_LOANS: '5',
+        CATALOGUE_HOLD_DAYS: '4',
+        CATALOGUE_MAX_HOLDS: '3',
+        CATALOGUE_MAX_RENEWALS: '1',
+      };
+      expect(loadConfig(env).access).toEqual({
+        publicReads: false,
+        loanDays: 10,
+        maxActiveLoans: 5,
+        holdDays: 4,
+        maxHolds: 3,
+        maxRenewals: 1,
+      });
     });
   });
 

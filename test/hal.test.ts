@@ -106,7 +106,7 @@ const bookSearch = {
     { name: 'author', prompt: 'Author\u2019s name', type: 'text', required: false },
     {
       name: 'filter',
-      prompt: 'Exact match, field:value (id, title, publication_year, author_id)',
+      prompt: 'Exact match, field:value (id, title, publication_year, author_id, copies_available)',
       type: 'text',
       required: false,
     },
@@ -153,7 +153,11 @@ function changeBook(id: number, title: string, year: number, put: boolean) {
   };
 }
 
-function bookDoc(index: number, extra: Doc = {}): Doc {
+/**
+ * A book with its one copy on the shelf, as a collection's member; `who` names the caller reading the
+ * book's own document, which adds its copies (for everyone) and its queue of holds (for a librarian).
+ */
+function bookDoc(index: number, extra: Doc = {}, who?: Who): Doc {
   const book = books[index] as (typeof books)[number];
   return {
     id: book.id,
@@ -162,14 +166,24 @@ function bookDoc(index: number, extra: Doc = {}): Doc {
     author_id: authorId,
     available: true,
     due_at: null,
+    copies_total: 1,
+    copies_available: 1,
     _links: {
       self: { href: `/books/${book.id}` },
       author: { href: `/authors/${authorId}`, title: 'Ursula K. Le Guin' },
       collection: { href: '/books?page=1&per_page=20' },
+      ...(who !== undefined && { copies: { href: `/books/${book.id}/copies?page=1&per_page=20`, title: 'Copies' } }),
+      ...(who === 'librarian' && {
+        holds: { href: `/books/${book.id}/holds?page=1&per_page=20`, title: 'Holds (the queue)' },
+      }),
     },
     ...extra,
   };
 }
+
+/** The first book, whose only copy the member has on loan. */
+const onLoanDoc = (extra: Doc = {}, who?: Who) =>
+  bookDoc(0, { available: false, due_at: loan.due_at, copies_available: 0, ...extra }, who);
 
 describe('golden HAL and HAL-FORMS documents', () => {
   it('a book: borrow for a member; borrow for someone, update, edit and delete for a librarian', async () => {
@@ -198,29 +212,52 @@ describe('golden HAL and HAL-FORMS documents', () => {
             maxItems: 1,
           },
         },
+        {
+          name: 'copy_id',
+          prompt: 'Copy',
+          type: 'number',
+          required: false,
+          min: 1,
+          options: {
+            link: { href: `/books/${book.id}/copies?filter=status%3Aavailable&fields=id%2Clabel` },
+            promptField: 'label',
+            valueField: 'id',
+            minItems: 0,
+            maxItems: 1,
+          },
+        },
       ],
     };
     const update = changeBook(book.id, book.title, book.year, true);
     const edit = changeBook(book.id, book.title, book.year, false);
     const remove = { title: 'Delete book', method: 'DELETE', target: `/books/${book.id}`, properties: [] };
     await expectGolden(`/books/${book.id}`, {
-      anonymous: bookDoc(1),
-      member: bookDoc(1, { _templates: { default: memberBorrow, borrow: memberBorrow } }),
-      librarian: bookDoc(1, {
-        _templates: { default: librarianBorrow, borrow: librarianBorrow, update, edit, delete: remove },
-      }),
+      anonymous: bookDoc(1, {}, 'anonymous'),
+      member: bookDoc(1, { _templates: { default: memberBorrow, borrow: memberBorrow } }, 'member'),
+      librarian: bookDoc(
+        1,
+        { _templates: { default: librarianBorrow, borrow: librarianBorrow, update, edit, delete: remove } },
+        'librarian',
+      ),
     });
   });
 
-  it('a book on loan: nothing for its member, no borrow or delete for a librarian', async () => {
+  it('a book on loan: nothing for its member, a hold but no borrow or delete for a librarian', async () => {
     const book = books[0] as (typeof books)[number];
-    const onLoan = (extra: Doc = {}) => bookDoc(0, { available: false, due_at: loan.due_at, ...extra });
+    const hold = {
+      title: 'Place a hold',
+      method: 'POST',
+      target: `/books/${book.id}/holds`,
+      contentType: 'application/json',
+      properties: [],
+    };
     const update = changeBook(book.id, book.title, book.year, true);
     const edit = changeBook(book.id, book.title, book.year, false);
     await expectGolden(`/books/${book.id}`, {
-      anonymous: onLoan(),
-      member: onLoan(),
-      librarian: onLoan({ _templates: { default: update, update, edit } }),
+      anonymous: onLoanDoc({}, 'anonymous'),
+      // Its borrower has the copy: neither borrow nor hold.
+      member: onLoanDoc({}, 'member'),
+      librarian: onLoanDoc({ _templates: { default: hold, hold, update, edit } }, 'librarian'),
     });
   });
 
@@ -272,7 +309,7 @@ describe('golden HAL and HAL-FORMS documents', () => {
     });
   });
 
-  it('a loan: return for its borrower and a librarian; the anonymous get the seed error', async () => {
+  it('a loan: return and renew for its borrower and a librarian; the anonymous get the seed error', async () => {
     const returnLoan = {
       title: 'Return this book',
       method: 'PATCH',
@@ -289,21 +326,32 @@ describe('golden HAL and HAL-FORMS documents', () => {
         },
       ],
     };
+    const renewLoan = {
+      title: 'Renew this loan',
+      method: 'POST',
+      target: `/loans/${loan.id}/renewals`,
+      contentType: 'application/json',
+      properties: [],
+    };
+    expect(loan.copy_id).toEqual(expect.any(Number));
     const expected = {
       id: loan.id,
       book_id: books[0]?.id,
+      copy_id: loan.copy_id,
       borrower_id: member.id,
       borrowed_at: loan.borrowed_at,
       due_at: loan.due_at,
       returned_at: null,
+      renewals: 0,
       status: 'active',
       _links: {
         self: { href: `/loans/${loan.id}` },
         book: { href: `/books/${books[0]?.id}` },
+        copy: { href: `/copies/${loan.copy_id}` },
         borrower: { href: `/users/${member.id}` },
         collection: { href: '/loans?page=1&per_page=20' },
       },
-      _templates: { default: returnLoan, return: returnLoan },
+      _templates: { default: returnLoan, return: returnLoan, renew: renewLoan },
     };
     for (const who of ['member', 'librarian'] as const) {
       const { _templates, ...hal } = expected;
@@ -361,6 +409,7 @@ describe('golden HAL and HAL-FORMS documents', () => {
         {
           me: { href: `/users/${librarianId}`, title: 'Administrator' },
           loans: { href: '/loans?page=1&per_page=20', title: 'Loans' },
+          overdue: { href: '/loans?filter=status%3Aoverdue&page=1&per_page=20', title: 'Overdue loans' },
           users: { href: '/users?page=1&per_page=20', title: 'Users' },
         },
         { default: bookSearch, search: bookSearch },
@@ -378,7 +427,7 @@ describe('streamed collections', () => {
     expect(await json(response)).toEqual({
       _links: { self: { href: '/books' }, first: { href: '/books?page=1&per_page=20' } },
       _embedded: {
-        item: [bookDoc(0, { available: false, due_at: loan.due_at }), bookDoc(1), bookDoc(2), bookDoc(3), bookDoc(4)],
+        item: [onLoanDoc(), bookDoc(1), bookDoc(2), bookDoc(3), bookDoc(4)],
       },
     });
   });
@@ -475,10 +524,14 @@ describe('negotiation', () => {
       author_id: authorId,
       available: true,
       due_at: null,
+      copies_total: 1,
+      copies_available: 1,
       links: [
         { rel: 'self', href: `/books/${book.id}` },
         { rel: 'author', href: `/authors/${authorId}`, title: 'Ursula K. Le Guin' },
         { rel: 'collection', href: '/books?page=1&per_page=20' },
+        { rel: 'copies', href: `/books/${book.id}/copies?page=1&per_page=20`, title: 'Copies' },
+        { rel: 'holds', href: `/books/${book.id}/holds?page=1&per_page=20`, title: 'Holds (the queue)' },
       ],
       controls: {
         borrow: {
@@ -494,6 +547,18 @@ describe('negotiation', () => {
               min: 1,
               title: 'Borrower',
               options: { href: '/users?fields=id%2Cname', valueField: 'id', promptField: 'name' },
+            },
+            {
+              name: 'copy_id',
+              type: 'integer',
+              required: false,
+              min: 1,
+              title: 'Copy',
+              options: {
+                href: `/books/${book.id}/copies?filter=status%3Aavailable&fields=id%2Clabel`,
+                valueField: 'id',
+                promptField: 'label',
+              },
             },
           ],
         },

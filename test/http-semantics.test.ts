@@ -434,7 +434,7 @@ describe('Vary', () => {
 });
 
 describe('Link header', () => {
-  it('a book: self, author and collection, as in the body', async () => {
+  it('a book: self, author, collection, copies and (a librarian\u2019s) holds, as in the body', async () => {
     const response = await t.request(`/books/${book}`);
     const links = linkHeader(response);
     expect(sorted(links)).toEqual(
@@ -442,6 +442,8 @@ describe('Link header', () => {
         { rel: 'self', href: `/books/${book}` },
         { rel: 'author', href: `/authors/${author}` },
         { rel: 'collection', href: '/books?page=1&per_page=20' },
+        { rel: 'copies', href: `/books/${book}/copies?page=1&per_page=20` },
+        { rel: 'holds', href: `/books/${book}/holds?page=1&per_page=20` },
       ]),
     );
     expect(sorted(links)).toEqual(sorted(bodyLinks(await json(response))));
@@ -475,6 +477,8 @@ describe('Link header', () => {
         { rel: 'self', href: `/books/${created.id}` },
         { rel: 'author', href: `/authors/${author}` },
         { rel: 'collection', href: '/books?page=1&per_page=20' },
+        { rel: 'copies', href: `/books/${created.id}/copies?page=1&per_page=20` },
+        { rel: 'holds', href: `/books/${created.id}/holds?page=1&per_page=20` },
       ]),
     );
   });
@@ -496,7 +500,7 @@ describe('Link header', () => {
     expect(links.some((l) => l.href.includes('{'))).toBe(false);
   });
 
-  it('the root: the signed-in librarian\u2019s links too (me, loans, users)', async () => {
+  it('the root: the signed-in librarian\u2019s links too (me, loans, overdue, users)', async () => {
     const [librarian] = await json(await t.request('/users?filter=name:Administrator'));
     expect(librarian).toMatchObject({ name: 'Administrator', role: 'librarian' });
     const response = await t.request('/');
@@ -511,6 +515,7 @@ describe('Link header', () => {
         { rel: 'changes', href: '/changes' },
         { rel: 'me', href: `/users/${librarian.id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
+        { rel: 'overdue', href: '/loans?filter=status%3Aoverdue&page=1&per_page=20' },
         { rel: 'users', href: '/users?page=1&per_page=20' },
         { rel: 'profile', href: '/profile' },
         { rel: 'service-desc', href: '/openapi.json' },

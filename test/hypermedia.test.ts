@@ -192,7 +192,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
       expect(me).toMatchObject({ id: member.id, name: 'Rootwise Member', role: 'member' });
     });
 
-    it('adds me, loans and users for a librarian, exactly', async () => {
+    it('adds me, loans, overdue and users for a librarian, exactly', async () => {
       const id = await librarianId(t);
       const root = await fetchDoc(t, '/');
       expect(linkPairs(root)).toEqual([
@@ -203,6 +203,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'changes', href: '/changes' },
         { rel: 'me', href: `/users/${id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
+        { rel: 'overdue', href: '/loans?filter=status%3Aoverdue&page=1&per_page=20' },
         { rel: 'users', href: '/users?page=1&per_page=20' },
         ...descriptions,
       ]);
@@ -259,7 +260,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
   });
 
   describe('a book', () => {
-    it('links self, author and collection', async () => {
+    it('links self, author, collection, copies and (for a librarian) holds', async () => {
       const author = await addAuthor(t, 'Bookling Ashgrove');
       const id = await addBook(t, 'Linked Lanterns', 1962, author);
       const book = await fetchDoc(t, `/books/${id}`);
@@ -267,6 +268,8 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'self', href: `/books/${id}` },
         { rel: 'author', href: `/authors/${author}` },
         { rel: 'collection', href: '/books?page=1&per_page=20' },
+        { rel: 'copies', href: `/books/${id}/copies?page=1&per_page=20` },
+        { rel: 'holds', href: `/books/${id}/holds?page=1&per_page=20` },
       ]);
     });
 
@@ -284,7 +287,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
       expect(book.controls).toEqual({});
     });
 
-    it('offers the librarian borrow with an optional borrower_id chosen from the users', async () => {
+    it('offers the librarian borrow with an optional borrower_id chosen from the users and copy_id from the copies on the shelf', async () => {
       const author = await addAuthor(t, 'Lendwell Ashcombe');
       const id = await addBook(t, 'Lent Lowlands', 1969, author);
       const book = await fetchDoc(t, `/books/${id}`);
@@ -298,13 +301,34 @@ describe('hypermedia (path-absolute hrefs)', () => {
           min: 1,
           options: { href: expect.stringMatching(/^\/users(\?|$)/), valueField: 'id', promptField: 'name' },
         }),
+        expect.objectContaining({
+          name: 'copy_id',
+          type: 'integer',
+          required: false,
+          min: 1,
+          options: {
+            href: `/books/${id}/copies?filter=status%3Aavailable&fields=id%2Clabel`,
+            valueField: 'id',
+            promptField: 'label',
+          },
+        }),
       ]);
       expect(borrow.fields[0]?.value).toBeUndefined();
+      expect(borrow.fields[1]?.value).toBeUndefined();
       const response = await t.request(borrow.fields[0]?.options?.href as string);
       expect(response.status).toBe(200);
       const users = await json<{ id: number; name: string }[]>(response);
       expectVocabulary(users, response);
       expect(users).toContainEqual(expect.objectContaining({ id: await librarianId(t), name: 'Administrator' }));
+      // The copy options: the book's one copy, on the shelf.
+      const copiesResponse = await t.request(borrow.fields[1]?.options?.href as string);
+      expect(copiesResponse.status).toBe(200);
+      const copies = await json<{ id: number; label: string }[]>(copiesResponse);
+      expectVocabulary(copies, copiesResponse);
+      // Added with the book, without a barcode: named by its number, so a person can still pick it.
+      expect(copies).toEqual([
+        expect.objectContaining({ id: expect.any(Number), label: expect.stringMatching(/^Copy \d+$/) }),
+      ]);
     });
 
     it('offers update (PUT), edit (PATCH) and delete (DELETE) with typed fields and current values', async () => {
@@ -483,6 +507,8 @@ describe('hypermedia (path-absolute hrefs)', () => {
           author_id: author,
           available: true,
           due_at: null,
+          copies_total: 1,
+          copies_available: 1,
           links: [
             { rel: 'self', href: `/books/${id}` },
             { rel: 'author', href: `/authors/${author}`, title: 'Itemia Westmarch' },
@@ -659,6 +685,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
       { rel: 'changes', href: `${base}/changes` },
       { rel: 'me', href: `${base}/users/${id}` },
       { rel: 'loans', href: `${base}/loans?page=1&per_page=20` },
+      { rel: 'overdue', href: `${base}/loans?filter=status%3Aoverdue&page=1&per_page=20` },
       { rel: 'users', href: `${base}/users?page=1&per_page=20` },
       { rel: 'profile', href: `${base}/profile` },
       { rel: 'service-desc', href: `${base}/openapi.json` },

@@ -223,3 +223,77 @@ describe('Ketting\u2019s cache, kept true by rel="invalidates" and Content-Locat
     expect((await ketting.go(bookUri).get()).data.available).toBe(true);
   });
 });
+
+describe('Ketting as a member: a hold on a book that is out, the borrow when it is back, renewals', () => {
+  /** A member and their token, made by the librarian through the users collection's controls. */
+  async function newMember(admin: Ketting, name: string): Promise<{ uri: string; token: string }> {
+    const users = await (await admin.go().follow('users')).get();
+    const user = admin.go(location(await users.action('create').submit({ name, role: 'member' })));
+    const token = (await (await (await user.follow('tokens')).get()).action('create').submit({})).data.token;
+    return { uri: user.uri, token };
+  }
+
+  it('holds, is told its place, borrows the copy set aside for it, and renews until refused', async () => {
+    const admin = client(ADMIN_TOKEN);
+    // The librarian's setup: a book with its one copy lent to another member.
+    const books = await (await admin.go().follow('books')).get();
+    const someBook = await (await (await admin.go().follow('books')).follow('item')).get();
+    const made = await books.action('create').submit({
+      title: 'The Long Wait',
+      publication_year: 2019,
+      author_id: someBook.data.author_id,
+    });
+    const lentBook = await admin.go(location(made)).refresh();
+    const other = await newMember(admin, 'Kettie Other');
+    const borrowerId = Number(other.uri.split('/').pop());
+    const lent = await lentBook.action('borrow').submit({ borrower_id: borrowerId });
+    const otherLoan = admin.go(location(lent));
+
+    // The member, from the root: search, the book is out, so hold rather than borrow.
+    const reader = await newMember(admin, 'Kettie Reader');
+    const ketting = client(reader.token);
+    const root = await ketting.go().get();
+    const [found] = (await root.action('search').submit({ query: 'long wait' })).followAll('item');
+    const book = found as NonNullable<typeof found>;
+    let bookState = await book.refresh();
+    expect(bookState.data).toMatchObject({ title: 'The Long Wait', available: false, copies_available: 0 });
+    expect(bookState.hasAction('borrow')).toBe(false);
+    const placed = await bookState.action('hold').submit({});
+    const hold = ketting.go(location(placed));
+    expect((await hold.get()).data).toMatchObject({ status: 'waiting', position: 1 });
+    bookState = await book.refresh();
+    expect(bookState.data).toMatchObject({ hold_status: 'waiting', hold_position: 1 });
+    expect(bookState.links.get('hold')?.href).toBe(new URL(hold.uri).pathname);
+
+    // The copy comes back: it is set aside for the member, whose book now offers borrow.
+    await (await otherLoan.refresh()).action('return').submit({});
+    const ready = await hold.refresh();
+    expect(ready.data).toMatchObject({ status: 'ready' });
+    bookState = await (await hold.follow('book')).refresh();
+    expect(bookState.data.hold_status).toBe('ready');
+    const borrowed = await bookState.action('borrow').submit({});
+    const loan = ketting.go(location(borrowed));
+    let loanState = await loan.get();
+    expect(loanState.data).toMatchObject({ status: 'active', renewals: 0 });
+
+    // Renew through the template while it is offered (the default limit: twice); then it is gone, and the
+    // template submitted once more is refused with 409.
+    const renew = loanState.action('renew');
+    expect(renew.method).toBe('POST');
+    for (const count of [1, 2]) {
+      const renewed = await loanState.action('renew').submit({});
+      expect(renewed.data.renewals).toBe(count);
+      loanState = await loan.refresh();
+    }
+    expect(loanState.hasAction('renew')).toBe(false);
+    expect(loanState.hasAction('return')).toBe(true);
+    const refusal = await renew.submit({}).then(
+      () => undefined,
+      (error: { status?: number; response?: Response }) => error,
+    );
+    if (!refusal?.response) throw new Error('a renewal past the limit was not refused');
+    expect(refusal.status).toBe(409);
+    const body = (await refusal.response.json()) as { error: { message: string } };
+    expect(body.error.message).toMatch(/renewed as often as a loan may be/);
+  });
+});

@@ -300,6 +300,8 @@ describe('the bare array (no page, no per_page)', () => {
       author_id: a.tolkien,
       available: true,
       due_at: null,
+      copies_total: 1,
+      copies_available: 1,
       links: [
         { rel: 'self', href: `/books/${b.hobbit}` },
         { rel: 'author', href: `/authors/${a.tolkien}`, title: 'J. R. R. Tolkien' },
@@ -310,6 +312,8 @@ describe('the bare array (no page, no per_page)', () => {
       expect(Object.keys(item).sort()).toEqual([
         'author_id',
         'available',
+        'copies_available',
+        'copies_total',
         'due_at',
         'id',
         'links',

@@ -82,10 +82,14 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
   });
   afterAll(() => t.close());
 
-  it('a member borrows by following the borrow control: 201, Location, the loan with ISO timestamps, due in 14 days', async () => {
+  it('a member borrows by following the borrow control: 201, Location, the loan of its copy with ISO timestamps, due in 14 days', async () => {
     const bookId = await addBook(t, 'Borrowed By Control', 1950, author);
     const member = await addUser(t, 'Ophelia Borrowright', 'member');
     const asMember = t.as(member.token);
+    // A new book has one copy: the one lent.
+    const copies = await json(await asMember.request(`/books/${bookId}/copies`));
+    expect(copies).toHaveLength(1);
+    const copyId = copies[0].id as number;
 
     const book = await json(await asMember.request(`/books/${bookId}`));
     expect(book.controls.borrow).toMatchObject({ href: `/books/${bookId}/borrow`, method: 'POST', fields: [] });
@@ -98,14 +102,17 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     expect(loan).toEqual({
       id: expect.any(Number),
       book_id: bookId,
+      copy_id: copyId,
       borrower_id: member.id,
       borrowed_at: expect.stringMatching(ISO_UTC),
       due_at: expect.stringMatching(ISO_UTC),
       returned_at: null,
+      renewals: 0,
       status: 'active',
       links: [
         { rel: 'self', href: `/loans/${loan.id}` },
         { rel: 'book', href: `/books/${bookId}` },
+        { rel: 'copy', href: `/copies/${copyId}` },
         { rel: 'borrower', href: `/users/${member.id}` },
         { rel: 'collection', href: '/loans?page=1&per_page=20' },
       ],
@@ -115,9 +122,17 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
           method: 'PATCH',
           fields: [expect.objectContaining({ name: 'status', value: 'returned' })],
         }),
+        // Active, not overdue, never renewed, and nobody holds the book.
+        renew: {
+          href: `/loans/${loan.id}/renewals`,
+          method: 'POST',
+          title: 'Renew this loan',
+          contentType: 'application/json',
+          fields: [],
+        },
       },
     });
-    expect(Object.keys(loan.controls)).toEqual(['return']);
+    expect(Object.keys(loan.controls)).toEqual(['return', 'renew']);
     const borrowedAt = Date.parse(loan.borrowed_at);
     // The database clock and this process's are the same machine's; a wide margin keeps this about meaning.
     expect(Math.abs(borrowedAt - before)).toBeLessThan(5 * 60 * 1000);
@@ -173,27 +188,40 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     }
   });
 
-  it('a book on loan cannot be borrowed again: 409 naming the due date, for another member and for a librarian', async () => {
+  it('a book on loan cannot be borrowed again: 409 naming the due date and the hold, for another member and for a librarian; its holder already has it', async () => {
     const bookId = await addBook(t, 'Already Lent Out', 1953, author);
     const holder = await addUser(t, 'Rosalind Firstcome', 'member');
     const other = await addUser(t, 'Sebastian Secondcome', 'member');
     const loan = await json(await borrowByControl(t.as(holder.token), bookId));
 
-    // Nobody is offered borrow on a book on loan.
-    for (const client of [t.as(holder.token), t.as(other.token), t]) {
+    // Nobody is offered borrow on a book on loan; everyone but its holder is offered a hold instead.
+    for (const [client, hold] of [
+      [t.as(holder.token), false],
+      [t.as(other.token), true],
+      [t, true],
+    ] as const) {
       const book = await json(await client.request(`/books/${bookId}`));
+      expect(book).toMatchObject({ available: false, due_at: loan.due_at, copies_total: 1, copies_available: 0 });
       expect(book.controls).not.toHaveProperty('borrow');
+      if (hold) expect(book.controls.hold).toMatchObject({ href: `/books/${bookId}/holds`, method: 'POST' });
+      else expect(book.controls).not.toHaveProperty('hold');
     }
 
-    const attempts = [
-      await t.as(other.token).send('POST', `/books/${bookId}/borrow`, {}),
-      await t.as(holder.token).send('POST', `/books/${bookId}/borrow`, {}),
-      await t.send('POST', `/books/${bookId}/borrow`, {}),
-      await t.send('POST', `/books/${bookId}/borrow`, { borrower_id: other.id }),
+    const noCopy =
+      `no copy of book ${bookId} is available to borrow now (the next is due back ${loan.due_at}); ` +
+      "place a hold (the book's `hold` control) to be next in line";
+    const attempts: [Response, string][] = [
+      [await t.as(other.token).send('POST', `/books/${bookId}/borrow`, {}), noCopy],
+      [
+        await t.as(holder.token).send('POST', `/books/${bookId}/borrow`, {}),
+        `you already have a copy of book ${bookId} on loan`,
+      ],
+      [await t.send('POST', `/books/${bookId}/borrow`, {}), noCopy],
+      [await t.send('POST', `/books/${bookId}/borrow`, { borrower_id: other.id }), noCopy],
     ];
-    for (const response of attempts) {
+    for (const [response, message] of attempts) {
       const body = await expectError(response, 409);
-      expect(body.error.message).toContain(loan.due_at);
+      expect(body.error.message).toBe(message);
     }
     const history = await json(await t.request(`/loans?filter=book_id:${bookId}`));
     expect(ids(history)).toEqual([loan.id]);
@@ -289,6 +317,14 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
         type: 'integer',
         required: false,
         options: expect.objectContaining({ href: expect.stringMatching(/^\/users(\?|$)/) }),
+      }),
+      expect.objectContaining({
+        name: 'copy_id',
+        type: 'integer',
+        required: false,
+        options: expect.objectContaining({
+          href: `/books/${bookId}/copies?filter=status%3Aavailable&fields=id%2Clabel`,
+        }),
       }),
     ]);
     const response = await submit(t, book.controls.borrow, { borrower_id: member.id });
@@ -409,6 +445,7 @@ describe('listing loans', () => {
       [`filter=book_id:${B(5)}`, []],
       [`filter=borrower_id:${bruno.id}`, [L(4), L(5)]],
       ['filter=status:active', [L(2), L(3), L(4)]],
+      ['filter=status:overdue', [L(2)]],
       ['filter=status:returned', [L(1), L(5)]],
       ['filter=status:active&filter=status:returned', [L(1), L(2), L(3), L(4), L(5)]],
       ['filter=overdue:true', [L(2)]],
@@ -421,9 +458,10 @@ describe('listing loans', () => {
     }
   });
 
-  it('an overdue loan shows its past due date', async () => {
+  it('an overdue loan shows its past due date and status overdue; it may be returned, not renewed', async () => {
     const overdue = await list(t.as(alice.token), `/loans/${L(2)}`);
-    expect(overdue).toMatchObject({ status: 'active', returned_at: null });
+    expect(overdue).toMatchObject({ status: 'overdue', returned_at: null });
+    expect(Object.keys(overdue.controls)).toEqual(['return']);
     expect(Date.parse(overdue.due_at)).toBeLessThan(Date.now());
     expect(Date.parse(overdue.due_at) - Date.parse(overdue.borrowed_at)).toBe(14 * DAY_MS);
   });
@@ -484,7 +522,7 @@ describe('listing loans', () => {
     }
     expect(bare.map((l: { status: string }) => l.status)).toEqual([
       'returned',
-      'active',
+      'overdue',
       'active',
       'active',
       'returned',

@@ -142,8 +142,10 @@ describe('task 1: a member finds a book by search, borrows it and returns it', (
     expect(borrowed.status).toBe(201);
     expect(borrowed.data).toMatchObject({ status: 'active', returned_at: null });
     const loan = await call(member, 'get', { url: borrowed.location });
-    expect(controlNames(loan)).toEqual(['return']);
+    // Return, and renew (active, not overdue, never renewed, nobody holds the book): renew takes no fields.
+    expect(controlNames(loan)).toEqual(['return', 'renew']);
     expect(loan.controls[0]?.fields[0]).toMatchObject({ name: 'status', value: 'returned' });
+    expect(loan.controls[1]).toMatchObject({ method: 'POST', fields: [] });
     const onLoan = await call(member, 'follow', { url: loan.url, rel: 'book' });
     expect(onLoan.data?.available).toBe(false);
     expect(controlNames(onLoan)).toEqual([]);

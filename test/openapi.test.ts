@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { authorInputFields } from '../src/domain/author.js';
 import { bookInputFields } from '../src/domain/book.js';
+import { copyInputFields, withdrawInputFields } from '../src/domain/copy.js';
+import { cancelInputFields } from '../src/domain/hold.js';
 import type { InputField } from '../src/domain/input.js';
 import { MAX_PAGE, MAX_PER_PAGE, MAX_QUERY_PARAM_LENGTH } from '../src/domain/limits.js';
 import { borrowInputFields, returnInputFields } from '../src/domain/loan.js';
@@ -109,6 +111,12 @@ describe('the OpenAPI document', () => {
       'PUT /authors/{id}': [authorInputFields, 'change', true],
       'PATCH /authors/{id}': [authorInputFields, 'change', true],
       'PATCH /loans/{id}': [returnInputFields, 'create', true],
+      // Renewing and holding take nothing: no body, or `{}` and no field.
+      'POST /loans/{id}/renewals': [[], 'create', false],
+      'POST /books/{id}/holds': [[], 'create', false],
+      'PATCH /holds/{id}': [cancelInputFields, 'create', true],
+      'POST /books/{id}/copies': [copyInputFields, 'create', true],
+      'PATCH /copies/{id}': [withdrawInputFields, 'create', true],
       'POST /users': [userInputFields, 'create', true],
       'PUT /users/{id}': [userInputFields, 'change', true],
       'PATCH /users/{id}': [userInputFields, 'change', true],

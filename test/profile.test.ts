@@ -38,6 +38,18 @@ beforeAll(async () => {
   const loan = borrowed.headers.get('location') as string;
   const tokens = await json(await asMember.request(`/users/${member.id}/tokens`));
   const token = tokens.data[0].links.find((l: Doc) => l.rel === 'self').href as string;
+  // A book whose one copy another member has: the member joins its queue, and the hold can be cancelled.
+  const held = await addBook(t, 'Held Horizons', 1992, author);
+  const borrower = await addUser(t, 'Profile Borrower');
+  expect((await t.as(borrower.token).request(`/books/${held}/borrow`, { method: 'POST' })).status).toBe(201);
+  const placed = await asMember.request(`/books/${held}/holds`, { method: 'POST' });
+  expect(placed.status).toBe(201);
+  const hold = placed.headers.get('location') as string;
+  // The copy on the shelf, which a librarian may withdraw.
+  const copiesOfUntouched = linkHref(await json(await t.request(`/books/${untouched}`)), 'copies') as string;
+  const copies = await json(await t.request(copiesOfUntouched));
+  expect(copies.data).toHaveLength(1);
+  const copy = copies.data[0].links.find((l: Doc) => l.rel === 'self').href as string;
 
   const callers: Record<string, TestClient> = { anonymous: t.anonymous, member: asMember, librarian: t };
   const paths = [
@@ -45,7 +57,12 @@ beforeAll(async () => {
     '/books?page=1&per_page=5',
     `/books/${lent}`,
     `/books/${untouched}`,
+    `/books/${held}`,
     `/books/${lent}/author`,
+    copiesOfUntouched,
+    copy,
+    `/books/${held}/holds?page=1`,
+    hold,
     '/authors?page=1',
     `/authors/${author}`,
     `/authors/${lonelyAuthor}`,
@@ -55,6 +72,7 @@ beforeAll(async () => {
     '/users?page=1',
     `/users/${member.id}`,
     `/users/${member.id}/loans?page=1`,
+    `/users/${member.id}/holds?page=1`,
     `/users/${member.id}/tokens`,
     token,
   ];
@@ -175,7 +193,8 @@ describe('the profile', () => {
         for (const field of control.fields) {
           expect(typeOf(fields[field.name] ?? {}), `${where}: field ${field.name}`).toEqual(typeOf(field));
         }
-        // Borrowing offers `borrower_id` to librarians only; every other control offers all its fields.
+        // Borrowing offers `borrower_id` and `copy_id` to librarians only; every other control offers all
+        // its fields.
         if (name !== 'borrow')
           expect(
             control.fields.map((f: Doc) => f.name),

@@ -1,10 +1,12 @@
 /**
- * The role matrix of issue 3. First half: for each caller (anonymous, a member, another member, a
- * librarian) and each endpoint, the status is exactly the documented one; refused writes change nothing.
+ * The role matrix of issue 3, with circulation's copies, holds, renewals and overdue loans (issue 12).
+ * First half: for each caller (anonymous, a member, another member, a librarian) and each endpoint, the
+ * status is exactly the documented one; refused writes change nothing.
  * Second half: controls shown ⇔ allowed. Every control a caller is shown, submitted as a generic client
- * would, succeeds; every control a librarian is shown on the same resource but this caller is not, sent
- * by this caller, is refused; so are the actions no one is offered in that state.
+ * would, succeeds; every control another caller (a librarian, say) is shown on the same resource but this
+ * caller is not, sent by this caller, is refused; so are the actions no one is offered in that state.
  */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addAuthor,
@@ -59,6 +61,42 @@ async function returnLoan(t: TestCatalogue, loanId: number): Promise<void> {
   if (response.status !== 200) throw new Error(`returning loan ${loanId}: ${response.status} ${await response.text()}`);
 }
 
+/** The caller places a hold on a book; answers the hold's id. */
+async function placeHold(client: TestClient, bookId: number): Promise<number> {
+  const response = await client.request(`/books/${bookId}/holds`, { method: 'POST' });
+  if (response.status !== 201) throw new Error(`holding book ${bookId}: ${response.status} ${await response.text()}`);
+  return (await json(response)).id;
+}
+
+async function cancelHold(t: TestCatalogue, holdId: number): Promise<void> {
+  const response = await t.send('PATCH', `/holds/${holdId}`, { status: 'cancelled' });
+  if (response.status !== 200)
+    throw new Error(`cancelling hold ${holdId}: ${response.status} ${await response.text()}`);
+}
+
+/** The librarian renews a loan `times` times. */
+async function renew(t: TestCatalogue, loanId: number, times: number): Promise<void> {
+  for (let i = 0; i < times; i++) {
+    const response = await t.request(`/loans/${loanId}/renewals`, { method: 'POST' });
+    if (response.status !== 200)
+      throw new Error(`renewing loan ${loanId}: ${response.status} ${await response.text()}`);
+  }
+}
+
+/** Makes a loan overdue as circulation.test.ts does: by moving its dates back in the database. */
+async function makeOverdue(t: TestCatalogue, loanId: number): Promise<void> {
+  await t.database.db.execute(sql`update loans set borrowed_at = now() - interval '20 days',
+    due_at = now() - interval '1 day' where id = ${loanId}`);
+}
+
+/** The id of the first copy of a book (a new book comes with one). */
+async function firstCopyOf(t: TestCatalogue, bookId: number): Promise<number> {
+  const copies = await json<{ id: number }[]>(await t.request(`/books/${bookId}/copies?sort=id`));
+  const first = copies[0];
+  if (!first) throw new Error(`book ${bookId} has no copy`);
+  return first.id;
+}
+
 async function addTokenOf(t: TestCatalogue, userId: number): Promise<number> {
   const response = await t.send('POST', `/users/${userId}/tokens`, { name: unique('matrix token') });
   if (response.status !== 201) throw new Error(`token for ${userId}: ${response.status} ${await response.text()}`);
@@ -83,14 +121,22 @@ interface Scene {
   librarianId: number;
   authorId: number;
   bookId: number;
+  /** The copy `bookId` came with, on the shelf. */
+  copyId: number;
   /** An active loan of `member`. */
   loanId: number;
+  /** A waiting hold of `member`, on a book lent to a patron. */
+  holdId: number;
   /** A token of `member` other than the one they sign in with. */
   memberTokenId: number;
   freshBook(): Promise<number>;
   freshAuthor(): Promise<number>;
   /** A fresh active loan of `member`. */
   freshLoan(): Promise<number>;
+  /** A fresh book whose only copy is lent to a patron (none of the four callers): none on the shelf. */
+  freshBookOut(): Promise<number>;
+  /** A fresh waiting hold of `member`. */
+  freshHold(): Promise<number>;
 }
 
 async function buildScene(t: TestCatalogue): Promise<Scene> {
@@ -100,6 +146,13 @@ async function buildScene(t: TestCatalogue): Promise<Scene> {
   const freshBook = () => addBook(t, unique('Matrix Book'), 2001, authorId);
   const bookId = await freshBook();
   const freshLoan = async () => lend(t, await freshBook(), member.id);
+  const patronId = await addPlainUser(t);
+  const freshBookOut = async () => {
+    const id = await freshBook();
+    await lend(t, id, patronId);
+    return id;
+  };
+  const freshHold = async () => placeHold(t.as(member.token), await freshBookOut());
   return {
     t,
     member,
@@ -107,11 +160,15 @@ async function buildScene(t: TestCatalogue): Promise<Scene> {
     librarianId: await ownId(t),
     authorId,
     bookId,
+    copyId: await firstCopyOf(t, bookId),
     loanId: await freshLoan(),
+    holdId: await freshHold(),
     memberTokenId: await addTokenOf(t, member.id),
     freshBook,
     freshAuthor: () => addAuthor(t, unique('Matrix Writer')),
     freshLoan,
+    freshBookOut,
+    freshHold,
   };
 }
 
@@ -178,6 +235,35 @@ const readRows: Row[] = [
     undefined,
     { anonymous: 200, member: 200, otherMember: 200, librarian: 200 },
   ],
+  [
+    'GET',
+    '/books/{id}/copies',
+    (s) => `/books/${s.bookId}/copies`,
+    undefined,
+    { anonymous: 200, member: 200, otherMember: 200, librarian: 200 },
+  ],
+  [
+    'GET',
+    '/copies/{id}',
+    (s) => `/copies/${s.copyId}`,
+    undefined,
+    { anonymous: 200, member: 200, otherMember: 200, librarian: 200 },
+  ],
+  // A book's queue is the librarians'; a member sees their own hold on the book and their own holds.
+  [
+    'GET',
+    '/books/{id}/holds',
+    (s) => `/books/${s.bookId}/holds`,
+    undefined,
+    { anonymous: 401, member: 403, otherMember: 403, librarian: 200 },
+  ],
+  [
+    'GET',
+    "/holds/{member's hold}",
+    (s) => `/holds/${s.holdId}`,
+    undefined,
+    { anonymous: 401, member: 200, otherMember: 404, librarian: 200 },
+  ],
   ['GET', '/loans', () => '/loans', undefined, { anonymous: 401, member: 200, otherMember: 200, librarian: 200 }],
   [
     'GET',
@@ -192,6 +278,14 @@ const readRows: Row[] = [
     (s) => `/loans/${s.loanId}`,
     undefined,
     { anonymous: 401, member: 200, otherMember: 404, librarian: 200 },
+  ],
+  // Everyone's overdue loans for a librarian (the root links them); a member's own for a member.
+  [
+    'GET',
+    '/loans?filter=status:overdue',
+    () => '/loans?filter=status:overdue',
+    undefined,
+    { anonymous: 401, member: 200, otherMember: 200, librarian: 200 },
   ],
   ['GET', '/users', () => '/users', undefined, { anonymous: 401, member: 403, otherMember: 403, librarian: 200 }],
   [
@@ -219,6 +313,13 @@ const readRows: Row[] = [
     'GET',
     '/users/{member}/loans?page=1',
     (s) => `/users/${s.member.id}/loans?page=1`,
+    undefined,
+    { anonymous: 401, member: 200, otherMember: 404, librarian: 200 },
+  ],
+  [
+    'GET',
+    '/users/{member}/holds',
+    (s) => `/users/${s.member.id}/holds`,
     undefined,
     { anonymous: 401, member: 200, otherMember: 404, librarian: 200 },
   ],
@@ -362,6 +463,100 @@ const writeRows: Row[] = [
     undefined,
     { anonymous: 401, member: 409, otherMember: 409, librarian: 409 },
   ],
+  // Copies
+  [
+    'POST',
+    '/books/{fresh}/copies {}',
+    async (s) => `/books/${await s.freshBook()}/copies`,
+    {},
+    { anonymous: 401, member: 403, otherMember: 403, librarian: 201 },
+  ],
+  [
+    'PATCH',
+    '/copies/{fresh, on the shelf} withdraw',
+    async (s) => `/copies/${await firstCopyOf(s.t, await s.freshBook())}`,
+    { status: 'withdrawn' },
+    { anonymous: 401, member: 403, otherMember: 403, librarian: 200 },
+  ],
+  [
+    'PATCH',
+    '/copies/{fresh, on loan to member} withdraw',
+    async (s) => {
+      const loan = await json(await s.t.request(`/loans/${await s.freshLoan()}`));
+      return `/copies/${loan.copy_id}`;
+    },
+    { status: 'withdrawn' },
+    { anonymous: 401, member: 403, otherMember: 403, librarian: 409 },
+  ],
+  // Holds
+  [
+    'POST',
+    '/books/{fresh, none on the shelf}/holds (no body)',
+    async (s) => `/books/${await s.freshBookOut()}/holds`,
+    undefined,
+    { anonymous: 401, member: 201, otherMember: 201, librarian: 201 },
+  ],
+  [
+    'POST',
+    '/books/{fresh, none on the shelf}/holds {}',
+    async (s) => `/books/${await s.freshBookOut()}/holds`,
+    {},
+    { anonymous: 401, member: 201, otherMember: 201, librarian: 201 },
+  ],
+  [
+    'POST',
+    '/books/{fresh, on the shelf}/holds',
+    async (s) => `/books/${await s.freshBook()}/holds`,
+    undefined,
+    { anonymous: 401, member: 409, otherMember: 409, librarian: 409 },
+  ],
+  [
+    'POST',
+    '/books/{fresh, on loan to member}/holds',
+    async (s) => {
+      const bookId = await s.freshBook();
+      await lend(s.t, bookId, s.member.id);
+      return `/books/${bookId}/holds`;
+    },
+    undefined,
+    { anonymous: 401, member: 409, otherMember: 201, librarian: 201 },
+  ],
+  [
+    'POST',
+    '/books/{fresh, held by member}/holds',
+    async (s) => {
+      const bookId = await s.freshBookOut();
+      await placeHold(s.t.as(s.member.token), bookId);
+      return `/books/${bookId}/holds`;
+    },
+    undefined,
+    { anonymous: 401, member: 409, otherMember: 201, librarian: 201 },
+  ],
+  [
+    'PATCH',
+    "/holds/{member's fresh waiting hold} cancel",
+    async (s) => `/holds/${await s.freshHold()}`,
+    { status: 'cancelled' },
+    { anonymous: 401, member: 200, otherMember: 404, librarian: 200 },
+  ],
+  [
+    'PATCH',
+    "/holds/{member's fresh cancelled hold} cancel",
+    async (s) => {
+      const holdId = await s.freshHold();
+      await cancelHold(s.t, holdId);
+      return `/holds/${holdId}`;
+    },
+    { status: 'cancelled' },
+    { anonymous: 401, member: 409, otherMember: 404, librarian: 409 },
+  ],
+  [
+    'DELETE',
+    "/holds/{member's fresh hold}",
+    async (s) => `/holds/${await s.freshHold()}`,
+    undefined,
+    { anonymous: 405, member: 405, otherMember: 405, librarian: 405 },
+  ],
   // Loans
   [
     'PATCH',
@@ -379,6 +574,58 @@ const writeRows: Row[] = [
       return `/loans/${loanId}`;
     },
     { status: 'returned' },
+    { anonymous: 401, member: 409, otherMember: 404, librarian: 409 },
+  ],
+  [
+    'PATCH',
+    "/loans/{member's fresh overdue loan} return",
+    async (s) => {
+      const loanId = await s.freshLoan();
+      await makeOverdue(s.t, loanId);
+      return `/loans/${loanId}`;
+    },
+    { status: 'returned' },
+    { anonymous: 401, member: 200, otherMember: 404, librarian: 200 },
+  ],
+  [
+    'POST',
+    "/loans/{member's fresh active loan}/renewals",
+    async (s) => `/loans/${await s.freshLoan()}/renewals`,
+    undefined,
+    { anonymous: 401, member: 200, otherMember: 404, librarian: 200 },
+  ],
+  [
+    'POST',
+    "/loans/{member's fresh loan, renewed to the limit (2)}/renewals",
+    async (s) => {
+      const loanId = await s.freshLoan();
+      await renew(s.t, loanId, 2);
+      return `/loans/${loanId}/renewals`;
+    },
+    undefined,
+    { anonymous: 401, member: 409, otherMember: 404, librarian: 409 },
+  ],
+  [
+    'POST',
+    "/loans/{member's fresh overdue loan}/renewals",
+    async (s) => {
+      const loanId = await s.freshLoan();
+      await makeOverdue(s.t, loanId);
+      return `/loans/${loanId}/renewals`;
+    },
+    undefined,
+    { anonymous: 401, member: 409, otherMember: 404, librarian: 409 },
+  ],
+  [
+    'POST',
+    "/loans/{member's fresh loan of a book otherMember holds}/renewals",
+    async (s) => {
+      const bookId = await s.freshBook();
+      const loanId = await lend(s.t, bookId, s.member.id);
+      await placeHold(s.t.as(s.otherMember.token), bookId);
+      return `/loans/${loanId}/renewals`;
+    },
+    undefined,
     { anonymous: 401, member: 409, otherMember: 404, librarian: 409 },
   ],
   [
@@ -445,19 +692,33 @@ const writeRows: Row[] = [
 const cellsOf = (rows: Row[]) =>
   rows.flatMap((row) => roles.map((role) => [row[0], row[1], role, row[4][role], row] as const));
 
-/** What a librarian sees at the path a write aims at (for a borrow, the book), to show it unchanged. */
+/**
+ * Where a write would show, read back by a librarian: the resource it aims at; for a borrow the book, for
+ * a renewal the loan, for a hold the book and its queue, for a new copy the book and its copies.
+ */
+function watched(method: string, path: string): string[] {
+  const [, parent, action] = path.match(/^(.*)\/(borrow|renewals|holds|copies)$/) ?? [];
+  if (method !== 'POST' || parent === undefined) return [path];
+  return action === 'holds' || action === 'copies' ? [parent, path] : [parent];
+}
+
+/** What a librarian sees where a write would show, to show it unchanged. */
 async function snapshot(s: Scene, method: string, path: string): Promise<string> {
-  const watched = method === 'POST' ? path.replace(/\/borrow$/, '') : path;
-  const response = await s.t.request(watched);
-  return `${response.status} ${await response.text()}`;
+  const seen: string[] = [];
+  for (const href of watched(method, path)) {
+    const response = await s.t.request(href);
+    seen.push(`${href}: ${response.status} ${await response.text()}`);
+  }
+  return seen.join('\n');
 }
 
 describe('role matrix: the status of every endpoint for every caller', () => {
   let s: Scene;
 
   beforeAll(async () => {
-    // The matrix lends a fresh loan to the same member for every row; the cap has tests of its own.
-    s = await buildScene(await openTestCatalogue({ access: { maxActiveLoans: undefined } }));
+    // The matrix lends a fresh loan to the same member, and places their fresh holds, for every row: the
+    // caps have tests of their own (10 000 holds is the most CATALOGUE_MAX_HOLDS may be).
+    s = await buildScene(await openTestCatalogue({ access: { maxActiveLoans: undefined, maxHolds: 10_000 } }));
   });
 
   afterAll(async () => {
@@ -484,7 +745,8 @@ describe('role matrix: the status of every endpoint for every caller', () => {
     const before = expected >= 400 ? await snapshot(s, method, path) : undefined;
     const response = await perform(method, path, row[3], role);
     expect(response.status, `${method} ${path} as ${role}`).toBe(expected);
-    if (expected === 201) expect(response.headers.get('location')).toMatch(/^\/(books|authors|loans|users)\/\d+/);
+    if (expected === 201)
+      expect(response.headers.get('location')).toMatch(/^\/(books|authors|loans|users|copies|holds)\/\d+/);
     if (expected >= 400) {
       await expectRefusal(response, expected, `${method} ${path} as ${role}`);
       expect(await snapshot(s, method, path), 'a refused write changes nothing').toBe(before);
@@ -605,8 +867,45 @@ const searchOnly = {
   librarian: ['create', 'search'],
 };
 const fullBook = ['borrow', 'update', 'edit', 'delete'];
+/** A book with none on the shelf, as a librarian sees it: they may join its queue, and change it. */
+const outBook = ['hold', 'update', 'edit'];
+/** Its borrower's, or a librarian's. */
+const ownOnly = { anonymous: 401, member: 200, otherMember: 404, librarian: 200 };
+const librariansOnly = { anonymous: 401, member: 403, otherMember: 403, librarian: 200 };
 
 const freshBookIn = (w: World) => addBook(w.t, unique('Control Book'), 1980, w.authorId);
+
+/** A fresh book whose only copy is lent to the other member. */
+async function bookLentToOther(w: World): Promise<number> {
+  const id = await freshBookIn(w);
+  await lend(w.t, id, w.otherMember.id);
+  return id;
+}
+
+/** A fresh waiting hold of the member, on a book lent to the other member. */
+async function waitingHoldOf(w: World): Promise<{ bookId: number; holdId: number }> {
+  const bookId = await bookLentToOther(w);
+  return { bookId, holdId: await placeHold(worldClient(w, 'member'), bookId) };
+}
+
+/** A fresh ready hold of the member: the other member's loan returned, its copy set aside for them. */
+async function readyHoldOf(w: World): Promise<{ bookId: number; holdId: number }> {
+  const bookId = await freshBookIn(w);
+  const loanId = await lend(w.t, bookId, w.otherMember.id);
+  const holdId = await placeHold(worldClient(w, 'member'), bookId);
+  await returnLoan(w.t, loanId);
+  return { bookId, holdId };
+}
+
+const borrowOf = (id: number): Unoffered => ({
+  control: 'borrow',
+  method: 'POST',
+  href: `/books/${id}/borrow`,
+  body: {},
+});
+const holdOf = (id: number): Unoffered => ({ control: 'hold', method: 'POST', href: `/books/${id}/holds`, body: {} });
+const deleteOf = (id: number): Unoffered => ({ control: 'delete', method: 'DELETE', href: `/books/${id}` });
+const renewOf = (id: number): Unoffered => ({ control: 'renew', method: 'POST', href: `/loans/${id}/renewals` });
 
 const resourceCases: ResourceCase[] = [
   {
@@ -618,7 +917,11 @@ const resourceCases: ResourceCase[] = [
   },
   {
     name: 'an available book',
-    make: async (w) => ({ href: `/books/${await freshBookIn(w)}` }),
+    async make(w) {
+      const id = await freshBookIn(w);
+      // A copy is on the shelf: borrow it; nobody joins a queue for it.
+      return { href: `/books/${id}`, unoffered: [holdOf(id)] };
+    },
     status: publicDoc,
     controls: { anonymous: [], member: ['borrow'], otherMember: ['borrow'], librarian: fullBook },
   },
@@ -627,16 +930,129 @@ const resourceCases: ResourceCase[] = [
     async make(w) {
       const id = await freshBookIn(w);
       await lend(w.t, id, w.member.id);
-      return {
-        href: `/books/${id}`,
-        unoffered: [
-          { control: 'borrow', method: 'POST', href: `/books/${id}/borrow`, body: {} },
-          { control: 'delete', method: 'DELETE', href: `/books/${id}` },
-        ],
-      };
+      return { href: `/books/${id}`, unoffered: [borrowOf(id), deleteOf(id)] };
     },
     status: publicDoc,
-    controls: { anonymous: [], member: [], otherMember: [], librarian: ['update', 'edit'] },
+    // The others may join its queue; the member, who has it, may not.
+    controls: { anonymous: [], member: [], otherMember: ['hold'], librarian: outBook },
+  },
+  {
+    name: 'a book with no copy on the shelf (lent to the other member)',
+    async make(w) {
+      const id = await bookLentToOther(w);
+      return { href: `/books/${id}`, unoffered: [borrowOf(id), deleteOf(id)] };
+    },
+    status: publicDoc,
+    controls: { anonymous: [], member: ['hold'], otherMember: [], librarian: outBook },
+  },
+  {
+    name: 'a book the member holds (waiting)',
+    async make(w) {
+      const { bookId } = await waitingHoldOf(w);
+      return { href: `/books/${bookId}`, unoffered: [borrowOf(bookId), deleteOf(bookId)] };
+    },
+    status: publicDoc,
+    // Not twice in the queue; the other member has it on loan.
+    controls: { anonymous: [], member: [], otherMember: [], librarian: outBook },
+  },
+  {
+    name: "a book whose copy is set aside for the member's ready hold",
+    async make(w) {
+      const { bookId } = await readyHoldOf(w);
+      return { href: `/books/${bookId}`, unoffered: [deleteOf(bookId)] };
+    },
+    status: publicDoc,
+    // The member borrows the copy set aside; no copy is on the shelf, so the others may join the queue.
+    // A librarian may lend that copy to the member at the desk: `borrow`, with borrower_id required.
+    controls: { anonymous: [], member: ['borrow'], otherMember: ['hold'], librarian: ['borrow', ...outBook] },
+  },
+  {
+    name: 'a book with a copy on the shelf and another on loan to the librarian',
+    async make(w) {
+      const id = await freshBookIn(w);
+      const added = await w.t.send('POST', `/books/${id}/copies`, {});
+      if (added.status !== 201) throw new Error(`adding a copy: ${added.status} ${await added.text()}`);
+      const own = await w.t.send('POST', `/books/${id}/borrow`, {});
+      if (own.status !== 201) throw new Error(`the librarian's own borrow: ${own.status} ${await own.text()}`);
+      return { href: `/books/${id}`, unoffered: [deleteOf(id)] };
+    },
+    status: publicDoc,
+    // Not a second copy for the librarian, but the one on the shelf to lend: borrower_id required.
+    controls: { anonymous: [], member: ['borrow'], otherMember: ['borrow'], librarian: ['borrow', 'update', 'edit'] },
+  },
+  {
+    name: "a book's copies page",
+    make: async (w) => ({ href: `/books/${await freshBookIn(w)}/copies?page=1&per_page=20` }),
+    status: publicDoc,
+    controls: { anonymous: [], member: [], otherMember: [], librarian: ['create'] },
+  },
+  {
+    name: 'a copy on the shelf',
+    make: async (w) => ({ href: `/copies/${await firstCopyOf(w.t, await freshBookIn(w))}` }),
+    status: publicDoc,
+    controls: { anonymous: [], member: [], otherMember: [], librarian: ['withdraw'] },
+  },
+  {
+    name: 'a copy on loan',
+    async make(w) {
+      const loan = await json(await w.t.request(`/loans/${await lend(w.t, await freshBookIn(w), w.member.id)}`));
+      const href = `/copies/${loan.copy_id}`;
+      return { href, unoffered: [{ control: 'withdraw', method: 'PATCH', href, body: { status: 'withdrawn' } }] };
+    },
+    status: publicDoc,
+    controls: { anonymous: [], member: [], otherMember: [], librarian: [] },
+  },
+  {
+    name: 'a withdrawn copy',
+    async make(w) {
+      const href = `/copies/${await firstCopyOf(w.t, await freshBookIn(w))}`;
+      const response = await w.t.send('PATCH', href, { status: 'withdrawn' });
+      if (response.status !== 200) throw new Error(`withdrawing ${href}: ${response.status}`);
+      return { href, unoffered: [{ control: 'withdraw', method: 'PATCH', href, body: { status: 'withdrawn' } }] };
+    },
+    status: publicDoc,
+    controls: { anonymous: [], member: [], otherMember: [], librarian: [] },
+  },
+  {
+    name: "a book's queue of holds",
+    async make(w) {
+      const { bookId } = await waitingHoldOf(w);
+      return { href: `/books/${bookId}/holds?page=1&per_page=20` };
+    },
+    status: librariansOnly,
+    controls: { anonymous: [], member: [], otherMember: [], librarian: [] },
+  },
+  {
+    name: "the member's waiting hold",
+    make: async (w) => ({ href: `/holds/${(await waitingHoldOf(w)).holdId}` }),
+    status: ownOnly,
+    controls: { anonymous: [], member: ['cancel'], otherMember: [], librarian: ['cancel'] },
+  },
+  {
+    name: "the member's ready hold",
+    make: async (w) => ({ href: `/holds/${(await readyHoldOf(w)).holdId}` }),
+    status: ownOnly,
+    controls: { anonymous: [], member: ['cancel'], otherMember: [], librarian: ['cancel'] },
+  },
+  {
+    name: "the member's cancelled hold",
+    async make(w) {
+      const { holdId } = await waitingHoldOf(w);
+      await cancelHold(w.t, holdId);
+      const href = `/holds/${holdId}`;
+      return { href, unoffered: [{ control: 'cancel', method: 'PATCH', href, body: { status: 'cancelled' } }] };
+    },
+    status: ownOnly,
+    controls: { anonymous: [], member: [], otherMember: [], librarian: [] },
+  },
+  {
+    name: "the member's holds page",
+    async make(w) {
+      await waitingHoldOf(w);
+      return { href: `/users/${w.member.id}/holds?page=1&per_page=20` };
+    },
+    status: ownOnly,
+    controls: { anonymous: [], member: [], otherMember: [], librarian: [] },
   },
   {
     name: 'an available book with loan history',
@@ -701,7 +1117,38 @@ const resourceCases: ResourceCase[] = [
   {
     name: "the member's active loan",
     make: async (w) => ({ href: `/loans/${await lend(w.t, await freshBookIn(w), w.member.id)}` }),
-    status: { anonymous: 401, member: 200, otherMember: 404, librarian: 200 },
+    status: ownOnly,
+    controls: { anonymous: [], member: ['return', 'renew'], otherMember: [], librarian: ['return', 'renew'] },
+  },
+  {
+    name: "the member's loan renewed to the limit (2)",
+    async make(w) {
+      const id = await lend(w.t, await freshBookIn(w), w.member.id);
+      await renew(w.t, id, 2);
+      return { href: `/loans/${id}`, unoffered: [renewOf(id)] };
+    },
+    status: ownOnly,
+    controls: { anonymous: [], member: ['return'], otherMember: [], librarian: ['return'] },
+  },
+  {
+    name: "the member's overdue loan",
+    async make(w) {
+      const id = await lend(w.t, await freshBookIn(w), w.member.id);
+      await makeOverdue(w.t, id);
+      return { href: `/loans/${id}`, unoffered: [renewOf(id)] };
+    },
+    status: ownOnly,
+    controls: { anonymous: [], member: ['return'], otherMember: [], librarian: ['return'] },
+  },
+  {
+    name: "the member's loan of a book the other member holds",
+    async make(w) {
+      const bookId = await freshBookIn(w);
+      const id = await lend(w.t, bookId, w.member.id);
+      await placeHold(worldClient(w, 'otherMember'), bookId);
+      return { href: `/loans/${id}`, unoffered: [renewOf(id)] };
+    },
+    status: ownOnly,
     controls: { anonymous: [], member: ['return'], otherMember: [], librarian: ['return'] },
   },
   {
@@ -710,7 +1157,10 @@ const resourceCases: ResourceCase[] = [
       const id = await lend(w.t, await freshBookIn(w), w.member.id);
       await returnLoan(w.t, id);
       const href = `/loans/${id}`;
-      return { href, unoffered: [{ control: 'return', method: 'PATCH', href, body: { status: 'returned' } }] };
+      return {
+        href,
+        unoffered: [{ control: 'return', method: 'PATCH', href, body: { status: 'returned' } }, renewOf(id)],
+      };
     },
     status: { anonymous: 401, member: 200, otherMember: 404, librarian: 200 },
     controls: { anonymous: [], member: [], otherMember: [], librarian: [] },
@@ -763,8 +1213,12 @@ const resourceCases: ResourceCase[] = [
 async function chooseValue(w: World, f: FieldDoc): Promise<unknown> {
   // What a person signing in types: their own token.
   if (f.name === 'token') return w.member.token;
+  // Whom a librarian lends to when they must name someone: the member at the desk.
+  if (f.name === 'borrower_id') return w.member.id;
   if (f.options) {
     // The choices live in a collection: pick its first item (asking as the librarian, who may list any).
+    // Only a required field is chosen: an optional one (a borrow's copy_id, from the copies on the shelf,
+    // which may be none) is left out, as a client leaves it.
     const choices = await json<Record<string, unknown>[]>(await w.t.request(f.options.href));
     expect(choices.length, `choices at ${f.options.href}`).toBeGreaterThan(0);
     return choices[0]?.[f.options.valueField];
@@ -779,6 +1233,18 @@ async function chooseValue(w: World, f: FieldDoc): Promise<unknown> {
       return '2000-01-01';
     default:
       return unique('Control Value').slice(0, f.maxLength ?? 200);
+  }
+}
+
+/** The options of a field: a listing (as a librarian reads it) whose items each carry the value field. */
+async function expectOptions(w: World, f: FieldDoc): Promise<void> {
+  const href = f.options?.href as string;
+  const response = await w.t.request(href);
+  expect(response.status, `options of ${f.name} at ${href}`).toBe(200);
+  const choices = await json<Record<string, unknown>[]>(response);
+  expect(Array.isArray(choices), `options of ${f.name} at ${href}`).toBe(true);
+  for (const choice of choices) {
+    expect(typeof choice[f.options?.valueField as string], `options of ${f.name} at ${href}`).toBe('number');
   }
 }
 
@@ -815,10 +1281,16 @@ async function fetchControls(client: TestClient, href: string): Promise<{ status
 
 const isRefusal = (status: number) => status >= 400 && status < 500;
 
+/** The other callers, a librarian first. */
+const otherRoles = (role: Role): Role[] =>
+  (['librarian', 'member', 'otherMember', 'anonymous'] as const).filter((r) => r !== role);
+
 describe('controls shown ⇔ allowed, for every caller and resource', () => {
   let t: TestCatalogue;
 
   beforeAll(async () => {
+    // The librarian is every world's: the holds they place in their own rows (one for each book case
+    // offering them `hold`, four) stay open, below the default cap of 10 (CATALOGUE_MAX_HOLDS).
     t = await openTestCatalogue({ access: { maxActiveLoans: 2 } });
   });
 
@@ -842,6 +1314,11 @@ describe('controls shown ⇔ allowed, for every caller and resource', () => {
     const shown = Object.keys(seen.doc?.controls ?? {});
     expect(shown.sort(), `controls of ${kase.name} as ${role}`).toEqual([...kase.controls[role]].sort());
 
+    // Where a field's values come from (authors, users, a borrow's copies on the shelf) can be listed.
+    for (const control of Object.values(seen.doc?.controls ?? {})) {
+      for (const f of control.fields.filter((field) => field.options)) await expectOptions(seen.w, f);
+    }
+
     // Every control shown, submitted on a fresh copy, succeeds.
     for (const name of shown) {
       const copy = await freshCopy(kase, role);
@@ -855,19 +1332,25 @@ describe('controls shown ⇔ allowed, for every caller and resource', () => {
       expect(response.status, `${name}: ${control.method} ${control.href} as ${role}`).toBeLessThan(300);
     }
 
-    // Every control a librarian is shown here but this caller is not, sent by this caller, is refused.
-    const librarianView = await freshCopy(kase, 'librarian');
-    expect(Object.keys(librarianView.doc?.controls ?? {}).sort()).toEqual([...kase.controls.librarian].sort());
-    for (const name of kase.controls.librarian.filter((n) => !shown.includes(n))) {
-      const copy = await freshCopy(kase, 'librarian');
-      const control = copy.doc?.controls[name];
-      if (!control) throw new Error(`control ${name} missing from a fresh copy of ${kase.name}`);
-      const response = await submit(copy.w, worldClient(copy.w, role), control);
-      expect(
-        isRefusal(response.status),
-        `${name}: ${control.method} ${control.href} as ${role} → ${response.status}`,
-      ).toBe(true);
-      await expectRefusal(response, response.status, `${name} as ${role}`);
+    // Every control another caller is shown here but this caller is not, sent by this caller, is refused:
+    // a librarian's first (they are shown the most), then a member's (a borrow of a copy set aside for them).
+    const checked = new Set(shown);
+    for (const other of otherRoles(role)) {
+      for (const name of kase.controls[other].filter((n) => !checked.has(n))) {
+        checked.add(name);
+        const copy = await freshCopy(kase, other);
+        expect(Object.keys(copy.doc?.controls ?? {}).sort(), `controls as ${other}`).toEqual(
+          [...kase.controls[other]].sort(),
+        );
+        const control = copy.doc?.controls[name];
+        if (!control) throw new Error(`control ${name} missing from a fresh copy of ${kase.name}`);
+        const response = await submit(copy.w, worldClient(copy.w, role), control);
+        expect(
+          isRefusal(response.status),
+          `${other}'s ${name}: ${control.method} ${control.href} as ${role} → ${response.status}`,
+        ).toBe(true);
+        await expectRefusal(response, response.status, `${other}'s ${name} as ${role}`);
+      }
     }
 
     // What no one is offered in this state is refused to everyone.
@@ -888,17 +1371,23 @@ describe('controls shown ⇔ allowed, for every caller and resource', () => {
   });
 
   it.each(roles)(
-    'the root links as %s: each link shown can be followed; those only a librarian is shown are refused',
+    'the root links as %s: each link shown can be followed; those only a librarian is shown are refused (overdue: narrowed)',
     async (role) => {
       const w = await newWorld(t);
       const client = worldClient(w, role);
+      // An overdue loan each for the member and the other member.
+      const overdue: Record<string, number> = {};
+      for (const who of ['member', 'otherMember'] as const) {
+        overdue[who] = await lend(w.t, await freshBookIn(w), w[who].id);
+        await makeOverdue(w.t, overdue[who]);
+      }
       const root = await json<Doc>(await client.request('/'));
       const librarianRoot = await json<Doc>(await worldClient(w, 'librarian').request('/'));
       const expectedRels = {
         anonymous: ['self', 'books', 'authors', 'search', 'changes'],
         member: ['self', 'books', 'authors', 'search', 'changes', 'me', 'loans'],
         otherMember: ['self', 'books', 'authors', 'search', 'changes', 'me', 'loans'],
-        librarian: ['self', 'books', 'authors', 'search', 'changes', 'me', 'loans', 'users'],
+        librarian: ['self', 'books', 'authors', 'search', 'changes', 'me', 'loans', 'overdue', 'users'],
       }[role].concat('profile', 'service-desc', 'mcp');
       expect(root.links.map((l) => l.rel).sort()).toEqual([...expectedRels].sort());
       for (const link of root.links.filter((l) => !l.templated)) {
@@ -907,7 +1396,25 @@ describe('controls shown ⇔ allowed, for every caller and resource', () => {
       const shownRels = new Set(root.links.map((l) => l.rel));
       for (const link of librarianRoot.links.filter((l) => !l.templated && !shownRels.has(l.rel))) {
         const response = await client.request(link.href);
+        if (link.rel === 'overdue' && role !== 'anonymous') {
+          // The overdue loans are a view of /loans, which a member reads narrowed to their own: followed by
+          // a member, the link answers their overdue loans and nobody else's.
+          expect(response.status, `${link.rel} ${link.href} as ${role}`).toBe(200);
+          const page = await json<{ data: { id: number; borrower_id: number }[] }>(response);
+          expect(page.data.map((loan) => loan.id)).toEqual([overdue[role]]);
+          continue;
+        }
         expect(isRefusal(response.status), `${link.rel} ${link.href} as ${role} → ${response.status}`).toBe(true);
+      }
+      if (role === 'librarian') {
+        // The librarian's are everyone's (narrowed here to each member: the catalogue has others' too).
+        const href = linkHref(root, 'overdue') as string;
+        for (const who of ['member', 'otherMember'] as const) {
+          const page = await json<{ data: { id: number }[] }>(
+            await client.request(`${href}&filter=borrower_id:${w[who].id}`),
+          );
+          expect(page.data.map((loan) => loan.id)).toEqual([overdue[who]]);
+        }
       }
     },
   );
