@@ -2,7 +2,7 @@
 import type { InputField } from '../domain/input.js';
 import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from '../domain/limits.js';
 import type { Field, FieldOptions } from '../hypermedia/model.js';
-import type { Uris } from '../hypermedia/uris.js';
+import type { ListingParams, Uris } from '../hypermedia/uris.js';
 import type { RenderContext } from './context.js';
 
 /**
@@ -68,10 +68,13 @@ export const authorOptions = optionsOf((uris) => uris.authors({ fields: 'id,name
 /** Where the valid values of `borrower_id` come from: every user's id and name. */
 export const userOptions = optionsOf((uris) => uris.users({ fields: 'id,name' }));
 
+/** The book's copies on the shelf, by id and label (frozen: its query is expanded once). */
+const onTheShelf = Object.freeze({ filter: Object.freeze(['status:available']), fields: 'id,label' });
+
 /** Where the valid values of a borrow's `copy_id` come from: the book's copies on the shelf. */
 export function copyOptions({ uris }: RenderContext, bookId: number): FieldOptions {
   return {
-    href: uris.bookCopies(bookId, { filter: ['status:available'], fields: 'id,label' }),
+    href: uris.bookCopies(bookId, onTheShelf as ListingParams),
     valueField: 'id',
     // A copy added without a barcode is still named: `label` is the barcode, or "Copy <id>".
     promptField: 'label',

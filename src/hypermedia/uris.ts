@@ -24,6 +24,28 @@ const byId = (t: ReturnType<typeof template>) => {
 };
 
 /**
+ * Expands a template of `{id}` then a query expression: the path as `byId` does, the query once per frozen
+ * params object (a first page, say). A book's read links its copies and its queue at their first page and
+ * names where a borrow's copies come from: the same params on every read, once expanded.
+ */
+const byIdAndQuery = (t: ReturnType<typeof template>) => {
+  const at = t.text.indexOf('{?');
+  const path = byId(template(t.text.slice(0, at)));
+  const query = template(t.text.slice(at));
+  const expanded = new WeakMap<object, string>();
+  return (id: number, params: ListingParams): string => {
+    // Only a frozen object keeps its meaning between calls; anything else is expanded each time.
+    if (!Object.isFrozen(params) || !Number.isSafeInteger(id)) return t.expand({ id, ...params });
+    let text = expanded.get(params);
+    if (text === undefined) {
+      text = query.expand({ ...params });
+      expanded.set(params, text);
+    }
+    return path(id) + text;
+  };
+};
+
+/**
  * The templates, path-absolute: one definition of every path, from which the links are expanded and the
  * routes registered (`route` takes a template and serves its path part).
  */
@@ -69,6 +91,8 @@ const expand = {
   copy: byId(paths.copy),
   hold: byId(paths.hold),
   user: byId(paths.user),
+  bookCopies: byIdAndQuery(paths.bookCopies),
+  bookHolds: byIdAndQuery(paths.bookHolds),
 };
 
 /** A template with one variable of its query expression left out. */
@@ -112,9 +136,9 @@ export class Uris {
   loans = (params: ListingParams = {}) => this.at(paths.loans.expand({ ...params }));
   loan = (id: number) => this.at(expand.loan(id));
   loanRenewals = (id: number) => this.at(expand.loanRenewals(id));
-  bookCopies = (id: number, params: ListingParams = {}) => this.at(paths.bookCopies.expand({ id, ...params }));
+  bookCopies = (id: number, params: ListingParams = {}) => this.at(expand.bookCopies(id, params));
   copy = (id: number) => this.at(expand.copy(id));
-  bookHolds = (id: number, params: ListingParams = {}) => this.at(paths.bookHolds.expand({ id, ...params }));
+  bookHolds = (id: number, params: ListingParams = {}) => this.at(expand.bookHolds(id, params));
   hold = (id: number) => this.at(expand.hold(id));
   userHolds = (id: number, params: ListingParams = {}) => this.at(paths.userHolds.expand({ id, ...params }));
   users = (params: ListingParams = {}) => this.at(paths.users.expand({ ...params }));

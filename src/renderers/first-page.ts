@@ -2,7 +2,8 @@
 import { DEFAULT_PER_PAGE } from '../domain/limits.js';
 import type { ListingParams } from '../hypermedia/uris.js';
 
-export const firstPage = { page: 1, per_page: DEFAULT_PER_PAGE } as const;
+/** Frozen: URIs of it are expanded once per template (`uris.ts`). */
+export const firstPage = Object.freeze({ page: 1, per_page: DEFAULT_PER_PAGE } as const);
 
 type ListingUri = (params: ListingParams) => string;
 const expanded = new WeakMap<ListingUri, string>();
