@@ -4,6 +4,7 @@ import { withdrawCopy } from '../../affordances/copies.js';
 import { withdrawCopy as markWithdrawn } from '../../db/queries/circulation.js';
 import { findCopy } from '../../db/queries/copies.js';
 import type { CopyChange } from '../../domain/copy.js';
+import { Conflict } from '../../domain/errors.js';
 import { paths } from '../../hypermedia/uris.js';
 import { renderCopy } from '../../renderers/copy.js';
 import { readJson } from '../body.js';
@@ -35,13 +36,16 @@ export function copyRoutes(app: Hono<AppEnv>): void {
         if (!copy) throw notFound('copy', id);
         withdrawCopy.authorize(ctx, copy);
         withdrawCopy.validate<CopyChange>(await readJson(c));
-        // Conditional on the copy not being lent meanwhile: the fresh state then says why not.
+        // Conditional on the copy not being lent meanwhile: the fresh state then says why not (lent, or
+        // withdrawn by another request); gone with its book, it is not found.
         const withdrawn = await markWithdrawn(db, { id, holdDays: ctx.policy.rules.holdDays });
         if (!withdrawn) {
-          withdrawCopy.authorize(ctx, (await findCopy(db, { id })) ?? copy);
+          const fresh = await findCopy(db, { id });
+          if (!fresh) throw notFound('copy', id);
+          withdrawCopy.authorize(ctx, fresh);
+          throw new Conflict(`copy ${id} could not be withdrawn; read it again`);
         }
-        const current = withdrawn ?? copy;
-        return send(c, renderCopy(current, ctx), { invalidates: [ctx.uris.book(current.book_id)] });
+        return send(c, renderCopy(withdrawn, ctx), { invalidates: [ctx.uris.book(withdrawn.book_id)] });
       },
     },
   );
