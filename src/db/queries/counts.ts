@@ -40,19 +40,50 @@ export async function readCounter(db: Db, counter: SQL): Promise<Total> {
   return { n: Number(firstValue(await db.execute(counter))), estimated: false };
 }
 
-/**
- * Counts the matching rows up to `limit`; past it, asks the planner how many it expects (statistics, no
- * scan), so the cost is bounded by the limit whatever the catalogue's size.
- */
-export async function boundedCount(db: Db, from: PgTable, where: SQL | undefined, limit: number): Promise<Total> {
+/** How many rows match, counting no further than `limit + 1`: its cost is bounded by the limit. */
+export async function countUpTo(db: Db, from: PgTable, where: SQL | undefined, limit: number): Promise<number> {
   const matching = db.select({ one: sql`1` }).from(from).where(where);
   const [row] = await db
     .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
     .from(matching.limit(limit + 1).as('matching'));
-  const n = row?.n ?? 0;
-  if (n <= limit) return { n, estimated: false };
-  const plan = planOf(await db.execute(sql`explain (format json) ${matching}`));
-  return { n: Math.max(Math.round(plan?.Plan?.['Plan Rows'] ?? 0), limit + 1), estimated: true };
+  return row?.n ?? 0;
+}
+
+/** A listing's total, and earlier, whether it is within the limit (which decides whether a search is ranked). */
+export interface Counting {
+  withinLimit: Promise<boolean>;
+  total: Promise<Total>;
+}
+
+/**
+ * Counts the matching rows up to `limit`; past it, asks the planner how many it expects (statistics, no
+ * scan), so the cost is bounded by the limit whatever the catalogue's size. `withinLimit` is known as soon
+ * as the count is, so the page can be read while the planner is asked.
+ */
+export function boundedCount(db: Db, from: PgTable, where: SQL | undefined, limit: number): Counting {
+  const counted = countUpTo(db, from, where, limit);
+  const total = counted.then(async (n): Promise<Total> => {
+    if (n <= limit) return { n, estimated: false };
+    const matching = db.select({ one: sql`1` }).from(from).where(where);
+    const plan = planOf(await db.execute(sql`explain (format json) ${matching}`));
+    return { n: Math.max(Math.round(plan?.Plan?.['Plan Rows'] ?? 0), limit + 1), estimated: true };
+  });
+  return handled({ withinLimit: counted.then((n) => n <= limit), total });
+}
+
+/** A total known at once (a counter's), in the shape of a bounded count. */
+export function countedTotal(total: Promise<Total>, limit: number): Counting {
+  return handled({ withinLimit: total.then(({ n, estimated }) => !estimated && n <= limit), total });
+}
+
+/**
+ * A caller may await only one of the two (a failed count fails both): neither may surface later as an
+ * unhandled rejection that ends the process.
+ */
+function handled(counting: Counting): Counting {
+  counting.withinLimit.catch(() => {});
+  counting.total.catch(() => {});
+  return counting;
 }
 
 interface Plan {

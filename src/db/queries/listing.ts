@@ -17,7 +17,7 @@ import {
 } from '../../domain/listing.js';
 import type { Database, Db } from '../client.js';
 import { rowsOf } from '../seed.js';
-import { boundedCount, readCounter, type Total } from './counts.js';
+import { boundedCount, type Counting, countedTotal, countUpTo, readCounter } from './counts.js';
 
 /** How a collection's listing maps onto its table. */
 export interface ListingTable {
@@ -117,12 +117,11 @@ export async function readPage<Row>(
   const where = await listingWhere(db, table, listing, scope.conditions);
   const { perPage } = listing.paging;
   const cursor = listing.cursor;
+  // The count runs alongside the page's read (past the limit, the planner's estimate does).
   const counting = countItems(db, table, listing, where, scope);
-  // The count runs alongside the page's read; if that read fails first, the count's own failure (the
-  // same outage, say) must not surface later as an unhandled rejection that ends the process.
-  counting.catch(() => {});
-  // Without a cursor saying so, whether a search is ranked depends on how many items match.
-  const ranked = cursor ? cursor.ranked : isRankable(listing) && rankable(await counting, listing);
+  // Without a cursor saying so, whether a search is ranked depends on how many items match: relevance is
+  // ranked only over few enough matches that ranking them all stays cheap.
+  const ranked = cursor ? cursor.ranked : isRankable(listing) && (await counting.withinLimit);
   const keys = orderOf(table, listing, ranked);
   const selection = selectionOf(table, listing, ranked);
   const select = (backwards: boolean, limit: number, offset = 0) =>
@@ -153,7 +152,7 @@ export async function readPage<Row>(
     }
     more = true;
   } else if (cursor?.direction === 'last') {
-    const { n } = await counting;
+    const { n } = await counting.total;
     const size = n - (Math.max(Math.ceil(n / perPage), 1) - 1) * perPage;
     rows = size > 0 ? (await select(true, size)).reverse() : [];
     more = false;
@@ -163,7 +162,7 @@ export async function readPage<Row>(
     more = rows.length > perPage;
     rows = rows.slice(0, perPage);
   }
-  const total = await counting;
+  const total = await counting.total;
   const first = rows[0];
   const last = rows.at(-1);
   return {
@@ -197,7 +196,7 @@ export async function* readAll<Row>(
   const where = await listingReads.run(() => listingWhere(db, table, listing, scope.conditions));
   const ranked =
     isRankable(listing) &&
-    rankable(await listingReads.run(() => boundedCount(db, table.from, where, listing.countLimit)), listing);
+    (await listingReads.run(() => countUpTo(db, table.from, where, listing.countLimit))) <= listing.countLimit;
   const keys = orderOf(table, listing, ranked);
   const selection = selectionOf(table, listing, ranked);
   const readBatch = async (after: KeyValue[] | undefined) => {
@@ -238,19 +237,20 @@ export async function* readAll<Row>(
  * Total of a listing: a counter when unfiltered or filtered on one counted field, else a bounded count,
  * else the planner's estimate.
  */
-function countItems(db: Db, table: ListingTable, listing: Listing, where: SQL | undefined, scope: ListingScope) {
-  const { filters } = listing;
+function countItems(
+  db: Db,
+  table: ListingTable,
+  listing: Listing,
+  where: SQL | undefined,
+  scope: ListingScope,
+): Counting {
+  const { filters, countLimit } = listing;
   if (listing.author === undefined && listing.query === undefined) {
-    if (filters.length === 0 && scope.counted) return readCounter(db, scope.counted);
+    if (filters.length === 0 && scope.counted) return countedTotal(readCounter(db, scope.counted), countLimit);
     const counter = filters.length === 1 ? scope.countedBy?.[(filters[0] as Filter).field] : undefined;
-    if (counter) return readCounter(db, counter((filters[0] as Filter).values));
+    if (counter) return countedTotal(readCounter(db, counter((filters[0] as Filter).values)), countLimit);
   }
-  return boundedCount(db, table.from, where, listing.countLimit);
-}
-
-/** Relevance is ranked only over few enough matches that ranking them all stays cheap. */
-function rankable(total: Total, listing: Listing): boolean {
-  return !total.estimated && total.n <= listing.countLimit;
+  return boundedCount(db, table.from, where, countLimit);
 }
 
 /** The ORDER BY keys: relevance then id for a ranked search, else the sort keys then id. */
