@@ -72,12 +72,19 @@ const allowed: Decision = { allowed: true };
  * The refusal is built only when read: renderers ask every predicate on every request and most answers
  * are refusals nobody throws, and building an Error (its stack trace) was a tenth of a request's CPU.
  */
-const refuse = (refusal: () => CatalogueError): Decision => ({
-  allowed: false,
-  get refusal() {
-    return refusal();
-  },
-});
+const refuse = (refusal: () => CatalogueError): Decision => new Refused(refusal);
+
+/** A class, not an object literal with a getter: a literal's accessor is made anew for every object. */
+class Refused {
+  readonly allowed = false;
+  readonly #make: () => CatalogueError;
+  constructor(make: () => CatalogueError) {
+    this.#make = make;
+  }
+  get refusal(): CatalogueError {
+    return this.#make();
+  }
+}
 
 /** What the caller has to do with a book: read with the book for a signed-in caller. */
 export interface CallerCirculation {
