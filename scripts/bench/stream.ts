@@ -77,13 +77,17 @@ function download(url: string): Promise<{ bytes: number; items: number }> {
       }
       let bytes = 0;
       let items = 0;
+      // The last bytes of the previous chunk: a marker may begin there and end in this one.
       let carry: Buffer = Buffer.alloc(0);
       response.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
-        const text = carry.length ? Buffer.concat([carry, chunk]) : chunk;
-        for (let at = text.indexOf(ITEM_START); at !== -1; at = text.indexOf(ITEM_START, at + 1)) items++;
-        // A marker split over two chunks is found once: the carried bytes are shorter than the marker.
-        carry = text.subarray(text.length - (ITEM_START.length - 1));
+        // Chunks are counted where they lie (copying each one measured the client, not the server).
+        const seam = Buffer.concat([carry, chunk.subarray(0, ITEM_START.length - 1)]);
+        for (let at = seam.indexOf(ITEM_START); at !== -1 && at < carry.length; at = seam.indexOf(ITEM_START, at + 1)) {
+          items++;
+        }
+        for (let at = chunk.indexOf(ITEM_START); at !== -1; at = chunk.indexOf(ITEM_START, at + 1)) items++;
+        carry = Buffer.from(chunk.subarray(Math.max(0, chunk.length - (ITEM_START.length - 1))));
       });
       response.once('end', () => resolve({ bytes, items }));
       response.once('error', reject);
