@@ -180,13 +180,24 @@ export async function findBookForCaller(
 type RawCallerBook = BookRecord & { circulation: RawCirculation | string | null };
 
 function withCallerCirculation(row: RawCallerBook): CallerBookRecord {
-  const { circulation: raw, ...book } = row;
   // postgres.js and PGlite parse `json`; a driver that does not hands over its text.
+  const raw = row.circulation;
   const circulation: RawCirculation | null = typeof raw === 'string' ? JSON.parse(raw) : raw;
   const hold = circulation?.hold;
   const open = hold && (hold.status === 'waiting' || hold.status === 'ready');
+  // Named field by field: a rest spread of the row copied it key by key (2% of a signed-in read).
   return {
-    ...book,
+    id: row.id,
+    title: row.title,
+    publication_year: row.publication_year,
+    author_id: row.author_id,
+    version: row.version,
+    available: row.available,
+    due_at: row.due_at,
+    copies_total: row.copies_total,
+    copies_available: row.copies_available,
+    author_name: row.author_name,
+    hasLoans: row.hasLoans,
     copies_ready: circulation?.copies_ready ?? 0,
     mine: {
       on_loan: circulation?.on_loan ?? false,
