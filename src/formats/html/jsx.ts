@@ -134,10 +134,12 @@ function childrenText(children: readonly Child[]): string {
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const SPECIAL = /[&<>"']/g;
+const ANY_SPECIAL = /[&<>"']/;
 
 /** Text made safe as element content and as a quoted attribute value. */
 export function escapeHtml(text: string): string {
-  return text.replace(SPECIAL, (c) => ENTITIES[c] as string);
+  // Most texts (names, numbers, hrefs) have nothing to escape: a test is cheaper than a replace.
+  return ANY_SPECIAL.test(text) ? text.replace(SPECIAL, (c) => ENTITIES[c] as string) : text;
 }
 
 // The JSX types TypeScript checks the view against (`@jsx h`: looked up as `h.JSX`).
