@@ -153,6 +153,13 @@ function respond(
 const CHUNK = 64 * 1024;
 
 /**
+ * Chunks written ahead of the socket: while the client takes one, the next few are made (and while the
+ * next batch comes from the database, the socket takes those). With one, the server sat idle whenever
+ * the socket was full. At most this many chunks (a few hundred KB) wait in memory per stream.
+ */
+const CHUNKS_AHEAD = 4;
+
+/**
  * Sends a collection as it is read. The first chunk is produced before the response starts, so a query
  * that fails still gets a proper error response; HEAD never opens the cursor at all.
  */
@@ -165,23 +172,26 @@ export async function sendStream(c: Context<AppEnv>, stream: ResourceStream): Pr
   const chunks = format.stream(stream)[Symbol.asyncIterator]();
   let pending = await chunks.next();
   const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      // Each chunk in its own turn of the event loop: a reader as fast as the server never keeps it from
-      // reading other requests (with PGlite nothing else would make it wait).
-      await new Promise((resolve) => setImmediate(resolve));
-      let text = '';
-      while (!pending.done && text.length < CHUNK) {
-        text += pending.value;
-        pending = await chunks.next();
-      }
-      if (text) controller.enqueue(encoder.encode(text));
-      if (pending.done) controller.close();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        // Each chunk in its own turn of the event loop: a reader as fast as the server never keeps it from
+        // reading other requests (with PGlite nothing else would make it wait).
+        await new Promise((resolve) => setImmediate(resolve));
+        let text = '';
+        while (!pending.done && text.length < CHUNK) {
+          text += pending.value;
+          pending = await chunks.next();
+        }
+        if (text) controller.enqueue(encoder.encode(text));
+        if (pending.done) controller.close();
+      },
+      async cancel() {
+        await chunks.return?.();
+      },
     },
-    async cancel() {
-      await chunks.return?.();
-    },
-  });
+    new CountQueuingStrategy({ highWaterMark: CHUNKS_AHEAD }),
+  );
   return respond(c, body, 200, headers);
 }
 
