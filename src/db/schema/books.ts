@@ -24,6 +24,12 @@ export const books = pgTable(
      */
     search: tsvector('search').notNull().default(sql`''::tsvector`),
     /**
+     * The author's name, kept by the same triggers (see the `author_name_on_books` migration): every
+     * listing and every read shows it as the `author` link's title, and a streamed listing of a million
+     * books spent half of PostgreSQL's time looking it up, one index probe per book.
+     */
+    authorName: text('author_name').notNull().default(''),
+    /**
      * Copies not withdrawn, and those on the shelf for anyone (not lent, not set aside for a hold). Kept by
      * the circulation transactions, which lock this row (`settle_circulation`): a listing filters and sorts
      * by them with an index. A new book comes with one copy (a trigger adds it), as every book had one before.
