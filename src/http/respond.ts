@@ -7,7 +7,7 @@
 import { hash } from 'node:crypto';
 import type { Context } from 'hono';
 import type { Format, ListingView, PageContext, SessionView } from '../formats/format.js';
-import type { Link, Resource, ResourceStream } from '../hypermedia/model.js';
+import type { Control, Link, Resource, ResourceStream } from '../hypermedia/model.js';
 import type { Uris } from '../hypermedia/uris.js';
 import { sessionControls } from '../renderers/root.js';
 import { announceDeprecations, type HeaderRecord } from './deprecation.js';
@@ -122,9 +122,25 @@ export function pageContext(c: Context<AppEnv>, uris?: Uris): PageContext {
   const home = (c.get('uris') ?? uris)?.root() ?? '/';
   const ctx = c.get('ctx');
   if (!ctx) return { home };
+  if (ctx.caller.kind === 'anonymous') return { home, session: anonymousSession(ctx) };
   const session: SessionView = { controls: sessionControls(ctx) };
   if (ctx.caller.kind === 'user') session.user = { name: ctx.caller.name, href: ctx.uris.user(ctx.caller.id) };
   return { home, session };
+}
+
+const anonymousSessions = new WeakMap<Uris, SessionView>();
+
+/**
+ * What every anonymous caller's page header shows (the sign-in form), the same object on every request
+ * of an app (one `Uris`, one policy): frozen, so that a format may draw it once (the HTML view does).
+ */
+function anonymousSession(ctx: AppEnv['Variables']['ctx']): SessionView {
+  let session = anonymousSessions.get(ctx.uris);
+  if (!session) {
+    session = Object.freeze({ controls: Object.freeze(sessionControls(ctx)) as Control[] });
+    anonymousSessions.set(ctx.uris, session);
+  }
+  return session;
 }
 
 function seeOther(c: Context<AppEnv>, location: string): Response {

@@ -9,7 +9,7 @@
 import type { Control, Field, Link, Resource, ResourceStream } from '../../hypermedia/model.js';
 import type { ErrorContent, ListingView, PageContext, SessionView } from '../format.js';
 // biome-ignore lint/correctness/noUnusedImports: the JSX below compiles to h(…) and Fragment (the pragmas above).
-import { escapeHtml, type FC, Fragment, h, type PropsWithChildren } from './jsx.js';
+import { escapeHtml, type FC, Fragment, type Html, h, type PropsWithChildren } from './jsx.js';
 
 const PAGING = ['first', 'prev', 'next', 'last'];
 const PAGING_LABELS: Record<string, string> = { first: '« First', prev: '‹ Previous', next: 'Next ›', last: 'Last »' };
@@ -327,7 +327,20 @@ const SearchBox: FC<{ control: Control; listing: ListingView | undefined }> = ({
 };
 
 /** Who is signed in, and the way in or out, on every page. */
-const SessionBar: FC<{ session: SessionView }> = ({ session }) => (
+/** The header's markup of each frozen session (an anonymous caller's, the same on every page), drawn once. */
+const drawnSessions = new WeakMap<SessionView, Html>();
+
+const SessionBar: FC<{ session: SessionView }> = ({ session }) => {
+  if (!Object.isFrozen(session)) return <SessionForms session={session} />;
+  let drawn = drawnSessions.get(session);
+  if (!drawn) {
+    drawn = <SessionForms session={session} />;
+    drawnSessions.set(session, drawn);
+  }
+  return drawn;
+};
+
+const SessionForms: FC<{ session: SessionView }> = ({ session }) => (
   <div class="session">
     {session.user && (
       <span class="who">
