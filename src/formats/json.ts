@@ -46,15 +46,31 @@ export function memberText(resource: Resource): string {
   if ('links' in state || 'controls' in state) return JSON.stringify(member(resource));
   const stateText = JSON.stringify(state);
   let text = stateText === '{}' ? '{"links":[' : `${stateText.slice(0, -1)},"links":[`;
-  for (const [i, l] of resource.links.entries()) text += (i > 0 ? ',' : '') + linkText(l);
+  const { links } = resource;
+  for (let i = 0; i < links.length; i++) text += (i > 0 ? ',' : '') + linkText(links[i] as Link);
   text += ']';
   if (resource.controls.length > 0) text += `,"controls":${JSON.stringify(controlsOf(resource.controls))}`;
   return `${text}}`;
 }
 
+/** A link's text as `JSON.stringify(link(l))` writes it, its opening (the rel's) written once per rel. */
 function linkText(l: Link): string {
-  if (l.title || l.templated) return JSON.stringify(link(l));
-  return `{"rel":${JSON.stringify(l.rel)},"href":${JSON.stringify(l.href)}}`;
+  let text = relOpening(l.rel) + JSON.stringify(l.href);
+  if (l.title) text += `,"title":${JSON.stringify(l.title)}`;
+  if (l.templated) text += ',"templated":true';
+  return `${text}}`;
+}
+
+const relOpenings = new Map<string, string>();
+
+function relOpening(rel: string): string {
+  let text = relOpenings.get(rel);
+  if (text === undefined) {
+    text = `{"rel":${JSON.stringify(rel)},"href":`;
+    // Rels come from the vocabulary, a few dozen; bounded all the same.
+    if (relOpenings.size < 256) relOpenings.set(rel, text);
+  }
+  return text;
 }
 
 /** A collection member: state and links; controls only where it has any (they live on its own document). */
