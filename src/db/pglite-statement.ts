@@ -7,11 +7,10 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import type { Db } from './client.js';
+import { keyedRows, statementOf } from './hot-statements.js';
 
 /** A statement taking whole numbers and answering rows keyed like the drizzle selection it came from. */
 export type IntegerStatement<Row> = (args: readonly number[]) => Promise<Row[]>;
-
-const statements = new WeakMap<Db, Map<string, unknown>>();
 
 /**
  * On PGlite, the query `build` makes (a drizzle select with `$1`… placeholders), prepared under `name`
@@ -25,17 +24,7 @@ export function pgliteStatement<Row>(
 ): IntegerStatement<Row> | undefined {
   const client = (db as { $client?: unknown }).$client;
   if (!(client instanceof PGlite)) return undefined;
-  let byName = statements.get(db);
-  if (!byName) {
-    byName = new Map();
-    statements.set(db, byName);
-  }
-  let statement = byName.get(name) as IntegerStatement<Row> | undefined;
-  if (!statement) {
-    statement = integerStatement<Row>(client, name, options.build(db).toSQL().sql, options);
-    byName.set(name, statement);
-  }
-  return statement;
+  return statementOf(db, name, () => integerStatement<Row>(client, name, options.build(db).toSQL().sql, options));
 }
 
 function integerStatement<Row>(
@@ -55,12 +44,6 @@ function integerStatement<Row>(
     });
     await prepared;
     const [result] = await client.exec(`EXECUTE ${name} (${args.join(', ')})`, { rowMode: 'array' });
-    return (result?.rows ?? []).map((values) => {
-      const row: Record<string, unknown> = {};
-      options.columns.forEach((column, i) => {
-        row[column] = (values as unknown[])[i];
-      });
-      return row as Row;
-    });
+    return keyedRows<Row>((result?.rows ?? []) as unknown[][], options.columns);
   };
 }

@@ -6,6 +6,7 @@
  */
 import { Placeholder } from 'drizzle-orm';
 import type { Db } from './client.js';
+import { keyedRows, statementOf } from './hot-statements.js';
 
 /** A prepared statement, given its placeholders' values by name. */
 export type NamedStatement<Row> = (values: Readonly<Record<string, unknown>>) => Promise<Row[]>;
@@ -13,8 +14,6 @@ export type NamedStatement<Row> = (values: Readonly<Record<string, unknown>>) =>
 interface PostgresJs {
   unsafe(text: string, args: unknown[], options: { prepare: boolean }): { values(): Promise<unknown[][]> };
 }
-
-const statements = new WeakMap<Db, Map<string, unknown>>();
 
 /**
  * On postgres.js, the query `build` makes, with rows keyed by `columns` (the selection's keys, in the
@@ -30,17 +29,7 @@ export function postgresStatement<Row>(
 ): NamedStatement<Row> | undefined {
   const client = (db as { $client?: unknown }).$client;
   if (!isPostgresJs(client)) return undefined;
-  let byName = statements.get(db);
-  if (!byName) {
-    byName = new Map();
-    statements.set(db, byName);
-  }
-  let statement = byName.get(name) as NamedStatement<Row> | undefined;
-  if (!statement) {
-    statement = namedStatement<Row>(client, options.build(db).toSQL(), options.columns);
-    byName.set(name, statement);
-  }
-  return statement;
+  return statementOf(db, name, () => namedStatement<Row>(client, options.build(db).toSQL(), options.columns));
 }
 
 function isPostgresJs(client: unknown): client is PostgresJs {
@@ -65,10 +54,6 @@ function namedStatement<Row>(
         { prepare: true },
       )
       .values();
-    return rows.map((cells) => {
-      const row: Record<string, unknown> = {};
-      for (let i = 0; i < columns.length; i++) row[columns[i] as string] = cells[i];
-      return row as Row;
-    });
+    return keyedRows<Row>(rows, columns);
   };
 }

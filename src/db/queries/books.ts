@@ -131,17 +131,17 @@ export function findBookQuery(db: Db) {
     .where(eq(books.id, sql.placeholder('id')));
 }
 
+// Made once: a read of a book only looks its statement up.
+const findBookStatement = {
+  build: findBookQuery,
+  columns: Object.keys(bookDocumentColumns),
+  argumentTypes: ['integer'],
+};
+
 export async function findBook(db: Db, params: { id: number }): Promise<BookRecord | undefined> {
-  const onPglite = pgliteStatement<BookRecord>(db, 'find_book', {
-    build: findBookQuery,
-    columns: Object.keys(bookDocumentColumns),
-    argumentTypes: ['integer'],
-  });
+  const onPglite = pgliteStatement<BookRecord>(db, 'find_book', findBookStatement);
   if (onPglite) return (await onPglite([params.id]))[0];
-  const onPostgres = postgresStatement<BookRecord>(db, 'find_book', {
-    build: findBookQuery,
-    columns: Object.keys(bookDocumentColumns),
-  });
+  const onPostgres = postgresStatement<BookRecord>(db, 'find_book', findBookStatement);
   if (onPostgres) return (await onPostgres(params))[0];
   const statement = prepared(db, 'find_book', (db) => findBookQuery(db).prepare('find_book'));
   const [book] = await statement.execute(params);
@@ -155,16 +155,15 @@ export function findBookForCallerQuery(db: Db) {
     .where(eq(books.id, sql.placeholder('id')));
 }
 
+const findBookForCallerStatement = { build: findBookForCallerQuery, columns: Object.keys(callerBookColumns) };
+
 /** A book as a signed-in caller reads it: with their loan and hold of it (one statement). */
 export async function findBookForCaller(
   db: Db,
   params: { id: number; callerId: number },
 ): Promise<CallerBookRecord | undefined> {
   const values = { id: params.id, caller: params.callerId };
-  const onPostgres = postgresStatement<RawCallerBook>(db, 'find_book_for_caller', {
-    build: findBookForCallerQuery,
-    columns: Object.keys(callerBookColumns),
-  });
+  const onPostgres = postgresStatement<RawCallerBook>(db, 'find_book_for_caller', findBookForCallerStatement);
   // The caller's id appears in several subqueries: drizzle binds each, so no hand-written PGlite PREPARE.
   const [row] = onPostgres
     ? await onPostgres(values)
