@@ -268,7 +268,8 @@ const method = `## Method
 - **Data.** For each size it creates a database \`bench_<size>\` on the PostgreSQL server at \`DATABASE_URL\`
   (default \`postgres://postgres@127.0.0.1:5432/postgres\`) and fills it with the operator's own command,
   \`catalogue generate --books N\` (one author per ten books; titles each hold one of ten common words, so
-  each word is in 10% of titles; years 1500–2025; see src/db/generate.ts). The embedded figures use a PGlite
+  each word is in 10% of titles; years 1500–2025; see src/db/generate.ts), then a \`CHECKPOINT\` writes the
+  pages the generator dirtied before anything is measured. The embedded figures use a PGlite
   directory of the largest size in a temporary folder. Everything is dropped afterwards unless \`--keep\`.
 - **Servers.** The catalogue (\`dist/\` when built, else \`node --import tsx src/server.ts\`) runs with
   \`CATALOGUE_RATE_LIMITS=off\`, \`CATALOGUE_LOG=none\` and no sample data. The baseline
