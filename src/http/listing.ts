@@ -25,7 +25,7 @@ import { send, sendStream } from './respond.js';
 /** How to read one collection's rows, either way. */
 export interface ListingReader<Row> {
   page(listing: PagedListing): Promise<PageFacts & { rows: Row[] }>;
-  /** Every row, in the batches read. */
+  /** Every row, in the batches read; a batch yielded is the consumer's, which may empty it as it goes. */
   stream(listing: Listing): AsyncIterable<Row[]>;
 }
 
@@ -89,7 +89,10 @@ async function* renderBatches<Row>(
 ): AsyncGenerator<Resource[]> {
   for await (const rows of batches) {
     for (let at = 0; at < rows.length; at += RENDERED_AT_ONCE) {
-      yield rows.slice(at, at + RENDERED_AT_ONCE).map(renderItem);
+      const group = rows.slice(at, at + RENDERED_AT_ONCE);
+      // The batch is the reader's to drop, not to read again: rendered rows go now, not with the batch.
+      (rows as unknown[]).fill(undefined, at, at + RENDERED_AT_ONCE);
+      yield group.map(renderItem);
     }
   }
 }

@@ -228,7 +228,8 @@ export async function* readAll<Row>(
       // Awaited on the next round; a reader that stops before then must not leave its failure unhandled.
       reading.catch(() => {});
     }
-    if (rows.length > 0) yield rows.map(withoutRank) as Row[];
+    // The batch itself when no rank was read: its consumer may let rows go as it is done with them.
+    if (rows.length > 0) yield (ranked ? rows.map(withoutRank) : rows) as Row[];
     if (!more) return;
   }
 }
