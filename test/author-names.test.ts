@@ -61,3 +61,28 @@ describe('author= naming', () => {
     expect(await listed('%')).toEqual([]);
   });
 });
+
+describe('a renamed author', () => {
+  it('their books are found by the new name, no longer by the old, and show the new one', async () => {
+    const id = bookOf.get(1200) as number;
+    const { author_id } = await json<{ author_id: number }>(await t.request(`/books/${id}`));
+    const renamed = await t.send(
+      'PATCH',
+      `/authors/${author_id}`,
+      { name: 'Quillon Renamewright' },
+      { 'If-Match': '*' },
+    );
+    expect(renamed.status).toBe(200);
+
+    const found = async (query: string) =>
+      (await json<{ id: number }[]>(await t.request(`/books?query=${query}&fields=id`))).map((book) => book.id);
+    expect(await found('renamewright')).toEqual([id]);
+    expect(await found('namesake%201200')).toEqual([]);
+    const book = await json<{ title: string; links: { rel: string; title?: string }[] }>(
+      await t.request(`/books/${id}`),
+    );
+    expect(book.links.find((link) => link.rel === 'author')?.title).toBe('Quillon Renamewright');
+    // The title still counts: the search vector keeps both parts.
+    expect(await found(encodeURIComponent(`${book.title.split(' ')[0]} renamewright`))).toEqual([id]);
+  });
+});

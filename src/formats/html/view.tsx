@@ -326,7 +326,6 @@ const SearchBox: FC<{ control: Control; listing: ListingView | undefined }> = ({
   );
 };
 
-/** Who is signed in, and the way in or out, on every page. */
 /** The header's markup of each frozen session (an anonymous caller's, the same on every page), drawn once. */
 const drawnSessions = new WeakMap<SessionView, Html>();
 
@@ -340,6 +339,7 @@ const SessionBar: FC<{ session: SessionView }> = ({ session }) => {
   return drawn;
 };
 
+/** Who is signed in, and the way in or out, on every page. */
 const SessionForms: FC<{ session: SessionView }> = ({ session }) => (
   <div class="session">
     {session.user && (
