@@ -94,6 +94,16 @@ export interface CallerCirculation {
   hold: Pick<Hold, 'id' | 'status' | 'position' | 'ready_until'> | null;
 }
 
+/**
+ * Whether a book is in circulation: a copy of it lent or set aside for a ready hold, or no copy at all
+ * (then it can be held). Only then can anyone have it on loan or on hold: a book with every copy on the
+ * shelf has no loan, and no open hold either, since settling circulation, which ends every step of it,
+ * gives a copy on the shelf to the first waiting hold (and a lent copy cannot be withdrawn).
+ */
+export function inCirculation(book: Pick<Availability, 'copies_available' | 'copies_total'>): boolean {
+  return book.copies_available < book.copies_total || book.copies_total === 0;
+}
+
 /** What a decision about a book needs beyond its fields. */
 export interface BookFacts {
   id: number;
