@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { jsonFormat } from '../src/formats/json.js';
-import type { Resource } from '../src/hypermedia/model.js';
+import type { Field, Resource } from '../src/hypermedia/model.js';
 
 async function streamed(items: Resource[][]): Promise<string> {
   let text = '';
@@ -62,5 +62,103 @@ describe('the JSON stream', () => {
     ];
     expect(await streamed([[plain, titled], [clashing], [], [withoutLinks]])).toBe(JSON.stringify(expected));
     expect(await streamed([])).toBe('[]');
+  });
+});
+
+describe('the JSON document', () => {
+  const linksOf = (resource: Resource) =>
+    resource.links.map(({ rel, href, title, templated }) => ({
+      rel,
+      href,
+      ...(title && { title }),
+      ...(templated && { templated }),
+    }));
+  const controlsOf = (resource: Resource) => {
+    const controls: Record<string, unknown> = {};
+    for (const { name, href, method, title, contentType, fields } of resource.controls) {
+      controls[name] = { href, method, ...(title && { title }), ...(contentType && { contentType }), fields };
+    }
+    return controls;
+  };
+  // A member shows controls only where it has any; a document always.
+  const member = (resource: Resource) => ({
+    ...resource.state,
+    links: linksOf(resource),
+    ...(resource.controls.length > 0 && { controls: controlsOf(resource) }),
+  });
+  const document = (resource: Resource) => {
+    const body: Record<string, unknown> = {};
+    if (resource.items) body.data = resource.items.map(member);
+    Object.assign(body, resource.state);
+    body.links = linksOf(resource);
+    body.controls = controlsOf(resource);
+    return body;
+  };
+  // The fields of a change, offered under two names; fields that never change, frozen through and through.
+  const shared = [
+    { name: 'title', type: 'string' as const, required: false, maxLength: 500, value: 'Quotes " and \u2028' },
+    {
+      name: 'author_id',
+      type: 'integer' as const,
+      required: false,
+      options: { href: '/authors', valueField: 'id', promptField: 'name' },
+    },
+  ];
+  const fixed = Object.freeze([Object.freeze({ name: 'note', type: 'string' as const, required: true })]) as Field[];
+  const book: Resource = {
+    kind: 'book',
+    state: { id: 7, title: 'A "quoted" title', skipped: undefined, due_at: null },
+    links: [
+      { rel: 'self', href: '/books/7' },
+      { rel: 'author', href: '/authors/1', title: 'Ann' },
+    ],
+    controls: [
+      {
+        name: 'update',
+        href: '/books/7',
+        method: 'PUT',
+        title: 'Update',
+        contentType: 'application/json',
+        fields: shared,
+      },
+      {
+        name: 'edit',
+        href: '/books/7',
+        method: 'PATCH',
+        title: 'Edit',
+        contentType: 'application/json',
+        fields: shared,
+      },
+      { name: 'borrow', href: '/books/7/borrow', method: 'POST', fields: fixed },
+      { name: 'delete', href: '/books/7', method: 'DELETE', fields: [] },
+    ],
+  };
+
+  it('is what stringifying the document writes, whatever the resource holds', () => {
+    const page: Resource = {
+      kind: 'book-page',
+      state: { meta: { page: 1 } },
+      links: [{ rel: 'search', href: '/books{?query}', templated: true }],
+      controls: [],
+      items: [plain, titled, clashing],
+    };
+    const odd: Resource[] = [
+      { ...page, state: { data: 'a state field named like the members', meta: {} } },
+      { ...book, state: { controls: 'a state field so named' } },
+      { ...book, controls: [...book.controls, { name: 'update', href: '/elsewhere', method: 'PUT', fields: [] }] },
+      { ...book, controls: [{ name: '__proto__' as never, href: '/x', method: 'POST', fields: [] }] },
+      { ...book, controls: [...book.controls, { name: '1' as never, href: '/x', method: 'POST', fields: [] }] },
+      { ...withoutLinks, state: {} },
+    ];
+    for (const resource of [book, book, page, withoutLinks, titled, ...odd]) {
+      expect(jsonFormat.resource(resource)).toBe(JSON.stringify(document(resource)));
+    }
+  });
+
+  it('writes fields again once they have changed, unless they are frozen', () => {
+    const first = jsonFormat.resource(book);
+    (shared[0] as { value: string }).value = 'changed';
+    expect(jsonFormat.resource(book)).not.toBe(first);
+    expect(jsonFormat.resource(book)).toBe(JSON.stringify(document(book)));
   });
 });

@@ -9,7 +9,7 @@ import { type Format, groupsOf } from './format.js';
 export const jsonFormat: Format = {
   contentType: 'application/json; charset=utf-8',
   mediaTypes: ['application/json'],
-  resource: (resource) => JSON.stringify(document(resource)),
+  resource: documentText,
   async *stream(stream: ResourceStream) {
     let first = true;
     for await (const batch of stream.items) {
@@ -21,6 +21,20 @@ export const jsonFormat: Format = {
     yield first ? '[]' : ']';
   },
 };
+
+/**
+ * A document's text exactly as `JSON.stringify(document(resource))` writes it, written part by part: the
+ * members, the state, the links, then the controls, whose fields are written once where two controls
+ * share them (a change offered as `update` and `edit`) and once ever where they never change.
+ */
+function documentText(resource: Resource): string {
+  // Where a state field would take the place of a member of the document, the general path keeps that.
+  if (!writesDirectly(resource) || (resource.items && 'data' in resource.state)) {
+    return JSON.stringify(document(resource));
+  }
+  const opening = resource.items ? `{"data":[${membersOf(resource.items)}],` : '{';
+  return objectText(opening, resource, true);
+}
 
 function document(resource: Resource): Record<string, unknown> {
   const body: Record<string, unknown> = {};
@@ -41,16 +55,76 @@ function membersOf(group: Resource[]): string {
  * (a stream writes millions): the state's text, then the links (and any controls) before its closing brace.
  */
 export function memberText(resource: Resource): string {
-  const { state } = resource;
-  // In the member, links and controls would replace state fields so named: the general path keeps that.
-  if ('links' in state || 'controls' in state) return JSON.stringify(member(resource));
-  const stateText = JSON.stringify(state);
-  let text = stateText === '{}' ? '{"links":[' : `${stateText.slice(0, -1)},"links":[`;
-  const { links } = resource;
+  if (!writesDirectly(resource)) return JSON.stringify(member(resource));
+  return objectText('{', resource, false);
+}
+
+/**
+ * Whether the text can be written part by part: no state field named like the links or controls it
+ * would replace, and no control name given twice (the last would take the first one's place), named
+ * `__proto__` (which an object's assignment does not keep) or like an index (which an object puts first).
+ */
+function writesDirectly({ state, controls }: Resource): boolean {
+  if ('links' in state || 'controls' in state) return false;
+  for (let i = 0; i < controls.length; i++) {
+    const name = (controls[i] as Control).name as string;
+    if (name === '__proto__' || /^\d/.test(name)) return false;
+    for (let j = 0; j < i; j++) if ((controls[j] as Control).name === name) return false;
+  }
+  return true;
+}
+
+/** After `opening`: the state's fields, the links, and the controls (`{}` when none, if `emptyControls`). */
+function objectText(opening: string, resource: Resource, emptyControls: boolean): string {
+  const stateText = JSON.stringify(resource.state);
+  let text = stateText === '{}' ? `${opening}"links":[` : `${opening}${stateText.slice(1, -1)},"links":[`;
+  const { links, controls } = resource;
   for (let i = 0; i < links.length; i++) text += (i > 0 ? ',' : '') + linkText(links[i] as Link);
   text += ']';
-  if (resource.controls.length > 0) text += `,"controls":${JSON.stringify(controlsOf(resource.controls))}`;
+  if (emptyControls || controls.length > 0) text += `,"controls":${controlsText(controls)}`;
   return `${text}}`;
+}
+
+/** Controls as `JSON.stringify(controlsOf(controls))` writes them (see `writesDirectly`). */
+function controlsText(controls: Control[]): string {
+  let text = '{';
+  let lastFields: Field[] | undefined;
+  let lastText = '';
+  for (let i = 0; i < controls.length; i++) {
+    const c = controls[i] as Control;
+    text += `${i > 0 ? ',' : ''}${JSON.stringify(c.name)}:{"href":${JSON.stringify(c.href)},"method":${JSON.stringify(c.method)}`;
+    if (c.title) text += `,"title":${JSON.stringify(c.title)}`;
+    if (c.contentType) text += `,"contentType":${JSON.stringify(c.contentType)}`;
+    if (c.fields !== lastFields) {
+      lastFields = c.fields;
+      lastText = fieldsText(c.fields);
+    }
+    text += `,"fields":${lastText}}`;
+  }
+  return `${text}}`;
+}
+
+/** The text of fields that can never change (frozen through and through), written once. */
+const fixedFieldsText = new WeakMap<readonly Field[], string>();
+
+function fieldsText(fields: Field[]): string {
+  let text = fixedFieldsText.get(fields);
+  if (text !== undefined) return text;
+  text = JSON.stringify(fields);
+  if (deeplyFrozen(fields)) fixedFieldsText.set(fields, text);
+  return text;
+}
+
+function deeplyFrozen(fields: readonly Field[]): boolean {
+  return (
+    Object.isFrozen(fields) &&
+    fields.every(
+      (f) =>
+        Object.isFrozen(f) &&
+        (f.options === undefined || Object.isFrozen(f.options)) &&
+        (f.enum === undefined || Object.isFrozen(f.enum)),
+    )
+  );
 }
 
 /** A link's text as `JSON.stringify(link(l))` writes it, its opening (the rel's) written once per rel. */
