@@ -1,7 +1,8 @@
 /**
- * The install-time mend of postgres.js's connection and query queue (scripts/patch-dependencies.js): the
- * queue keeps its contract, and its storage no longer grows with every query a long-running server
- * answers while the queue is never empty.
+ * The install-time mends of postgres.js (scripts/patch-dependencies.js): its connection and query queue
+ * keeps its contract, and its storage no longer grows with every query a long-running server answers
+ * while the queue is never empty; a query settles through methods of its class, not closures of its own,
+ * and still settles as before.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -23,6 +24,14 @@ const esmQueue = join(dirname(dirname(dirname(entry))), 'src', 'queue.js');
 const { default: makeQueue } = (await import(pathToFileURL(esmQueue).href)) as {
   default: <T>(initial?: T[]) => Queue<T>;
 };
+
+interface Query extends Promise<unknown> {
+  active: boolean;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+type QueryClass = new (strings: string[], args: unknown[], handler: (query: Query) => void) => Query;
+const { Query } = (await import(pathToFileURL(join(dirname(esmQueue), 'query.js')).href)) as { Query: QueryClass };
 
 describe("postgres.js's queue, as installed", () => {
   it('is first in, first out, and removes from the middle', () => {
@@ -70,5 +79,32 @@ describe("postgres.js's queue, as installed", () => {
     // Unmended, a million dead slots stay allocated (8 MB and more).
     expect(grown).toBeLessThan(2 * 1024 * 1024);
     expect(queue.length).toBe(2);
+  });
+});
+
+describe("postgres.js's query, as installed", () => {
+  const started = (query: Query) => {
+    query.active = true;
+    return query;
+  };
+  const handler = () => {};
+
+  it('settles through methods of its class, with no closures of its own', () => {
+    const query = new Query(['select 1'], [], handler);
+    expect(Object.hasOwn(query, 'resolve')).toBe(false);
+    expect(Object.hasOwn(query, 'reject')).toBe(false);
+  });
+
+  it('is fulfilled by resolve and rejected by reject, and is no longer active either way', async () => {
+    const answered = started(new Query(['select 1'], [], handler));
+    answered.resolve([{ one: 1 }]);
+    expect(answered.active).toBe(false);
+    await expect(answered).resolves.toEqual([{ one: 1 }]);
+
+    const failed = started(new Query(['select 1'], [], handler));
+    const error = new Error('the server went away');
+    failed.reject(error);
+    expect(failed.active).toBe(false);
+    await expect(failed).rejects.toBe(error);
   });
 });

@@ -276,8 +276,9 @@ const method = `## Method
   (scripts/bench/baseline-server.ts) is bare Hono + postgres.js on the same database, running the same
   prepared point select as \`GET /books/{id}\`, and answering \`/\` with a JSON object read from the
   catalogue's own root document, so both serialise the same size. Both run the project's installed
-  postgres.js, whose connection queue \`npm install\` mends (scripts/patch-dependencies.js): unmended, its
-  cost grows with every query a loaded server has answered, and it took 16% of the baseline's CPU.
+  postgres.js, which \`npm install\` mends (scripts/patch-dependencies.js): unmended, its connection
+  queue's cost grows with every query a loaded server has answered (it took 16% of the baseline's CPU),
+  and its queries' objects outlive young garbage collections.
 - **Requests per second.** wrk (Debian's \`wrk\`) with a Lua script (scripts/bench/wrk-paths.lua) that asks
   a random book id on every request. Contenders run in turns (baseline, catalogue, baseline, catalogue…) so
   that any change in the machine's load touches both; each figure is the median of its runs, and the
