@@ -11,7 +11,7 @@ import { runCatalogueCli } from './processes.js';
 
 /**
  * A librarian's token, made at start-up from the environment (so the CLI prints none), and sent as the
- * bearer token of the authenticated scenario.
+ * bearer token of the librarian's scenario.
  */
 export const benchToken = randomBytes(24).toString('hex');
 
@@ -32,6 +32,21 @@ export interface Catalogue {
   firstBookId: number;
   lastBookId: number;
   drop(): Promise<void>;
+}
+
+/**
+ * A member's token on `catalogue`'s database, made with the operator's own command (`users add`), and
+ * sent as the bearer token of the member's scenario: a reader who may borrow, as most signed-in callers are.
+ */
+export async function memberToken(catalogue: Catalogue): Promise<string> {
+  const printed = await runCatalogueCli(
+    ['users', 'add', '--name', 'Bench reader', '--role', 'member'],
+    { ...catalogueEnv, ...catalogue.env },
+    { capture: true },
+  );
+  const token = /^token (\S+)$/m.exec(printed)?.[1];
+  if (!token) throw new Error('catalogue users add printed no token');
+  return token;
 }
 
 /** The URL of another database on the same server. */

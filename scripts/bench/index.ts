@@ -10,6 +10,7 @@ import {
   benchToken,
   type Catalogue,
   catalogueEnv,
+  memberToken,
   pgliteCatalogue,
   postgresCatalogue,
   serverVersion,
@@ -112,7 +113,7 @@ async function main(options: BenchOptions): Promise<void> {
             threads: options.threads,
             rounds: options.rounds,
             ids: [catalogue.firstBookId, catalogue.lastBookId],
-            bearerToken: benchToken,
+            tokens: { librarian: benchToken, member: await memberToken(catalogue) },
           },
           log,
         );

@@ -93,15 +93,25 @@ async function stopChild(child: ChildProcess, exited: Promise<number | null>): P
   clearTimeout(timer);
 }
 
-/** Runs the catalogue CLI to completion, its progress bar on this terminal. */
-export async function runCatalogueCli(args: string[], env: Record<string, string>): Promise<void> {
+/** Runs the catalogue CLI to completion: its output on this terminal (a progress bar), or answered with `capture`. */
+export async function runCatalogueCli(
+  args: string[],
+  env: Record<string, string>,
+  { capture = false } = {},
+): Promise<string> {
+  // Its output goes to the terminal (a progress bar) unless asked for (a token it made).
   const child = spawn(process.execPath, [...catalogueEntry('cli'), ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
+  });
+  let printed = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    printed += chunk;
   });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`catalogue ${args.join(' ')} failed (exit ${code})`);
+  return printed;
 }
 
 /** Runs a command and answers its output; undefined when it cannot run or fails (unless `anyExit`). */
