@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Database, openPglite } from '../src/db/client.js';
+import { prepareDatabase } from '../src/db/migrate.js';
 import { rawAnswer } from '../src/db/pglite-statement.js';
 import { findBook } from '../src/db/queries/books.js';
 import { answeredRows, PostgresError, simpleQuery } from '../src/db/wire.js';
@@ -18,6 +19,8 @@ beforeAll(async () => {
   const snapshot = inject('pgliteSnapshot');
   const dump = snapshot ? new Blob([await readFile(snapshot)]) : undefined;
   database = await openPglite({ kind: 'pglite', dataDir: 'memory://' }, dump);
+  // This file is about PGlite whichever database the suite runs on; on PostgreSQL there is no snapshot.
+  if (!snapshot) await prepareDatabase(database, { seedSample: false });
   pg = (database.db as unknown as { $client: PGlite }).$client;
 });
 
