@@ -62,49 +62,35 @@ export async function measureThroughput(
   const member = { ...json, Authorization: `Bearer ${settings.tokens.member}` };
   const halForms = { Accept: 'application/prs.hal-forms+json' };
   const html = { Accept: 'text/html' };
+  /** The baseline and the catalogue, asked the same. */
+  const bothAsked = (path: string, headers: Record<string, string>) => [
+    { name: 'baseline', load: load(baseline, path, headers) },
+    { name: 'catalogue', load: load(catalogue, path, headers) },
+  ];
   const plan = [
     {
       scenario: scenario('book-json', '`GET /books/{id}`, JSON, anonymous', 0.85),
-      contenders: [
-        { name: 'baseline', load: load(baseline, book, json) },
-        { name: 'catalogue', load: load(catalogue, book, json) },
-        ...(peer ? [{ name: peer.name, load: load(peer, book, json) }] : []),
-      ],
+      contenders: [...bothAsked(book, json), ...(peer ? [{ name: peer.name, load: load(peer, book, json) }] : [])],
     },
     {
       scenario: scenario('book-bearer', "same, with a librarian's bearer token", 0.75),
-      contenders: [
-        { name: 'baseline', load: load(baseline, book, librarian) },
-        { name: 'catalogue', load: load(catalogue, book, librarian) },
-      ],
+      contenders: bothAsked(book, librarian),
     },
     {
       scenario: scenario('book-member', "same, with a member's bearer token", 0.75),
-      contenders: [
-        { name: 'baseline', load: load(baseline, book, member) },
-        { name: 'catalogue', load: load(catalogue, book, member) },
-      ],
+      contenders: bothAsked(book, member),
     },
     {
       scenario: scenario('book-hal-forms', 'same, as HAL-FORMS', 0.75),
-      contenders: [
-        { name: 'baseline', load: load(baseline, book, halForms) },
-        { name: 'catalogue', load: load(catalogue, book, halForms) },
-      ],
+      contenders: bothAsked(book, halForms),
     },
     {
       scenario: scenario('book-html', 'same, as HTML', 0.6),
-      contenders: [
-        { name: 'baseline', load: load(baseline, book, html) },
-        { name: 'catalogue', load: load(catalogue, book, html) },
-      ],
+      contenders: bothAsked(book, html),
     },
     {
       scenario: scenario('root', 'the root document (vs a JSON object of its size)', 0.8),
-      contenders: [
-        { name: 'baseline', load: load(baseline, '/', json) },
-        { name: 'catalogue', load: load(catalogue, '/', json) },
-      ],
+      contenders: bothAsked('/', json),
     },
     ...(pglite
       ? [
