@@ -75,7 +75,7 @@ export function answeredRows(answer: Uint8Array): unknown[][] {
           row.push(null);
           continue;
         }
-        row.push(valueOf(types[i] as number, decoder.decode(answer.subarray(p, p + length))));
+        row.push(typedValue(types[i] as number, decoder.decode(answer.subarray(p, p + length))));
         p += length;
       }
       rows.push(row);
@@ -87,7 +87,7 @@ export function answeredRows(answer: Uint8Array): unknown[][] {
   return rows;
 }
 
-function valueOf(type: number, text: string): unknown {
+function typedValue(type: number, text: string): unknown {
   switch (type) {
     case INT2:
     case INT4:
