@@ -67,12 +67,5 @@ export async function rawAnswer(client: PGlite, message: Uint8Array): Promise<Ui
   const chunks: Uint8Array[] = [];
   // Copied: a chunk is a view of PGlite's own buffer, which the next message reuses.
   await client.execProtocolRawStream(message, { syncToFs: false, onRawData: (chunk) => chunks.push(chunk.slice()) });
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const answer = new Uint8Array(chunks.reduce((length, chunk) => length + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    answer.set(chunk, at);
-    at += chunk.length;
-  }
-  return answer;
+  return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks);
 }
