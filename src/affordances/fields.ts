@@ -21,16 +21,45 @@ export function inputFields(
     required?: readonly string[];
   } = {},
 ): Field[] {
-  return definitions.map((definition) => {
-    const field: Field = { ...definition };
-    if (options.mode === 'change') field.required = false;
-    if (options.required?.includes(definition.name)) field.required = true;
-    const value = (options.values as Record<string, unknown> | undefined)?.[definition.name];
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') field.value = value;
-    const choices = options.choices?.[definition.name];
-    if (choices) field.options = choices;
-    return field;
-  });
+  const values = options.values as Record<string, unknown> | undefined;
+  const fields: Field[] = [];
+  for (const definition of definitions) {
+    const required =
+      options.required?.includes(definition.name) || (options.mode !== 'change' && definition.required);
+    const value = values?.[definition.name];
+    fields.push(
+      fieldOf(
+        definition,
+        required,
+        typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : undefined,
+        options.choices?.[definition.name],
+      ),
+    );
+  }
+  return fields;
+}
+
+/**
+ * One field, its members in the order of `InputField` (the order every definition is written in, and so
+ * the order a document shows them). Written out member by member rather than spread from the definition:
+ * a spread object that then took a `value` cost about 1.5 µs per field, a book's document has five, and
+ * a signed-in librarian reads one on every request.
+ */
+function fieldOf(
+  definition: InputField,
+  required: boolean,
+  value: string | number | boolean | undefined,
+  options: FieldOptions | undefined,
+): Field {
+  const field: Field = { name: definition.name, type: definition.type, required };
+  if (definition.min !== undefined) field.min = definition.min;
+  if (definition.max !== undefined) field.max = definition.max;
+  if (definition.maxLength !== undefined) field.maxLength = definition.maxLength;
+  if (definition.enum !== undefined) field.enum = definition.enum;
+  if (definition.title !== undefined) field.title = definition.title;
+  if (value !== undefined) field.value = value;
+  if (options !== undefined) field.options = options;
+  return field;
 }
 
 /** The fields of a listing's search control: its query parameters, typed. */

@@ -20,7 +20,7 @@ export interface CallerCacheOptions {
 }
 
 /** The caller behind a token hash, as `findCallerByTokenHash` answers it. */
-type KnownCaller = Omit<SignedIn, 'via'>;
+export type KnownCaller = Omit<SignedIn, 'via'>;
 
 interface Entry {
   caller: KnownCaller;
