@@ -24,8 +24,7 @@ export function inputFields(
   const values = options.values as Record<string, unknown> | undefined;
   const fields: Field[] = [];
   for (const definition of definitions) {
-    const required =
-      options.required?.includes(definition.name) || (options.mode !== 'change' && definition.required);
+    const required = options.required?.includes(definition.name) || (options.mode !== 'change' && definition.required);
     const value = values?.[definition.name];
     fields.push(
       fieldOf(
