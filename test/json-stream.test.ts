@@ -155,6 +155,32 @@ describe('the JSON document', () => {
     }
   });
 
+  it('escapes hrefs and titles exactly as JSON.stringify does, quoting plain ones as they are', () => {
+    // Quote, backslash, control characters, a lone surrogate of either half; a paired one and U+2028 pass.
+    const strings = [
+      'plain',
+      'a "quote"',
+      'back\\slash',
+      'tab\tand\u0001',
+      'lone \ud800',
+      'lone \udfff',
+      '\u{1F4DA} \u2028',
+      '',
+    ];
+    for (const text of strings) {
+      const resource: Resource = {
+        kind: 'book',
+        state: { id: 1 },
+        links: [{ rel: 'self', href: `/books/1?q=${text}`, title: text }],
+        controls: [
+          { name: 'update', href: `/books/${text}`, method: 'PUT', title: text, contentType: text, fields: [] },
+        ],
+      };
+      expect(jsonFormat.resource(resource)).toBe(JSON.stringify(document(resource)));
+      expect(JSON.parse(jsonFormat.resource(resource)).links[0].href).toBe(`/books/1?q=${text}`);
+    }
+  });
+
   it('writes fields again once they have changed, unless they are frozen', () => {
     const first = jsonFormat.resource(book);
     (shared[0] as { value: string }).value = 'changed';

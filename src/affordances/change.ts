@@ -33,15 +33,19 @@ export function changeAffordances<Values>(spec: ChangeSpec<Values>): {
   edit: Affordance<ChangeSubject<Values>>;
 } {
   const { noun, fields, choices, ...rest } = spec;
-  // One set of fields for both controls of a subject, as a renderer offers them one after the other.
-  const offered = new WeakMap<object, Field[]>();
+  // One set of fields for both controls of a subject, as a renderer offers them one right after the other
+  // (a format then writes them once). The last subject is all there is to remember: a WeakMap of every
+  // subject cost a signed-in read more than building the fields twice.
+  let lastSubject: ChangeSubject<Values> | undefined;
+  let lastContext: RenderContext | undefined;
+  let lastFields: Field[] = [];
   const fieldsOf = (ctx: RenderContext, subject: ChangeSubject<Values>) => {
-    let built = offered.get(subject);
-    if (!built) {
-      built = inputFields(fields, { values: subject, mode: 'change', ...(choices && { choices: choices(ctx) }) });
-      offered.set(subject, built);
+    if (subject !== lastSubject || ctx !== lastContext) {
+      lastFields = inputFields(fields, { values: subject, mode: 'change', ...(choices && { choices: choices(ctx) }) });
+      lastSubject = subject;
+      lastContext = ctx;
     }
-    return built;
+    return lastFields;
   };
   const declare = (name: 'update' | 'edit', verb: string) =>
     affordance<ChangeSubject<Values>>({

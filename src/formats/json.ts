@@ -92,9 +92,10 @@ function controlsText(controls: Control[]): string {
   let lastText = '';
   for (let i = 0; i < controls.length; i++) {
     const c = controls[i] as Control;
-    text += `${i > 0 ? ',' : ''}${JSON.stringify(c.name)}:{"href":${JSON.stringify(c.href)},"method":${JSON.stringify(c.method)}`;
-    if (c.title) text += `,"title":${JSON.stringify(c.title)}`;
-    if (c.contentType) text += `,"contentType":${JSON.stringify(c.contentType)}`;
+    text += (i > 0 ? ',' : '') + remembered(controlOpenings, c.name, controlOpening) + quoted(c.href);
+    text += remembered(methodTexts, c.method, methodText);
+    if (c.title) text += `,"title":${quoted(c.title)}`;
+    if (c.contentType) text += `,"contentType":${quoted(c.contentType)}`;
     if (c.fields !== lastFields) {
       lastFields = c.fields;
       lastText = fieldsText(c.fields);
@@ -103,6 +104,11 @@ function controlsText(controls: Control[]): string {
   }
   return `${text}}`;
 }
+
+const controlOpenings = new Map<string, string>();
+const controlOpening = (name: string) => `${JSON.stringify(name)}:{"href":`;
+const methodTexts = new Map<string, string>();
+const methodText = (method: string) => `,"method":${JSON.stringify(method)}`;
 
 /** The text of fields that can never change (frozen through and through), written once. */
 const fixedFieldsText = new WeakMap<readonly Field[], string>();
@@ -129,22 +135,38 @@ function deeplyFrozen(fields: readonly Field[]): boolean {
 
 /** A link's text as `JSON.stringify(link(l))` writes it, its opening (the rel's) written once per rel. */
 function linkText(l: Link): string {
-  let text = relOpening(l.rel) + JSON.stringify(l.href);
-  if (l.title) text += `,"title":${JSON.stringify(l.title)}`;
+  let text = remembered(relOpenings, l.rel, relOpening) + quoted(l.href);
+  if (l.title) text += `,"title":${quoted(l.title)}`;
   if (l.templated) text += ',"templated":true';
   return `${text}}`;
 }
 
 const relOpenings = new Map<string, string>();
+const relOpening = (rel: string) => `{"rel":${JSON.stringify(rel)},"href":`;
 
-function relOpening(rel: string): string {
-  let text = relOpenings.get(rel);
+/**
+ * The text made of `key` by `make`, remembered: rels, control names and methods come from the vocabulary,
+ * a few dozen, and a document repeats them on every read. Bounded all the same.
+ */
+function remembered(texts: Map<string, string>, key: string, make: (key: string) => string): string {
+  let text = texts.get(key);
   if (text === undefined) {
-    text = `{"rel":${JSON.stringify(rel)},"href":`;
-    // Rels come from the vocabulary, a few dozen; bounded all the same.
-    if (relOpenings.size < 256) relOpenings.set(rel, text);
+    text = make(key);
+    if (texts.size < 256) texts.set(key, text);
   }
   return text;
+}
+
+/** What JSON escapes in a string: `"`, `\`, control characters, and lone surrogates (paired ones pass). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes.
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * A string's JSON text, as `JSON.stringify` writes it: quoted as it is when nothing in it is escaped (an
+ * href, a title), which is about half the cost of asking `JSON.stringify` for a short string.
+ */
+function quoted(value: string): string {
+  return ESCAPED.test(value) ? JSON.stringify(value) : `"${value}"`;
 }
 
 /** A collection member: state and links; controls only where it has any (they live on its own document). */
