@@ -3,6 +3,8 @@
  * be, byte for byte, what stringifying the member writes, whatever the resource holds.
  */
 import { describe, expect, it } from 'vitest';
+import { inputFields } from '../src/affordances/fields.js';
+import type { InputField } from '../src/domain/input.js';
 import { jsonFormat } from '../src/formats/json.js';
 import type { Field, Resource } from '../src/hypermedia/model.js';
 
@@ -178,6 +180,44 @@ describe('the JSON document', () => {
       };
       expect(jsonFormat.resource(resource)).toBe(JSON.stringify(document(resource)));
       expect(JSON.parse(jsonFormat.resource(resource)).links[0].href).toBe(`/books/1?q=${text}`);
+    }
+  });
+
+  it('writes fields made from templates as stringifying them writes, also once their members change', () => {
+    const definitions: InputField[] = [
+      { name: 'title', type: 'string', required: true, maxLength: 500, title: 'Title' },
+      { name: 'year', type: 'integer', required: true, min: -3000, max: 2100, title: 'Year' },
+      { name: 'status', type: 'string', required: true, enum: ['returned'], title: 'Status' },
+      { name: 'author_id', type: 'integer', required: true, min: 1 },
+      { name: 'ready', type: 'boolean', required: false },
+    ];
+    const choices = { author_id: Object.freeze({ href: '/authors', valueField: 'id', promptField: 'name' }) };
+    const control = (fields: Field[]): Resource => ({
+      kind: 'book',
+      state: { id: 1 },
+      links: [],
+      controls: [{ name: 'update', href: '/books/1', method: 'PUT', fields }],
+    });
+    const values = [
+      { title: 'A "quoted" \u2028 title', year: -0, status: 'returned', author_id: 3, ready: true },
+      { title: '', year: 1999, author_id: 4, ready: false },
+      {},
+    ];
+    for (const mode of ['change', 'create'] as const) {
+      for (const value of values) {
+        const fields = inputFields(definitions, { values: value, mode, choices });
+        const resource = control(fields);
+        expect(jsonFormat.resource(resource)).toBe(JSON.stringify(document(resource)));
+        // A member changed after the field was made (on a copy, where the field is its frozen template), or
+        // a value taken away: written as it now is.
+        const changed = (i: number) =>
+          Object.isFrozen(fields[i]) ? (fields[i] = { ...(fields[i] as Field) }) : (fields[i] as Field);
+        changed(0).required = !(fields[0] as Field).required;
+        delete changed(1).value;
+        changed(3).options = { href: '/elsewhere', valueField: 'id', promptField: 'name' };
+        changed(4).title = 'Ready';
+        expect(jsonFormat.resource(resource)).toBe(JSON.stringify(document(resource)));
+      }
     }
   });
 

@@ -3,7 +3,14 @@
  * `controls` as an object keyed by control name, pages as `{data, meta, links, controls}`, and a bare
  * collection as a plain array of items.
  */
-import type { Control, Field, Link, Resource, ResourceStream } from '../hypermedia/model.js';
+import {
+  type Control,
+  type Field,
+  fieldTemplate,
+  type Link,
+  type Resource,
+  type ResourceStream,
+} from '../hypermedia/model.js';
 import { type Format, groupsOf } from './format.js';
 
 export const jsonFormat: Format = {
@@ -116,21 +123,81 @@ const fixedFieldsText = new WeakMap<readonly Field[], string>();
 function fieldsText(fields: Field[]): string {
   let text = fixedFieldsText.get(fields);
   if (text !== undefined) return text;
-  text = JSON.stringify(fields);
+  text = '[';
+  for (let i = 0; i < fields.length; i++) text += (i > 0 ? ',' : '') + fieldText(fields[i] as Field);
+  text += ']';
   if (deeplyFrozen(fields)) fixedFieldsText.set(fields, text);
   return text;
 }
 
 function deeplyFrozen(fields: readonly Field[]): boolean {
+  return Object.isFrozen(fields) && fields.every(fieldFrozen);
+}
+
+function fieldFrozen(f: Field): boolean {
   return (
-    Object.isFrozen(fields) &&
-    fields.every(
-      (f) =>
-        Object.isFrozen(f) &&
-        (f.options === undefined || Object.isFrozen(f.options)) &&
-        (f.enum === undefined || Object.isFrozen(f.enum)),
-    )
+    Object.isFrozen(f) &&
+    (f.options === undefined || Object.isFrozen(f.options)) &&
+    (f.enum === undefined || Object.isFrozen(f.enum))
   );
+}
+
+/**
+ * A field's text as `JSON.stringify` writes it. A field made from a template (see `fieldTemplate`) whose
+ * members are still the template's is the template's text with the value put in before `options`; a
+ * field frozen through and through is written once.
+ */
+function fieldText(f: Field): string {
+  const template = f[fieldTemplate];
+  if (template !== undefined && madeFrom(f, template)) {
+    const { text, head, tail } = writtenOnce(template);
+    if (f.value === undefined) return text;
+    if (head !== undefined) return `${head},"value":${valueText(f.value)}${tail}`;
+  }
+  return fieldFrozen(f) ? writtenOnce(f).text : JSON.stringify(f);
+}
+
+function madeFrom(f: Field, t: Field): boolean {
+  return (
+    f.name === t.name &&
+    f.type === t.type &&
+    f.required === t.required &&
+    f.min === t.min &&
+    f.max === t.max &&
+    f.maxLength === t.maxLength &&
+    f.enum === t.enum &&
+    f.title === t.title &&
+    f.options === t.options &&
+    t.value === undefined &&
+    fieldFrozen(t)
+  );
+}
+
+/**
+ * A frozen field's text, and the same in two parts around where a value goes: before `options`, which a
+ * template ends with, or else before the closing brace (no parts if the text does not end so).
+ */
+interface FieldText {
+  text: string;
+  head?: string;
+  tail?: string;
+}
+
+const fieldTexts = new WeakMap<Field, FieldText>();
+
+function writtenOnce(f: Field): FieldText {
+  let written = fieldTexts.get(f);
+  if (written === undefined) {
+    const text = JSON.stringify(f);
+    const tail = f.options === undefined ? '}' : `,"options":${JSON.stringify(f.options)}}`;
+    written = text.endsWith(tail) ? { text, head: text.slice(0, -tail.length), tail } : { text };
+    fieldTexts.set(f, written);
+  }
+  return written;
+}
+
+function valueText(value: string | number | boolean): string {
+  return typeof value === 'string' ? quoted(value) : JSON.stringify(value);
 }
 
 /** A link's text as `JSON.stringify(link(l))` writes it, its opening (the rel's) written once per rel. */

@@ -40,7 +40,16 @@ export interface Field extends InputField {
   value?: string | number | boolean;
   /** Where the choices for this field come from. */
   options?: FieldOptions;
+  /** The frozen field this one was made from, when it was made from one (see `fieldTemplate`). */
+  readonly [fieldTemplate]?: Field;
 }
+
+/**
+ * On a field made from a template: that template, a frozen field with the same members in the same order
+ * but no `value` (which, when given, comes just before `options`). A format that writes text may write
+ * the template's part once and only the value each time. A symbol, so readers of the members never see it.
+ */
+export const fieldTemplate: unique symbol = Symbol('field template');
 
 /** HTTP methods a control can use. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
