@@ -53,31 +53,22 @@ function fieldOf(
   const template =
     options === undefined || Object.isFrozen(options) ? templateOf(definition, required, options) : undefined;
   if (template === undefined) return membersOf(definition, required, value, options);
-  if (value === undefined) return template;
-  const { name, type, min, max, maxLength, title } = template;
-  const field: Field = { name, type, required, [fieldTemplate]: template };
-  if (min !== undefined) field.min = min;
-  if (max !== undefined) field.max = max;
-  if (maxLength !== undefined) field.maxLength = maxLength;
-  if (template.enum !== undefined) field.enum = template.enum;
-  if (title !== undefined) field.title = title;
-  field.value = value;
-  if (options !== undefined) field.options = options;
-  return field;
+  return value === undefined ? template : membersOf(template, required, value, options, template);
 }
 
 function membersOf(
-  definition: InputField,
+  source: InputField,
   required: boolean,
   value: string | number | boolean | undefined,
   options: FieldOptions | undefined,
+  template?: Field,
 ): Field {
-  const field: Field = { name: definition.name, type: definition.type, required };
-  if (definition.min !== undefined) field.min = definition.min;
-  if (definition.max !== undefined) field.max = definition.max;
-  if (definition.maxLength !== undefined) field.maxLength = definition.maxLength;
-  if (definition.enum !== undefined) field.enum = Object.freeze([...definition.enum]);
-  if (definition.title !== undefined) field.title = definition.title;
+  const field: Field = { name: source.name, type: source.type, required, [fieldTemplate]: template };
+  if (source.min !== undefined) field.min = source.min;
+  if (source.max !== undefined) field.max = source.max;
+  if (source.maxLength !== undefined) field.maxLength = source.maxLength;
+  if (source.enum !== undefined) field.enum = source.enum;
+  if (source.title !== undefined) field.title = source.title;
   if (value !== undefined) field.value = value;
   if (options !== undefined) field.options = options;
   return field;
@@ -98,7 +89,10 @@ function templateOf(definition: InputField, required: boolean, options: FieldOpt
   const byOptions = byRequired[required ? 1 : 0] as Map<FieldOptions | undefined, Field>;
   let template = byOptions.get(options);
   if (!template) {
-    template = Object.freeze(membersOf(definition, required, undefined, options));
+    const members = membersOf(definition, required, undefined, options);
+    // Frozen through and through, so that its text never changes: its own copy of the choices it lists.
+    if (members.enum !== undefined) members.enum = Object.freeze([...members.enum]);
+    template = Object.freeze(members);
     byOptions.set(options, template);
   }
   return template;

@@ -41,7 +41,7 @@ export interface Field extends InputField {
   /** Where the choices for this field come from. */
   options?: FieldOptions;
   /** The frozen field this one was made from, when it was made from one (see `fieldTemplate`). */
-  readonly [fieldTemplate]?: Field;
+  readonly [fieldTemplate]?: Field | undefined;
 }
 
 /**

@@ -66,8 +66,8 @@ function callerOf(c: Context<AppEnv>, callers: CallerCache): Caller | Promise<Ca
 
 /**
  * The caller as this request proved them. Written member by member: spreading the remembered caller and
- * adding `via` took about 1.8 µs on Node 20 (the spread's copy then gets a property its shape lacks), 20
- * times this, on every signed-in request.
+ * adding `via` took about 1.8 µs on Node 20 (the spread's copy then gets a property its shape lacks), this
+ * 0.1 µs, on every signed-in request.
  */
 function signedIn(caller: KnownCaller, via: 'bearer' | 'session'): SignedIn {
   const { id, name, role, activeLoans, openHolds } = caller;
