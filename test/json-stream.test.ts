@@ -210,8 +210,10 @@ describe('the JSON document', () => {
         expect(jsonFormat.resource(resource)).toBe(JSON.stringify(document(resource)));
         // A member changed after the field was made (on a copy, where the field is its frozen template), or
         // a value taken away: written as it now is.
-        const changed = (i: number) =>
-          Object.isFrozen(fields[i]) ? (fields[i] = { ...(fields[i] as Field) }) : (fields[i] as Field);
+        const changed = (i: number): Field => {
+          if (Object.isFrozen(fields[i])) fields[i] = { ...(fields[i] as Field) };
+          return fields[i] as Field;
+        };
         changed(0).required = !(fields[0] as Field).required;
         delete changed(1).value;
         changed(3).options = { href: '/elsewhere', valueField: 'id', promptField: 'name' };
