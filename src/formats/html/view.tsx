@@ -512,9 +512,17 @@ const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId }) => 
 };
 
 function label(name: string): string {
-  const words = name.replace(/_/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  let text = labels.get(name);
+  if (text === undefined) {
+    const words = name.replace(/_/g, ' ');
+    text = words.charAt(0).toUpperCase() + words.slice(1);
+    // Names of fields, rels and controls: a few dozen, on every page. Bounded all the same.
+    if (labels.size < 1024) labels.set(name, text);
+  }
+  return text;
 }
+
+const labels = new Map<string, string>();
 
 /**
  * An instant (ISO 8601 with a time) is a `<time>` that may wrap between its date and its time of day but
