@@ -26,39 +26,42 @@ function templatesOf(controls: Control[]): Record<string, unknown> | undefined {
   return templates;
 }
 
+// Templates and properties are built by assignment: each conditional spread (`...(title && {title})`)
+// allocates an object of its own to copy from, on every document.
 function template(control: Control) {
-  return {
-    ...(control.title && { title: control.title }),
-    method: control.method,
-    target: control.href,
-    ...(control.contentType && { contentType: control.contentType }),
-    properties: control.fields.map(property),
-  };
+  const out: Record<string, unknown> = {};
+  if (control.title) out.title = control.title;
+  out.method = control.method;
+  out.target = control.href;
+  if (control.contentType) out.contentType = control.contentType;
+  out.properties = control.fields.map(property);
+  return out;
 }
 
 function property(field: Field) {
+  const out: Record<string, unknown> = { name: field.name };
+  if (field.title) out.prompt = field.title;
+  out.type = inputTypes[field.type];
+  out.required = field.required;
+  if (field.value !== undefined) out.value = field.value;
+  if (field.min !== undefined) out.min = field.min;
+  if (field.max !== undefined) out.max = field.max;
+  if (field.maxLength !== undefined) out.maxLength = field.maxLength;
   const options = optionsOf(field);
-  return {
-    name: field.name,
-    ...(field.title && { prompt: field.title }),
-    type: inputTypes[field.type],
-    required: field.required,
-    ...(field.value !== undefined && { value: field.value }),
-    ...(field.min !== undefined && { min: field.min }),
-    ...(field.max !== undefined && { max: field.max }),
-    ...(field.maxLength !== undefined && { maxLength: field.maxLength }),
-    ...(options && { options }),
-  };
+  if (options) out.options = options;
+  return out;
 }
 
 /** The spec's `options`: choices by reference (`link`) or by value (`inline`); one value is chosen. */
 function optionsOf(field: Field) {
-  const cardinality = { minItems: field.required ? 1 : 0, maxItems: 1 };
+  const minItems = field.required ? 1 : 0;
   if (field.options) {
     const { href, templated, promptField, valueField } = field.options;
-    return { link: { href, ...(templated && { templated: true }) }, promptField, valueField, ...cardinality };
+    const link: Record<string, unknown> = { href };
+    if (templated) link.templated = true;
+    return { link, promptField, valueField, minItems, maxItems: 1 };
   }
-  if (field.enum) return { inline: [...field.enum], ...cardinality };
+  if (field.enum) return { inline: [...field.enum], minItems, maxItems: 1 };
   return undefined;
 }
 

@@ -238,7 +238,9 @@ function quoted(value: string): string {
 
 /** A collection member: state and links; controls only where it has any (they live on its own document). */
 function member(resource: Resource): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...resource.state, links: resource.links.map(link) };
+  // Assigned, not spread: a spread copy given members it lacks is slow (see the HAL format).
+  const body: Record<string, unknown> = Object.assign({}, resource.state);
+  body.links = resource.links.map(link);
   if (resource.controls.length > 0) body.controls = controlsOf(resource.controls);
   return body;
 }
