@@ -12,6 +12,7 @@ import {
   type ResourceStream,
 } from '../hypermedia/model.js';
 import { type Format, groupsOf } from './format.js';
+import { quoted, stateMembers } from './json-text.js';
 
 export const jsonFormat: Format = {
   contentType: 'application/json; charset=utf-8',
@@ -83,8 +84,8 @@ function writesDirectly({ state, controls }: Resource): boolean {
 
 /** After `opening`: the state's fields, the links, and the controls (`{}` when none, if `emptyControls`). */
 function objectText(opening: string, resource: Resource, emptyControls: boolean): string {
-  const stateText = JSON.stringify(resource.state);
-  let text = stateText === '{}' ? `${opening}"links":[` : `${opening}${stateText.slice(1, -1)},"links":[`;
+  const members = stateMembers(resource.state);
+  let text = members === '' ? `${opening}"links":[` : `${opening}${members},"links":[`;
   const { links, controls } = resource;
   for (let i = 0; i < links.length; i++) text += (i > 0 ? ',' : '') + linkText(links[i] as Link);
   text += ']';
@@ -222,18 +223,6 @@ function remembered(texts: Map<string, string>, key: string, make: (key: string)
     if (texts.size < 256) texts.set(key, text);
   }
   return text;
-}
-
-/** What JSON escapes in a string: `"`, `\`, control characters, and lone surrogates (paired ones pass). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes.
-const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/**
- * A string's JSON text, as `JSON.stringify` writes it: quoted as it is when nothing in it is escaped (an
- * href, a title), which is about half the cost of asking `JSON.stringify` for a short string.
- */
-function quoted(value: string): string {
-  return ESCAPED.test(value) ? JSON.stringify(value) : `"${value}"`;
 }
 
 /** A collection member: state and links; controls only where it has any (they live on its own document). */
