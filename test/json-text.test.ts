@@ -59,6 +59,12 @@ describe('stateMembers', () => {
     expect(stateMembers({ id: { n: 1 }, title: 'x' })).toBe(expected({ id: { n: 1 }, title: 'x' }));
   });
 
+  it('tells apart lists of keys that join alike, a key holding NUL', () => {
+    const joined = { 'a\u0000b': 1 };
+    const apart = { a: 2, b: 3 };
+    for (const state of [apart, joined, apart, joined]) expect(stateMembers(state)).toBe(expected(state));
+  });
+
   it('stays exact beyond the writers it keeps', () => {
     for (let i = 0; i < 600; i++) {
       const state = { [`key${i}`]: i, shared: `v${i}` };

@@ -40,11 +40,16 @@ type MembersWriter = (
   text: (value: unknown) => string | undefined,
 ) => string | undefined;
 
-/** Writers by their list of keys (joined by NUL, which no key of a renderer holds); bounded. */
-const writers = new Map<string, MembersWriter>();
+/** A writer and the keys it writes. */
+interface KeyedWriter {
+  keys: string[];
+  write: MembersWriter;
+}
+
+/** Writers by their keys joined by NUL; bounded. A key may hold NUL, so a writer found is checked. */
+const writers = new Map<string, KeyedWriter>();
 const MAX_WRITERS = 256;
-let lastKeys: string[] = [];
-let lastWriter: MembersWriter | undefined;
+let last: KeyedWriter | undefined;
 
 /**
  * The members of `state` as `JSON.stringify(state)` writes them, without the braces ('' for none). A
@@ -63,17 +68,18 @@ export function stateMembers(state: Record<string, unknown>): string {
 }
 
 function writerOf(keys: string[]): MembersWriter | undefined {
-  if (sameKeys(keys, lastKeys)) return lastWriter;
+  if (last !== undefined && sameKeys(keys, last.keys)) return last.write;
   const id = keys.join('\u0000');
   let writer = writers.get(id);
   if (writer === undefined) {
     if (writers.size >= MAX_WRITERS) return undefined;
-    writer = membersWriter(keys);
+    writer = { keys, write: membersWriter(keys) };
     writers.set(id, writer);
+  } else if (!sameKeys(keys, writer.keys)) {
+    return undefined;
   }
-  lastKeys = keys;
-  lastWriter = writer;
-  return writer;
+  last = writer;
+  return writer.write;
 }
 
 function sameKeys(a: string[], b: string[]): boolean {
