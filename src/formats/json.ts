@@ -13,6 +13,7 @@ import {
 } from '../hypermedia/model.js';
 import { type Format, groupsOf } from './format.js';
 import { quoted, stateMembers } from './json-text.js';
+import { remembered } from './remembered.js';
 
 export const jsonFormat: Format = {
   contentType: 'application/json; charset=utf-8',
@@ -211,19 +212,6 @@ function linkText(l: Link): string {
 
 const relOpenings = new Map<string, string>();
 const relOpening = (rel: string) => `{"rel":${JSON.stringify(rel)},"href":`;
-
-/**
- * The text made of `key` by `make`, remembered: rels, control names and methods come from the vocabulary,
- * a few dozen, and a document repeats them on every read. Bounded all the same.
- */
-function remembered(texts: Map<string, string>, key: string, make: (key: string) => string): string {
-  let text = texts.get(key);
-  if (text === undefined) {
-    text = make(key);
-    if (texts.size < 256) texts.set(key, text);
-  }
-  return text;
-}
 
 /** A collection member: state and links; controls only where it has any (they live on its own document). */
 function member(resource: Resource): Record<string, unknown> {

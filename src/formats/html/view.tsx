@@ -8,6 +8,7 @@
  */
 import type { Control, Field, Link, Resource, ResourceStream } from '../../hypermedia/model.js';
 import type { ErrorContent, ListingView, PageContext, SessionView } from '../format.js';
+import { remembered } from '../remembered.js';
 // biome-ignore lint/correctness/noUnusedImports: the JSX below compiles to h(…) and Fragment (the pragmas above).
 import { escapeHtml, type FC, Fragment, type Html, h, type PropsWithChildren } from './jsx.js';
 
@@ -511,18 +512,17 @@ const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId }) => 
   );
 };
 
+/** A name of a field, rel or control as a person reads it: `publication_year` → "Publication year". */
 function label(name: string): string {
-  let text = labels.get(name);
-  if (text === undefined) {
-    const words = name.replace(/_/g, ' ');
-    text = words.charAt(0).toUpperCase() + words.slice(1);
-    // Names of fields, rels and controls: a few dozen, on every page. Bounded all the same.
-    if (labels.size < 1024) labels.set(name, text);
-  }
-  return text;
+  return remembered(labels, name, labelOf);
 }
 
 const labels = new Map<string, string>();
+
+function labelOf(name: string): string {
+  const words = name.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 /**
  * An instant (ISO 8601 with a time) is a `<time>` that may wrap between its date and its time of day but
