@@ -130,3 +130,38 @@ describe('one member borrowing many books at once, with the cap at 1', () => {
     expect(available).toHaveLength(9);
   });
 });
+
+describe('simultaneous reads of books', () => {
+  let t: TestCatalogue;
+  afterAll(() => t?.close());
+
+  it('reads made at once, of the same, different and missing books, each answer what a read alone does', async () => {
+    t = await openTestCatalogue();
+    const author = await addAuthor(t, 'Much Read Author');
+    const books = [];
+    for (let i = 0; i < 6; i++) books.push(await addBook(t, `Much Read Book ${i}`, 1990 + i, author));
+    const member = await addUser(t, 'Eager Reader', 'member');
+    const asMember = t.as(member.token);
+    // One book out with the member (their read shows their loan), one changed since it was added.
+    expect((await asMember.send('POST', `/books/${books[0]}/borrow`, {})).status).toBe(201);
+    expect((await t.send('PATCH', `/books/${books[1]}`, { title: 'Much Read Book, renamed' })).status).toBe(200);
+    const missing = 2_000_000_000;
+    const callers = [t, t.anonymous, asMember];
+    const asked = [...books, books[0], books[1], books[0], missing].flatMap((id) =>
+      callers.map((caller) => ({ caller, path: `/books/${id}` })),
+    );
+
+    const alone = [];
+    for (const { caller, path } of asked) alone.push(await caller.request(path));
+    const atOnce = await Promise.all(asked.map(({ caller, path }) => caller.request(path)));
+
+    for (const [i, response] of atOnce.entries()) {
+      const single = alone[i] as Response;
+      expect(response.status, asked[i]?.path).toBe(single.status);
+      expect(response.headers.get('etag'), asked[i]?.path).toBe(single.headers.get('etag'));
+      expect(await response.text(), asked[i]?.path).toBe(await single.text());
+    }
+    expect(atOnce.filter((response) => response.status === 404)).toHaveLength(callers.length);
+    expect(await json(await asMember.request(`/books/${books[0]}`))).toMatchObject({ available: false });
+  });
+});

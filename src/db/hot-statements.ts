@@ -13,12 +13,9 @@ export function statementOf<Statement>(db: Db, name: string, make: () => Stateme
     byName = new Map();
     statements.set(db, byName);
   }
-  let statement = byName.get(name) as Statement | undefined;
-  if (!statement) {
-    statement = make();
-    byName.set(name, statement);
-  }
-  return statement;
+  // `has`, not the value: a database without such a statement (`null`) is not asked again.
+  if (!byName.has(name)) byName.set(name, make());
+  return byName.get(name) as Statement;
 }
 
 /** Rows answered as arrays of values, keyed by `columns` (the selection's keys, in the select list's order). */

@@ -3,7 +3,8 @@
  * 300 µs even for `select 1` (parse, describe, bind and execute, each a trip into the WebAssembly
  * PostgreSQL, then planning again every time); the same statement PREPAREd once and EXECUTEd through the
  * simple protocol answered the book point select in about 65 µs against 410 µs through drizzle.
- * The arguments are written into the EXECUTE text, so only whole numbers are accepted.
+ * The arguments are written into the EXECUTE text, so only whole numbers (or lists of them, written as
+ * an array literal) are accepted.
  *
  * The EXECUTE goes to PGlite as a raw protocol message and its answer is read here (`wire.ts`), not by
  * PGlite, which parses every message of an answer into objects: the book's read took 80 µs through
@@ -16,8 +17,11 @@ import type { Db } from './client.js';
 import { keyedRows, statementOf } from './hot-statements.js';
 import { answeredRows, simpleQuery } from './wire.js';
 
-/** A statement taking whole numbers and answering rows keyed like the drizzle selection it came from. */
-export type IntegerStatement<Row> = (args: readonly number[]) => Promise<Row[]>;
+/**
+ * A statement taking whole numbers (or lists of them, for an `integer[]` argument) and answering rows keyed
+ * like the drizzle selection it came from.
+ */
+export type IntegerStatement<Row> = (args: readonly (number | readonly number[])[]) => Promise<Row[]>;
 
 /**
  * On PGlite, the query `build` makes (a drizzle select with `$1`… placeholders), prepared under `name`
@@ -42,15 +46,13 @@ function integerStatement<Row>(
 ): IntegerStatement<Row> {
   let prepared: Promise<unknown> | undefined;
   return async (args) => {
-    for (const arg of args) {
-      if (!Number.isSafeInteger(arg)) throw new TypeError(`${name} takes whole numbers only, got ${arg}`);
-    }
+    const written = args.map((arg) => (typeof arg === 'number' ? wholeNumber(name, arg) : arrayLiteral(name, arg)));
     prepared ??= client.exec(`PREPARE ${name} (${options.argumentTypes.join(', ')}) AS ${text}`).catch((error) => {
       prepared = undefined;
       throw error;
     });
     await prepared;
-    const message = simpleQuery(`EXECUTE ${name} (${args.join(', ')})`);
+    const message = simpleQuery(`EXECUTE ${name} (${written.join(', ')})`);
     const answer = await client._runExclusiveTransaction(() =>
       client._runExclusiveQuery(() => rawAnswer(client, message)),
     );
@@ -63,6 +65,16 @@ function integerStatement<Row>(
  * are not among them: PGlite delivers one to its listeners with the answer to the statement that committed
  * it.)
  */
+function wholeNumber(name: string, arg: number): string {
+  if (!Number.isSafeInteger(arg)) throw new TypeError(`${name} takes whole numbers only, got ${arg}`);
+  return String(arg);
+}
+
+/** `'{1,2,3}'`: PostgreSQL reads it as the array the statement's argument type says. */
+function arrayLiteral(name: string, arg: readonly number[]): string {
+  return `'{${arg.map((each) => wholeNumber(name, each)).join(',')}}'`;
+}
+
 export async function rawAnswer(client: PGlite, message: Uint8Array): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   // Copied: a chunk is a view of PGlite's own buffer, which the next message reuses.

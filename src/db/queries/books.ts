@@ -5,8 +5,10 @@ import { UnprocessableEntity } from '../../domain/errors.js';
 import { INT4_MAX } from '../../domain/limits.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import { bookHasLoans, type CallerCirculation, inCirculation } from '../../domain/policy.js';
+import { batchedReads } from '../batched-reads.js';
 import type { Database, Db } from '../client.js';
 import { constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
+import { statementOf } from '../hot-statements.js';
 import { pgliteStatement } from '../pglite-statement.js';
 import { postgresStatement } from '../postgres-statement.js';
 import { prepared } from '../prepared.js';
@@ -114,7 +116,10 @@ export interface BookScope {
   authorId?: number;
 }
 
-/** The point select behind `GET /books/{id}`; the benchmark's baseline server runs this very statement. */
+/**
+ * The point select behind `GET /books/{id}`: the benchmark's baseline server runs this very statement, one
+ * id per query. The catalogue runs it where it cannot gather reads (see `findBook`).
+ */
 export function findBookQuery(db: Db) {
   return db
     .select(bookDocumentColumns)
@@ -122,22 +127,42 @@ export function findBookQuery(db: Db) {
     .where(eq(books.id, sql.placeholder('id')));
 }
 
+/** The same select of every book among `ids`: the reads of books gathered in a turn run it once. */
+export function findBooksQuery(db: Db) {
+  return db
+    .select(bookDocumentColumns)
+    .from(books)
+    .where(sql`${books.id} = any(${sql.placeholder('ids')}::integer[])`);
+}
+
 // Made once: a read of a book only looks its statement up.
-const findBookStatement = {
-  build: findBookQuery,
+const findBooksStatement = {
+  build: findBooksQuery,
   columns: Object.keys(bookDocumentColumns),
-  argumentTypes: ['integer'],
+  argumentTypes: ['integer[]'],
 };
 
-export async function findBook(db: Db, params: { id: number }): Promise<BookRecord | undefined> {
-  const onPglite = pgliteStatement<BookRecord>(db, 'find_book', findBookStatement);
-  if (onPglite) return (await onPglite([params.id]))[0];
-  const onPostgres = postgresStatement<BookRecord>(db, 'find_book', findBookStatement);
-  if (onPostgres) return (await onPostgres(params))[0];
+/**
+ * A book, read together with the other books read in the same turn of the event loop (`batched-reads.ts`)
+ * where the database is read through a hot statement: PostgreSQL through postgres.js, or PGlite, outside
+ * transactions. Inside a transaction, the one statement of its own.
+ */
+export function findBook(db: Db, params: { id: number }): Promise<BookRecord | undefined> {
+  const gathered = statementOf(db, 'find_book_gathered', () => gatheredBookReads(db) ?? null);
+  if (gathered) return gathered(params.id);
   const statement = prepared(db, 'find_book', (db) => findBookQuery(db).prepare('find_book'));
-  const [book] = await statement.execute(params);
-  return book;
+  return statement.execute(params).then(([book]) => book);
 }
+
+function gatheredBookReads(db: Db): ((id: number) => Promise<BookRecord | undefined>) | undefined {
+  const onPglite = pgliteStatement<BookRecord>(db, 'find_books', findBooksStatement);
+  if (onPglite) return batchedReads((ids: number[]) => onPglite([ids]), bookId);
+  const onPostgres = postgresStatement<BookRecord>(db, 'find_books', findBooksStatement);
+  if (onPostgres) return batchedReads((ids: number[]) => onPostgres({ ids }), bookId);
+  return undefined;
+}
+
+const bookId = (book: BookRecord) => book.id;
 
 export function findBookForCallerQuery(db: Db) {
   return db
