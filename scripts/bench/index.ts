@@ -21,7 +21,7 @@ import { startPlatformatic } from './peer-platformatic.js';
 import { catalogueEntry, output, repoRoot, type Server, startServer } from './processes.js';
 import { type PeerOutcome, type Results, writeReport } from './report.js';
 import { measureStream, type StreamFigures } from './stream.js';
-import { measureThroughput, type ThroughputResult } from './throughput.js';
+import { GATHERED_BASELINE, measureThroughput, type ThroughputResult } from './throughput.js';
 import { WRK, wrkMissing } from './wrk.js';
 
 const started = Date.now();
@@ -88,6 +88,14 @@ async function main(options: BenchOptions): Promise<void> {
           logDir: scratch,
         });
         servers.push(baseline);
+        const gatheredBaseline = await startServer({
+          name: GATHERED_BASELINE,
+          args: ['--import', 'tsx', join(repoRoot, 'scripts/bench/baseline-server.ts')],
+          env: { ...catalogue.env, BASELINE_ROOT_FILE: rootFile, BASELINE_GATHER: '1' },
+          readyPath: '/',
+          logDir: scratch,
+        });
+        servers.push(gatheredBaseline);
 
         log(`generating ${size.toLocaleString('en')} books in a PGlite directory`);
         const embedded = await pgliteCatalogue(scratch, size, options.keep);
@@ -106,7 +114,7 @@ async function main(options: BenchOptions): Promise<void> {
 
         log(`requests per second at ${size.toLocaleString('en')} books`);
         throughput = await measureThroughput(
-          { baseline, catalogue: server, pglite, ...(peerServer && { peer: peerServer }) },
+          { baseline, catalogue: server, pglite, gatheredBaseline, ...(peerServer && { peer: peerServer }) },
           {
             seconds: options.duration,
             connections: options.connections,

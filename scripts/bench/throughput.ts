@@ -6,6 +6,9 @@
 import type { Server } from './processes.js';
 import { type ContenderResult, interleave, type WrkLoad, type WrkRun } from './wrk.js';
 
+/** The name of the baseline that gathers reads, among a scenario's contenders. */
+export const GATHERED_BASELINE = 'baseline-gathered';
+
 export interface ThroughputScenario {
   key: string;
   label: string;
@@ -28,6 +31,11 @@ export interface Servers {
   pglite?: Server;
   /** A peer a user might pick instead, measured alongside the baseline on `GET /books/{id}`. */
   peer?: Server;
+  /**
+   * The baseline gathering the reads of a turn into one statement as the catalogue does, measured alongside
+   * on `GET /books/{id}`: the ratio to it is what the catalogue's own work per request costs.
+   */
+  gatheredBaseline?: Server;
 }
 
 export interface LoadSettings {
@@ -47,7 +55,7 @@ export async function measureThroughput(
   settings: LoadSettings,
   log: (line: string) => void,
 ): Promise<ThroughputResult[]> {
-  const { baseline, catalogue, pglite, peer } = servers;
+  const { baseline, catalogue, pglite, peer, gatheredBaseline } = servers;
   const load = (server: Server, path: string, headers: Record<string, string>): WrkLoad => ({
     url: server.url,
     path,
@@ -70,7 +78,11 @@ export async function measureThroughput(
   const plan = [
     {
       scenario: scenario('book-json', '`GET /books/{id}`, JSON, anonymous', 0.85),
-      contenders: [...bothAsked(book, json), ...(peer ? [{ name: peer.name, load: load(peer, book, json) }] : [])],
+      contenders: [
+        ...bothAsked(book, json),
+        ...(gatheredBaseline ? [{ name: GATHERED_BASELINE, load: load(gatheredBaseline, book, json) }] : []),
+        ...(peer ? [{ name: peer.name, load: load(peer, book, json) }] : []),
+      ],
     },
     {
       scenario: scenario('book-bearer', "same, with a librarian's bearer token", 0.75),
