@@ -60,11 +60,6 @@ function integerStatement<Row>(
   };
 }
 
-/**
- * The answer's bytes as PostgreSQL wrote them, which PGlite then neither reads nor keeps. (Notifications
- * are not among them: PGlite delivers one to its listeners with the answer to the statement that committed
- * it.)
- */
 function wholeNumber(name: string, arg: number): string {
   if (!Number.isSafeInteger(arg)) throw new TypeError(`${name} takes whole numbers only, got ${arg}`);
   return String(arg);
@@ -75,6 +70,11 @@ function arrayLiteral(name: string, arg: readonly number[]): string {
   return `'{${arg.map((each) => wholeNumber(name, each)).join(',')}}'`;
 }
 
+/**
+ * The answer's bytes as PostgreSQL wrote them, which PGlite then neither reads nor keeps. (Notifications
+ * are not among them: PGlite delivers one to its listeners with the answer to the statement that committed
+ * it.)
+ */
 export async function rawAnswer(client: PGlite, message: Uint8Array): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   // Copied: a chunk is a view of PGlite's own buffer, which the next message reuses.
