@@ -15,7 +15,7 @@
 export type ReadMany<Key, Row> = (keys: Key[]) => Promise<Row[]>;
 
 /** Keys carried by one statement at most; a turn with more runs several. */
-export const MAX_KEYS_PER_READ = 500;
+const MAX_KEYS_PER_READ = 500;
 
 interface Waiter<Row> {
   resolve(row: Row | undefined): void;
@@ -40,9 +40,10 @@ export function batchedReads<Key, Row extends object>(
     reading.then(
       (rows) => {
         for (const row of rows) {
-          const waiters = batch.get(keyOf(row));
+          const key = keyOf(row);
+          const waiters = batch.get(key);
           if (!waiters) continue;
-          batch.delete(keyOf(row));
+          batch.delete(key);
           for (let i = 0; i < waiters.length; i++) {
             (waiters[i] as Waiter<Row>).resolve(i === 0 ? row : Object.assign({}, row));
           }
