@@ -378,6 +378,83 @@ describe('the change feed as a live event stream', () => {
   });
 });
 
+describe('the change feed\u2019s backlog as a live event stream', () => {
+  let t: TestCatalogue;
+  /** Events written before any stream opens: ten pages of the stream's reads. */
+  const BACKLOG = 1_000;
+  const readers: SseReader[] = [];
+  const open = (response: Response) => {
+    const reader = new SseReader(response);
+    readers.push(reader);
+    return reader;
+  };
+
+  beforeAll(async () => {
+    // A keep-alive far longer than the tests: a stream that waits for one before its next page fails them.
+    t = await openTestCatalogue({ changeStreams: { keepAliveMs: 120_000 } });
+    await t.database.db.execute(
+      sql`insert into authors (name) select 'Backlog Author ' || n from generate_series(1, ${BACKLOG}) as n`,
+    );
+  });
+  afterEach(async () => {
+    for (const reader of readers.splice(0)) await reader.cancel();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('sends everything already there at once, page after page, from the oldest event or a cursor', {
+    timeout: 20_000,
+  }, async () => {
+    const total = (await readAll(t)).events.length;
+    expect(total).toBeGreaterThanOrEqual(BACKLOG);
+    const fromOldest = open(await t.request('/changes', { headers: EVENT_STREAM }));
+    const all = await fromOldest.events(total);
+    expect(all.map((e) => JSON.parse(e.data).type).filter((type) => type === 'author.created')).toHaveLength(BACKLOG);
+    expect(new Set(all.map((e) => e.id)).size).toBe(total);
+    const fromCursor = open(await t.request(`/changes?cursor=${all[9]?.id}`, { headers: EVENT_STREAM }));
+    expect((await fromCursor.events(total - 10)).map((e) => e.id)).toEqual(all.slice(10).map((e) => e.id));
+    // And then it waits for what commits next.
+    const later = await addAuthor(t, 'After The Backlog');
+    const [next] = await fromOldest.events(1);
+    expect(JSON.parse(next?.data as string).links[0].href).toBe(`/authors/${later}`);
+  });
+
+  it('starts after the newest event with from=now, as a page and as a stream, and links there as last', async () => {
+    const page = await json(await t.request('/changes?from=now'));
+    expect(page.data).toEqual([]);
+    expect(linkHref(page, 'self')).toBe('/changes?from=now');
+    expect(linkHref(await json(await t.request('/changes')), 'last')).toBe('/changes?from=now');
+    const live = open(await t.request(linkHref(page, 'last') as string, { headers: EVENT_STREAM }));
+    const author = await addAuthor(t, 'From Now On');
+    const [first] = await live.events(1);
+    expect(JSON.parse(first?.data as string).links[0].href).toBe(`/authors/${author}`);
+    // The page's next link resumes where from=now stood: the author is the one event after it.
+    const resumed = await json(await t.request(linkHref(page, 'next') as string));
+    expect(resumed.data.map((e: Event) => e.links[0]?.href)).toEqual([`/authors/${author}`]);
+    // A reconnecting EventSource sends Last-Event-ID to the same URL: it resumes there, not from now.
+    const reconnected = open(
+      await t.request('/changes?from=now', { headers: { ...EVENT_STREAM, 'Last-Event-ID': cursorOf(page) } }),
+    );
+    expect(JSON.parse(((await reconnected.events(1))[0]?.data ?? '') as string).links[0].href).toBe(
+      `/authors/${author}`,
+    );
+  });
+
+  it('refuses an unknown start, and from together with a cursor', async () => {
+    for (const query of ['from=newest', 'from=now&from=now', `from=now&cursor=${encodeChangeCursor(0)}`]) {
+      const response = await t.request(`/changes?${query}`);
+      expect(response.status).toBe(400);
+      expect((await json(response)).error.details).toHaveProperty('from');
+    }
+  });
+});
+
+/** The cursor a page's `next` link carries: where the page stood. */
+function cursorOf(page: { links: { rel: string; href: string }[] }): string {
+  return new URL(linkHref(page, 'next') as string, 'http://x').searchParams.get('cursor') as string;
+}
+
 describe('the change feed in a closed catalogue', () => {
   let t: TestCatalogue;
   beforeAll(async () => {

@@ -82,23 +82,37 @@ export function decodeChangeCursor(text: string, source: 'cursor' | 'Last-Event-
   return id;
 }
 
+/**
+ * Where a read without a cursor starts: `oldest`, the first event kept (a mirror reads everything), or
+ * `now`, after the newest event (a live view wants only what happens from here on).
+ */
+export type FeedStart = 'oldest' | 'now';
+export const feedStarts: readonly FeedStart[] = ['oldest', 'now'];
+
 /** What a request for the feed asked: where to start, and how many events per page. */
 export interface ChangesQuery {
   /** The cursor as given, if any. */
   cursor?: string;
   /** The event it names (0: before the first event ever). */
   after?: number;
+  /** Where to start when no cursor says: `from`, `oldest` by default. */
+  from: FeedStart;
   perPage: number;
 }
 
 /**
- * Reads `cursor` and `per_page`; an event stream's `Last-Event-ID` (sent by a reconnecting client) takes
- * the place of the cursor. Anything else, or a value given twice, is a 400 naming the parameter.
+ * Reads `cursor`, `from` and `per_page`; an event stream's `Last-Event-ID` (sent by a reconnecting client)
+ * takes the place of the cursor and of `from`, so that an `EventSource` opened `?from=now` resumes where it
+ * was. A cursor and `from` together, anything else, or a value given twice, is a 400 naming the parameter.
  */
 export function parseChangesQuery(params: Record<string, string[]>, lastEventId?: string): ChangesQuery {
   for (const [name, values] of Object.entries(params)) {
-    if (name !== 'cursor' && name !== 'per_page') {
-      throw invalid(name, 'is not a parameter of the change feed; accepted: cursor, per_page', 'unknown parameter');
+    if (name !== 'cursor' && name !== 'from' && name !== 'per_page') {
+      throw invalid(
+        name,
+        'is not a parameter of the change feed; accepted: cursor, from, per_page',
+        'unknown parameter',
+      );
     }
     if (values.length > 1) throw invalid(name, `"${name}" may be given only once`);
   }
@@ -110,12 +124,17 @@ export function parseChangesQuery(params: Record<string, string[]>, lastEventId?
       throw invalid('per_page', `must be a whole number from 1 to ${MAX_PER_PAGE}`);
     }
   }
+  const fromText = params.from?.[0];
+  const from = fromText === undefined ? 'oldest' : feedStarts.find((start) => start === fromText);
+  if (from === undefined) throw invalid('from', `must be one of: ${feedStarts.join(', ')}`);
   if (lastEventId !== undefined && lastEventId.trim() !== '') {
     const cursor = lastEventId.trim();
-    return { cursor, after: decodeChangeCursor(cursor, 'Last-Event-ID'), perPage };
+    return { cursor, after: decodeChangeCursor(cursor, 'Last-Event-ID'), from, perPage };
   }
   const cursor = params.cursor?.[0];
-  return cursor === undefined ? { perPage } : { cursor, after: decodeChangeCursor(cursor, 'cursor'), perPage };
+  if (cursor === undefined) return { from, perPage };
+  if (fromText !== undefined) throw invalid('from', 'goes without "cursor": a cursor already says where to start');
+  return { cursor, after: decodeChangeCursor(cursor, 'cursor'), from, perPage };
 }
 
 function invalid(parameter: string, problem: string, detail = problem): InvalidInput {

@@ -72,7 +72,7 @@ export const paths = {
   userHolds: template('/users/{id}/holds{?filter*,sort,page,per_page,cursor,fields}'),
   userTokens: template('/users/{id}/tokens{?filter*,sort,page,per_page,cursor,fields}'),
   userToken: template('/users/{id}/tokens/{token}'),
-  changes: template('/changes{?cursor,per_page}'),
+  changes: template('/changes{?cursor,from,per_page}'),
   session: template('/session'),
   profile: template('/profile'),
   openapi: template('/openapi.json'),
@@ -117,6 +117,8 @@ export interface ListingParams {
 export interface ChangesParams {
   /** An opaque position from a `next` link or an event's id. */
   cursor?: string;
+  /** Where to start without a cursor; see `FeedStart`. */
+  from?: 'now';
   per_page?: number;
 }
 

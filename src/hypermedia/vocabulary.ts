@@ -46,7 +46,7 @@ export const rels = {
   authors: { means: 'The authors collection (first page).' },
   search: { means: 'A URI template for searching and listing books.' },
   first: { means: 'The first page of this listing.' },
-  last: { means: 'The last page of this listing.' },
+  last: { means: 'The last page of this listing; on the change feed, its end: only events that commit from now on.' },
   prev: { means: 'The previous page of this listing.' },
   next: { means: 'The next page of this listing.' },
   up: {

@@ -1,7 +1,7 @@
 /**
  * @module Renders the change feed: each event with a link to what it is about (a deleted book or author
  * still names the URI it had), and a page of events with the way on (`next`, always present: from the
- * last page it is where to resume) and where the feed begins.
+ * last page it is where to resume), where the feed begins, and `last`: from now on.
  */
 
 import type { RenderContext } from '../affordances/context.js';
@@ -11,6 +11,7 @@ import {
   changeKind,
   DEFAULT_CHANGES_PER_PAGE,
   type FeedHorizon,
+  type FeedStart,
 } from '../domain/change.js';
 import type { Link, Resource } from '../hypermedia/model.js';
 import type { ChangesParams, Uris } from '../hypermedia/uris.js';
@@ -39,6 +40,8 @@ export function renderChange(change: Change, ctx: RenderContext): Resource {
 export interface ChangesPageFacts {
   /** The cursor the page was asked with, if any. */
   cursor: string | undefined;
+  /** Where it started without a cursor. */
+  from: FeedStart;
   perPage: number;
   /** The cursor after the page's last event (the one asked with when the page is empty). */
   next: string;
@@ -51,10 +54,13 @@ export function renderChangesPage(items: Resource[], facts: ChangesPageFacts, ct
   const { uris } = ctx;
   const perPage = facts.perPage === DEFAULT_CHANGES_PER_PAGE ? {} : { per_page: facts.perPage };
   const at = (params: ChangesParams) => uris.changes({ ...params, ...perPage });
+  const start: ChangesParams =
+    facts.cursor !== undefined ? { cursor: facts.cursor } : facts.from === 'now' ? { from: 'now' } : {};
   const links: Link[] = [
-    { rel: 'self', href: at(facts.cursor === undefined ? {} : { cursor: facts.cursor }) },
+    { rel: 'self', href: at(start) },
     { rel: 'first', href: at({}), title: 'The oldest events kept' },
     { rel: 'next', href: at({ cursor: facts.next }), title: 'Newer events (from the last page: where to resume)' },
+    { rel: 'last', href: at({ from: 'now' }), title: 'From now on: only events that commit after it is read' },
   ];
   return {
     kind: 'change-page',

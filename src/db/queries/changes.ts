@@ -4,7 +4,7 @@
  * reads; pruning removes the oldest events in bounded batches and moves the horizon past them.
  */
 import { and, asc, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
-import type { Change, FeedHorizon } from '../../domain/change.js';
+import type { Change, FeedHorizon, FeedStart } from '../../domain/change.js';
 import type { LoanEventScope } from '../../domain/policy.js';
 import type { Db } from '../client.js';
 import { changes } from '../schema/index.js';
@@ -52,18 +52,19 @@ export interface FeedRead {
 }
 
 /**
- * Events after `after` (from the beginning when absent), and the horizon, from one snapshot: a prune
- * committing in between cannot remove events from under the read unnoticed. Nothing is read from a
- * position before the horizon or past the newest event; the caller refuses those.
+ * Events after `after` (when absent, from where `from` says: the oldest event kept, or after the newest),
+ * and the horizon, from one snapshot: a prune committing in between cannot remove events from under the
+ * read unnoticed. Nothing is read from a position before the horizon or past the newest event; the caller
+ * refuses those.
  */
 export function readFeed(
   db: Db,
-  params: Omit<ReadChangesParams, 'after'> & { after: number | undefined },
+  params: Omit<ReadChangesParams, 'after'> & { after: number | undefined; from?: FeedStart },
 ): Promise<FeedRead> {
   return db.transaction(
     async (tx) => {
       const horizon = await feedHorizon(tx);
-      const after = params.after ?? horizon.prunedThrough;
+      const after = params.after ?? (params.from === 'now' ? horizon.last : horizon.prunedThrough);
       const readable = after >= horizon.prunedThrough && after <= horizon.last;
       const events = readable ? await readChanges(tx, { ...params, after }) : [];
       return { after, events, horizon };

@@ -7,7 +7,7 @@
 import type { Context, Hono } from 'hono';
 import type { Db } from '../../db/client.js';
 import { type FeedRead, readFeed } from '../../db/queries/changes.js';
-import { type ChangesQuery, encodeChangeCursor, parseChangesQuery } from '../../domain/change.js';
+import { type ChangesQuery, encodeChangeCursor, feedStarts, parseChangesQuery } from '../../domain/change.js';
 import { Gone, InvalidInput, ServiceUnavailable } from '../../domain/errors.js';
 import { MAX_PER_PAGE } from '../../domain/limits.js';
 import type { LoanEventScope } from '../../domain/policy.js';
@@ -15,7 +15,7 @@ import { EVENT_STREAM, sseComment, sseEvent, sseRetry } from '../../formats/even
 import { preferred } from '../../formats/registry.js';
 import { paths } from '../../hypermedia/uris.js';
 import { renderChange, renderChangesPage } from '../../renderers/changes.js';
-import type { ChangeStreams } from '../change-streams.js';
+import type { ChangeStreams, Woken } from '../change-streams.js';
 import type { AppEnv } from '../env.js';
 import { queryParams } from '../params.js';
 import { send, sendEventStream } from '../respond.js';
@@ -45,8 +45,16 @@ const operations = {
           name: 'cursor',
           description:
             'Where to continue: an opaque position from a `next` link (or an event stream\u2019s `id:`). ' +
-            'Absent: from the oldest event kept. A malformed one is 400; one older than retention, 410.',
+            'Absent: where `from` says. A malformed one is 400; one older than retention, 410.',
           schema: { type: 'string', maxLength: 64 },
+        },
+        {
+          name: 'from',
+          description:
+            'Where to start without a cursor: `oldest`, the oldest event kept (the default, for mirrors), or ' +
+            '`now`, after the newest event (for live views: only what commits from here on). Not with `cursor`; ' +
+            'an event stream\u2019s `Last-Event-ID` takes its place on reconnection.',
+          schema: { type: 'string', enum: [...feedStarts], default: 'oldest' },
         },
         {
           name: 'per_page',
@@ -74,11 +82,12 @@ export function changeRoutes(app: Hono<AppEnv>, feed: ChangeFeed): void {
       const query = parseChangesQuery(queryParams(c), streaming ? c.req.header('last-event-id') : undefined);
       if (streaming) return streamChanges(c, feed, query);
       const loans = ctx.policy.loanEvents(ctx.caller);
-      const read = await readFrom(c.get('database').db, query.after, query.perPage, loans, feed);
+      const read = await readFrom(c.get('database').db, query, query.perPage, loans, feed);
       const next = encodeChangeCursor(read.events.at(-1)?.id ?? read.after);
       const items = read.events.map((change) => renderChange(change, ctx));
       const facts = {
         cursor: query.cursor,
+        from: query.from,
         perPage: query.perPage,
         next,
         horizon: read.horizon,
@@ -97,15 +106,15 @@ function wantsEventStream(c: Context<AppEnv>): boolean {
   return preferred(accept, [{ mediaTypes: c.get('format').mediaTypes }, stream]) === stream;
 }
 
-/** Reads after a position the caller gave, refusing one the feed no longer reaches or never made. */
+/** Reads from where the caller asked, refusing a position the feed no longer reaches or never made. */
 async function readFrom(
   db: Db,
-  after: number | undefined,
+  start: Pick<ChangesQuery, 'after' | 'from'>,
   limit: number,
   loans: LoanEventScope,
   feed: ChangeFeed,
 ): Promise<FeedRead> {
-  const read = await readFeed(db, { after, limit, loans });
+  const read = await readFeed(db, { after: start.after, from: start.from, limit, loans });
   if (read.after < read.horizon.prunedThrough) {
     throw new Gone(
       `the cursor is older than the change feed, which keeps ${feed.retentionDays} days of events and now begins ` +
@@ -122,9 +131,10 @@ async function readFrom(
 
 /**
  * The feed as server-sent events. The first read happens before the response starts, so a bad cursor is
- * a proper 400 or 410. Then each time the client is ready for more, the stream sends what it has read or
- * waits (holding no database connection) for a notification or its keep-alive deadline, then reads by
- * number after the last event sent: nothing is lost, and nothing is sent twice.
+ * a proper 400 or 410. Then each time the client is ready for more, the stream sends the next page of
+ * what is already there, read at once while the last read came back full, and only once it has caught up
+ * waits (holding no database connection) for a notification or its keep-alive deadline. Each page is read
+ * by number after the last event sent: nothing is lost, and nothing is sent twice.
  */
 async function streamChanges(c: Context<AppEnv>, feed: ChangeFeed, query: ChangesQuery): Promise<Response> {
   if (c.req.method === 'HEAD') return sendEventStream(c, null);
@@ -144,7 +154,7 @@ async function streamChanges(c: Context<AppEnv>, feed: ChangeFeed, query: Change
   let seen = feed.streams.generation;
   let first: FeedRead;
   try {
-    first = await readFrom(db, query.after, MAX_PER_PAGE, loans, feed);
+    first = await readFrom(db, query, MAX_PER_PAGE, loans, feed);
   } catch (error) {
     release();
     throw error;
@@ -160,6 +170,8 @@ async function streamChanges(c: Context<AppEnv>, feed: ChangeFeed, query: Change
   requestSignal.addEventListener('abort', end, { once: true });
   let after = first.after;
   let pending = first.events;
+  // A read that came back full may have left more behind it: the next is made at once, not after a wait.
+  let caughtUp = pending.length < MAX_PER_PAGE;
   const encoder = new TextEncoder();
   const { keepAliveMs } = feed.streams.options;
   const body = new ReadableStream<Uint8Array>({
@@ -170,18 +182,23 @@ async function streamChanges(c: Context<AppEnv>, feed: ChangeFeed, query: Change
       try {
         const deadline = performance.now() + keepAliveMs;
         while (pending.length === 0) {
-          const woken = await feed.streams.wait(Math.max(0, deadline - performance.now()), stop.signal, seen);
-          if (woken === 'closed') return finish(controller);
+          let woken: Woken = 'notified';
+          if (caughtUp) {
+            woken = await feed.streams.wait(Math.max(0, deadline - performance.now()), stop.signal, seen);
+            if (woken === 'closed') return finish(controller);
+          }
           seen = feed.streams.generation;
           const read = await readFeed(db, { after, limit: MAX_PER_PAGE, loans });
           // Pruned past this stream's position (it stalled longer than retention): the client must start over.
           if (read.after < read.horizon.prunedThrough) return finish(controller);
           pending = read.events;
+          caughtUp = pending.length < MAX_PER_PAGE;
           if (pending.length === 0 && woken === 'timeout') {
             controller.enqueue(encoder.encode(sseComment('keep-alive')));
             return;
           }
         }
+        // One page per pull: the next is read when the client has taken this one (backpressure).
         let text = '';
         for (const change of pending) text += sseEvent(renderChange(change, ctx), encodeChangeCursor(change.id));
         after = (pending.at(-1) as { id: number }).id;
