@@ -10,6 +10,7 @@ import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/
 import * as z from 'zod';
 import { MAX_BODY_BYTES } from '../domain/limits.js';
 import type { AppClient } from './app-client.js';
+import { refuseMalformedCalls, values as valueSchema } from './arguments.js';
 import { type AgentDocument, structuredOf, textOf } from './document.js';
 import { ToolError } from './errors.js';
 import { follow, get, start, submit } from './tools.js';
@@ -28,9 +29,10 @@ export const INSTRUCTIONS =
 const url = z
   .string()
   .describe('A URL exactly as a result gave it (a link, an item\u2019s href, a Location); never one built by hand.');
-const values = z
-  .record(z.string(), z.unknown())
-  .describe('Values by name, JSON-typed (a number for an integer field); a list repeats a query parameter.');
+const values = valueSchema.describe(
+  'Values by name, JSON-typed (a number for an integer field); a list repeats a query parameter; a value is a ' +
+    'string, number, boolean or null, or a list or map of them (nested no deeper).',
+);
 
 const field = z.object({
   name: z.string(),
@@ -189,6 +191,7 @@ export async function answerMcp(request: Request, client: AppClient): Promise<Re
     maxRequestBodySize: MAX_BODY_BYTES,
   });
   await server.connect(transport);
+  refuseMalformedCalls(transport);
   try {
     return await transport.handleRequest(request);
   } finally {
