@@ -1,19 +1,53 @@
 /**
- * What an agent is told when the MCP tools cannot do what it asks: values nested past the bound, and a
- * malformed call.
+ * What an agent is told when the MCP tools cannot do what it asks: a control gone between its read and
+ * its submit (the policy's reason, as HTTP gives it), values nested past the bound, and a malformed call.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_VALUE_DEPTH } from '../src/mcp/arguments.js';
-import { json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
 
 let t: TestCatalogue;
+const clients: Client[] = [];
 
 beforeAll(async () => {
   t = await openTestCatalogue({ seedSample: true });
 });
 afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
   await t?.close();
 });
+
+/** An MCP client of the app in process, as the holder of `token` (anonymous without one). */
+async function agent(token?: string): Promise<Client> {
+  const caller = token === undefined ? t.anonymous : t.as(token);
+  const client = new Client({ name: 'catalogue-test', version: '1.0.0' });
+  const fetchInProcess = (url: string | URL, init?: RequestInit) => {
+    const at = new URL(url);
+    return caller.request(at.pathname + at.search, init);
+  };
+  await client.connect(new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { fetch: fetchInProcess }));
+  clients.push(client);
+  return client;
+}
+
+interface ToolResult {
+  isError?: boolean;
+  text: string;
+  structured: {
+    status?: number;
+    url?: string;
+    controls?: { name: string }[];
+    error?: { message: string; details?: Record<string, string> };
+  };
+}
+
+async function tool(client: Client, name: string, args: Record<string, unknown>): Promise<ToolResult> {
+  const result = await client.callTool({ name, arguments: args });
+  const text = (result.content as { type: string; text: string }[])[0]?.text as string;
+  return { isError: result.isError as boolean | undefined, text, structured: result.structuredContent as never };
+}
 
 /** A JSON-RPC message posted to the endpoint as it stands, outside any client. */
 async function rpc(message: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -35,6 +69,57 @@ async function callWithValues(name: string, args: Record<string, string>, values
   const result = body.result as { isError?: boolean; content: { text: string }[] };
   return { isError: result.isError, text: result.content[0]?.text as string };
 }
+
+describe('a control gone between the agent\u2019s read and its submit', () => {
+  it('is refused with the policy\u2019s reason, in HTTP\u2019s words, and the controls that are there', async () => {
+    const bookId = await addBook(t, 'The Last Copy', 1961, await addAuthor(t, 'Ada Lastcopy'));
+    const first = await addUser(t, 'Flora Firsthand', 'member');
+    const second = await addUser(t, 'Silas Slowhand', 'member');
+
+    // The second member's agent reads the book: it may borrow it.
+    const slow = await agent(second.token);
+    const read = await tool(slow, 'get', { url: `/books/${bookId}` });
+    expect(read.structured.controls?.map((c) => c.name)).toEqual(['borrow']);
+
+    // The first member takes the only copy.
+    expect((await t.as(first.token).send('POST', `/books/${bookId}/borrow`, {})).status).toBe(201);
+
+    // The agent submits what it read; HTTP answers the same member's POST at that moment with a 409.
+    const submitted = await tool(slow, 'submit', { url: read.structured.url, control: 'borrow' });
+    const http = await t.as(second.token).send('POST', `/books/${bookId}/borrow`, {});
+    expect(http.status).toBe(409);
+    const { message } = (await json(http)).error as { message: string };
+    expect(message).toMatch(/^no copy of book \d+ is available to borrow now \(the next is due back /);
+
+    expect(submitted.isError).toBe(true);
+    expect(submitted.text).toBe(
+      `no control "borrow" on /books/${bookId} for this caller: ${message}. The controls there are: hold`,
+    );
+    expect(submitted.structured).toMatchObject({ status: 409, error: { message: submitted.text } });
+  });
+
+  it('a control only librarians are offered: the reason HTTP gives a member', async () => {
+    const member = await addUser(t, 'Mona Memberonly', 'member');
+    const http = await t.as(member.token).send('POST', '/books', { title: 'x', publication_year: 2000, author_id: 1 });
+    expect(http.status).toBe(403);
+    const { message } = (await json(http)).error as { message: string };
+    const { text, structured } = await tool(await agent(member.token), 'submit', {
+      url: '/books?page=1&per_page=20',
+      control: 'create',
+      values: { title: 'x' },
+    });
+    expect(text).toBe(
+      `no control "create" on /books?page=1&per_page=20 for this caller: ${message}. The controls there are: search`,
+    );
+    expect(structured.status).toBe(403);
+  });
+
+  it('a name no renderer offers there: what is there, without a reason to give', async () => {
+    const { text, structured } = await tool(await agent(), 'submit', { url: '/', control: 'renew' });
+    expect(text).toBe('no control "renew" on / for this caller; the controls there are: login, search');
+    expect(structured.status).toBeUndefined();
+  });
+});
 
 describe('values nested past the bound', () => {
   it(`a variable nested deeper than ${MAX_VALUE_DEPTH} level is refused by name, however deep`, async () => {

@@ -176,7 +176,10 @@ describe('task 1: a member finds a book by search, borrows it and returns it', (
       control: 'create',
       values: { title: 'Not Mine to Add', author_id: 1 },
     });
-    expect(text).toBe(`no control "create" on ${books.url} for this caller; the controls there are: search`);
+    expect(text).toBe(
+      `no control "create" on ${books.url} for this caller: only librarians may change the catalogue. ` +
+        'The controls there are: search',
+    );
   });
 });
 
@@ -247,7 +250,10 @@ describe('task 3: an anonymous agent is offered no write at all', () => {
     const books = await call(anonymous, 'follow', { url: (await call(anonymous, 'start')).url, rel: 'books' });
     const book = await call(anonymous, 'get', { url: books.items?.[0]?.href });
     const { text } = await refused(anonymous, 'submit', { url: book.url, control: 'borrow' });
-    expect(text).toBe(`no control "borrow" on ${book.url} for this caller; the controls there are: none`);
+    expect(text).toBe(
+      `no control "borrow" on ${book.url} for this caller: sign in: send Authorization: Bearer <token>. ` +
+        'The controls there are: none',
+    );
   });
 });
 

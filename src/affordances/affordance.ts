@@ -39,7 +39,10 @@ export interface AffordanceSpec<Subject> extends Operation {
 export interface Affordance<Subject = void> extends Readonly<AffordanceSpec<Subject>> {
   /** The method the vocabulary gives its name. */
   readonly method: Method;
-  /** The control for this subject as this caller may submit it, or `undefined` when the predicate refuses. */
+  /**
+   * The control for this subject as this caller may submit it, or `undefined` when the predicate refuses
+   * (noted, with the decision, in `ctx.withheld` when the request asked why).
+   */
   offer(ctx: RenderContext, subject: Subject): Control | undefined;
   /** Throws the predicate's refusal unless it allows: the handler's side of the same decision. */
   authorize(ctx: RenderContext, subject: Subject): void;
@@ -58,7 +61,11 @@ export function affordance<Subject = void>(spec: AffordanceSpec<Subject>): Affor
     ...spec,
     method,
     offer(ctx, subject) {
-      if (!spec.allows(ctx, subject).allowed) return undefined;
+      const decision = spec.allows(ctx, subject);
+      if (!decision.allowed) {
+        ctx.withheld?.set(spec.name, decision);
+        return undefined;
+      }
       return {
         name: spec.name,
         href: spec.href(ctx, subject),

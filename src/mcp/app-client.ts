@@ -4,6 +4,8 @@
  * frame — authentication, the read gate, policy, validation, limits, the log line — exactly as any
  * client's request would: the tools have no second API and no database of their own.
  */
+import type { Withheld } from '../affordances/context.js';
+import type { Decision } from '../domain/policy.js';
 import type { Method } from '../hypermedia/model.js';
 import { ToolError } from './errors.js';
 import type { Scope } from './scope.js';
@@ -12,8 +14,11 @@ import type { Scope } from './scope.js';
 export const MAX_ANSWER_CHARS = 256 * 1024;
 
 export interface AppClientOptions {
-  /** Answers a request as the app does (`app.fetch`). */
-  fetch: (request: Request) => Response | Promise<Response>;
+  /**
+   * Answers a request as the app does (`app.fetch`), noting in `withheld` the controls its document
+   * leaves out, each with the policy's decision.
+   */
+  fetch: (request: Request, withheld: Withheld) => Response | Promise<Response>;
   /** The origin requests to the app are addressed to: the MCP request's own. */
   origin: string;
   /** Which URLs are the service's. */
@@ -43,6 +48,8 @@ export interface Answer {
   body: unknown;
   /** True when the body was a whole collection longer than `MAX_ANSWER_CHARS`, cut to its first items. */
   truncated: boolean;
+  /** The controls the document leaves out for this caller, by name, with the policy's decision (why not). */
+  withheld?: ReadonlyMap<string, Decision>;
 }
 
 /** What a request carries besides its method and URL. */
@@ -76,9 +83,11 @@ export class AppClient {
       headers.set('Content-Type', parts.body.contentType);
       body = JSON.stringify(parts.body.json);
     }
+    const withheld: Withheld = new Map();
     const response = await this.options.fetch(
       // Joined, not resolved: a path such as `//host/x` stays a path of this origin.
       new Request(this.options.origin + path, { method, headers, body }),
+      withheld,
     );
     const location = response.headers.get('location');
     const etag = response.headers.get('etag');
@@ -89,6 +98,7 @@ export class AppClient {
       ...(etag !== null && { etag }),
       headerLinks: parseLinkHeader(response.headers.get('link')),
       ...(await readBody(response)),
+      withheld,
     };
   }
 }

@@ -1,11 +1,12 @@
 /**
  * @module What the four tools do: start, get, follow and submit, each a few requests to the app as the
- * caller. A control is taken from the document as this caller is given it, and its values are checked
- * against its fields by the validator the app itself uses, so a refusal reads as HTTP's does.
+ * caller. A control is taken from the document as this caller is given it (one left out is refused for the
+ * policy's reason), and its values are checked by the validator the app uses: a refusal reads as HTTP's.
  */
 import { parse } from 'uri-template';
 import { InvalidInput } from '../domain/errors.js';
 import { validateInput } from '../domain/input.js';
+import type { Decision } from '../domain/policy.js';
 import type { AppClient } from './app-client.js';
 import { type AgentControl, type AgentDocument, documentOf } from './document.js';
 import { ToolError } from './errors.js';
@@ -55,12 +56,7 @@ export async function submit(
   const read = await client.request('GET', url);
   const from = documentOf(read);
   const control = from.controls.find((c) => c.name === name);
-  if (!control) {
-    const names = from.controls.map((c) => c.name);
-    throw new ToolError(
-      `no control "${name}" on ${url} for this caller; the controls there are: ${names.join(', ') || 'none'}`,
-    );
-  }
+  if (!control) throw absent(url, name, from, read.withheld?.get(name));
   const submitted: Values = { ...suggested(control), ...values };
   if (control.method === 'GET') {
     return documentOf(await client.request('GET', control.href, { query: queryOf(control, submitted) }));
@@ -75,6 +71,18 @@ export async function submit(
   // not silently undone.
   const ifMatch = read.etag !== undefined && control.href === from.url ? { ifMatch: read.etag } : {};
   return documentOf(await client.request(control.method, control.href, { ...(body && { body }), ...ifMatch }));
+}
+
+/**
+ * A control the document does not offer: why not, when the policy refused it there (its refusal, word for
+ * word and with its status, as submitting it over HTTP is answered), and the controls that are offered.
+ */
+function absent(url: string, name: string, from: AgentDocument, decision: Decision | undefined): ToolError {
+  const there = from.controls.map((c) => c.name).join(', ') || 'none';
+  const missing = `no control "${name}" on ${url} for this caller`;
+  if (decision === undefined || decision.allowed) return new ToolError(`${missing}; the controls there are: ${there}`);
+  const { message, status } = decision.refusal;
+  return new ToolError(`${missing}: ${message}. The controls there are: ${there}`, status);
 }
 
 /** The values the control's fields carry: what submitting it unchanged sends. */

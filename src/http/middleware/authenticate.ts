@@ -15,6 +15,7 @@ import { hashTokenSecret } from '../../domain/token.js';
 import type { Uris } from '../../hypermedia/uris.js';
 import type { AppEnv } from '../env.js';
 import { isSafe } from '../methods.js';
+import { withheldAskedFor } from './asking-why.js';
 
 const BEARER = /^Bearer +([\x21-\x7e]{1,512}) *$/i;
 
@@ -38,7 +39,8 @@ export function authenticate(c: Context<AppEnv>, auth: Authentication): void | P
 function identify(c: Context<AppEnv>, { uris, policy }: Authentication, caller: Caller): void {
   if (caller.kind === 'user' && caller.via === 'session' && !isSafe(c.req.method)) refuseCrossSite(c);
   // Whether the caller may read the catalogue is each route's question (`route`), like every other rule.
-  c.set('ctx', { uris, caller, policy });
+  const withheld = withheldAskedFor(c.env);
+  c.set('ctx', withheld ? { uris, caller, policy, withheld } : { uris, caller, policy });
 }
 
 function callerOf(c: Context<AppEnv>, callers: CallerCache): Caller | Promise<Caller> {

@@ -13,6 +13,7 @@ import { Scope } from '../../mcp/scope.js';
 import { answerMcp, INSTRUCTIONS, toolDeclarations } from '../../mcp/server.js';
 import { renderMcpEndpoint } from '../../renderers/mcp.js';
 import type { AppEnv } from '../env.js';
+import { askingWhy } from '../middleware/asking-why.js';
 import { send } from '../respond.js';
 import { type Operations, route } from '../route.js';
 
@@ -52,8 +53,9 @@ export function mcpRoutes(app: Hono<AppEnv>): void {
     POST(c) {
       const here = new URL(c.req.url);
       const client = new AppClient({
-        // In process, with this request's environment: the same client address for the rate limits.
-        fetch: (request) => app.fetch(request, c.env),
+        // In process, with this request's environment (the same client address for the rate limits), asking
+        // why the controls left out are left out.
+        fetch: (request, withheld) => app.fetch(request, askingWhy(c.env, withheld)),
         origin: here.origin,
         scope: new Scope(new URL(c.get('uris').root(), here).href),
         authorization: c.req.header('authorization'),
