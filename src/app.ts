@@ -75,12 +75,13 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
   // Errors as problem documents when asked for, else in the negotiated format where it has its own way to
   // show them (a page for a browser). Through the context, so that headers set before the error (clearing
-  // a stale session cookie) are kept.
+  // a stale session cookie) are kept. The problem type is the profile's href, never built from the request's
+  // Host (RFC 9457 lets it be relative, resolved against the document's URI like every other link).
   const respondWithError = (error: CatalogueError, c: Context<AppEnv>) => {
     const format = c.get('format');
     const response = errorResponse(error, {
       accept: c.req.header('accept'),
-      profile: new URL((c.get('uris') ?? uris).profile(), c.req.url).href,
+      profile: (c.get('uris') ?? uris).profile(),
       format,
       page: format?.drawsPages ? pageContext(c, uris) : undefined,
     });

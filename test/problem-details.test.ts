@@ -113,7 +113,7 @@ async function expectSeedShape(response: Response, status: number): Promise<Seed
   return body;
 }
 
-async function expectProblem(response: Response, status: number, profile = 'http://localhost/profile') {
+async function expectProblem(response: Response, status: number, profile = '/profile') {
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toBe(PROBLEM);
   expect(response.headers.get('vary')).toMatch(/Accept/);

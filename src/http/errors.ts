@@ -16,7 +16,7 @@ import { VARY } from './respond.js';
 export interface ErrorRequest {
   /** The request's `Accept`: `application/problem+json` in it asks for a problem document. */
   accept: string | undefined;
-  /** The profile's absolute URI, under which the problem types are described. */
+  /** The profile's href (path-absolute, or under the public base), whose fragments name the problem types. */
   profile: string;
   /** The negotiated format, when negotiation got that far; one that presents errors (a page) is asked to. */
   format?: Format | undefined;

@@ -1,22 +1,22 @@
 /**
  * @module `/llms.txt` (https://llmstxt.org): a short Markdown index of the service for LLM tools — what
- * it is, where to start, what describes it, and how to sign in. Every URL is absolute.
+ * it is, where to start, what describes it, and how to sign in. Its URLs are the catalogue's hrefs:
+ * path-absolute (Markdown resolves them against this document) unless a public base is configured.
  */
 import type { Uris } from '../hypermedia/uris.js';
 import { firstPage } from '../renderers/first-page.js';
 
 /**
- * The index, its URLs resolved against `origin` (the request's) unless `uris` already carries the
- * configured public base.
+ * The index. Never from the request's Host: a cache shared by many callers would keep and hand out
+ * whatever host one of them sent.
  */
-export function llmsTxt(uris: Uris, origin: string): string {
-  const at = (href: string) => new URL(href, origin).href;
-  const root = at(uris.root());
-  const profile = at(uris.profile());
-  const openapi = at(uris.openapi());
+export function llmsTxt(uris: Uris): string {
+  const root = uris.root();
+  const profile = uris.profile();
+  const openapi = uris.openapi();
   // The MCP endpoint is served at this path of the same app.
-  const mcp = at(uris.mcp());
-  const users = at(uris.users(firstPage));
+  const mcp = uris.mcp();
+  const users = uris.users(firstPage);
   return `# catalogue
 
 > A library catalogue of books, authors, users and loans, as a hypermedia API: start at the root document,

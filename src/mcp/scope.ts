@@ -9,16 +9,18 @@ export class Scope {
   /** The base's path without its final slash: `''`, or `/catalogue` behind a proxy's prefix. */
   private readonly prefix: string;
 
-  /** `base`: the absolute URL of the root document (the public URL, or the request's origin). */
-  constructor(base: string) {
-    const url = new URL(base);
+  /**
+   * `root`: the root document's href as links name it (`/`, or under the public URL). `origin`: the one a
+   * path-absolute `root` is taken to be at (the MCP request's), to accept the agent's absolute URLs of it;
+   * never shown, since an answer made from the request's Host could carry another host's name.
+   */
+  constructor(
+    readonly root: string,
+    origin: string,
+  ) {
+    const url = new URL(root, origin);
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
-  }
-
-  /** The root document's URL, as links name it. */
-  get root(): string {
-    return `${this.origin}${this.prefix}/`;
   }
 
   /**
@@ -31,7 +33,7 @@ export class Scope {
     }
     let url: URL;
     try {
-      url = new URL(href, this.root);
+      url = new URL(href, `${this.origin}${this.prefix}/`);
     } catch {
       throw new ToolError(`${JSON.stringify(href)} is not a URL`);
     }

@@ -53,7 +53,7 @@ export function descriptionRoutes(app: Hono<AppEnv>, options: { formats: readonl
 
   // Public even in a closed catalogue: it says how to sign in.
   route(app, paths.llms, operations.llms, {
-    GET: (c) => c.body(llmsTxt(c.get('uris'), c.req.url), 200, { 'Content-Type': operations.llms.GET.produces }),
+    GET: (c) => c.body(llmsTxt(c.get('uris')), 200, { 'Content-Type': operations.llms.GET.produces }),
   });
 }
 

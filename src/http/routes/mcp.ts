@@ -57,7 +57,7 @@ export function mcpRoutes(app: Hono<AppEnv>): void {
         // why the controls left out are left out.
         fetch: (request, withheld) => app.fetch(request, askingWhy(c.env, withheld)),
         origin: here.origin,
-        scope: new Scope(new URL(c.get('uris').root(), here).href),
+        scope: new Scope(c.get('uris').root(), here.origin),
         authorization: c.req.header('authorization'),
       });
       return answerMcp(c.req.raw, client);
