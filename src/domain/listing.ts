@@ -21,6 +21,8 @@ export interface ListingSpec {
   fields: Readonly<Record<string, 'string' | 'integer'>>;
   /** Derived properties that can be filtered on (not sorted): booleans or a fixed set of values. */
   filters?: Readonly<Record<string, 'boolean' | readonly string[]>>;
+  /** Derived properties that can be sorted on (not filtered), by type; `extraFields` names them too. */
+  sorts?: Readonly<Record<string, 'string' | 'integer'>>;
   /** Further item fields that `fields` may select (derived or timestamps), neither sorted nor filtered. */
   extraFields?: readonly string[];
   /** Whether the `author` parameter (words of the author's name, as typed) applies. */
@@ -175,7 +177,18 @@ export function totalPages(totalItems: number, perPage: number): number {
 
 function orderKeyTypes(spec: ListingSpec, listing: Listing, ranked: boolean): KeyType[] {
   if (ranked) return ['rank', 'integer'];
-  return orderKeys(listing).map((key) => (spec.fields[key.field] === 'integer' ? 'integer' : 'string'));
+  return orderKeys(listing).map((key) => (sortType(spec, key.field) === 'integer' ? 'integer' : 'string'));
+}
+
+/** The fields a listing can be sorted by: its item fields, then its derived sortable properties. */
+export function sortableFields(spec: ListingSpec): string[] {
+  return [...Object.keys(spec.fields), ...Object.keys(spec.sorts ?? {})];
+}
+
+/** Own keys only, as for `isField`. */
+function sortType(spec: ListingSpec, field: string) {
+  if (isField(spec, field)) return spec.fields[field];
+  return spec.sorts && Object.hasOwn(spec.sorts, field) ? spec.sorts[field] : undefined;
 }
 
 function parseSort(spec: ListingSpec, value: string | undefined): SortKey[] {
@@ -184,7 +197,9 @@ function parseSort(spec: ListingSpec, value: string | undefined): SortKey[] {
     const descending = raw.startsWith('-');
     const field = descending ? raw.slice(1) : raw;
     if (field === '') throw invalid('sort', 'has an empty sort key; use field or -field, separated by commas');
-    if (!isField(spec, field)) throw invalid('sort', `cannot sort by "${field}"; sortable: ${names(spec)}`);
+    if (!sortType(spec, field)) {
+      throw invalid('sort', `cannot sort by "${field}"; sortable: ${sortableFields(spec).join(', ')}`);
+    }
     return { field, descending };
   });
   const seen = new Set<string>();
@@ -285,10 +300,6 @@ function filterOnly(spec: ListingSpec, field: string) {
 
 function filterableNames(spec: ListingSpec): string {
   return [...Object.keys(spec.fields), ...Object.keys(spec.filters ?? {})].join(', ');
-}
-
-function names(spec: ListingSpec): string {
-  return Object.keys(spec.fields).join(', ');
 }
 
 function invalid(parameter: string, problem: string): InvalidInput {

@@ -13,6 +13,7 @@ import {
   type PagedListing,
   type PageFacts,
   parseListing,
+  sortableFields,
 } from '../domain/listing.js';
 import { authorize, type Decision } from '../domain/policy.js';
 import type { ListingView } from '../formats/format.js';
@@ -62,7 +63,7 @@ export async function sendListing<Row>(
 export function listingView(spec: ListingSpec, listing: PagedListing, collection: Collection): ListingView {
   const lead = listing.sort[0];
   const sort: ListingView['sort'] = {};
-  for (const field of Object.keys(spec.fields)) {
+  for (const field of sortableFields(spec)) {
     const current = lead?.field === field ? (lead.descending ? 'descending' : 'ascending') : undefined;
     const next = { field, descending: current === 'ascending' };
     const href = collection.uri(

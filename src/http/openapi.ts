@@ -16,7 +16,7 @@ import {
   MAX_QUERY_PARAM_LENGTH,
   MAX_SEARCH_WORDS,
 } from '../domain/limits.js';
-import type { ListingSpec } from '../domain/listing.js';
+import { type ListingSpec, sortableFields } from '../domain/listing.js';
 import { SESSION_COOKIE } from '../domain/session.js';
 import type { Format } from '../formats/format.js';
 import type { Method } from '../hypermedia/model.js';
@@ -262,6 +262,7 @@ function listingParameters(spec: ListingSpec): Schema[] {
   const fields = Object.keys(spec.fields);
   const filterable = [...fields, ...Object.keys(spec.filters ?? {})];
   const selectable = [...fields, ...(spec.extraFields ?? [])];
+  const sortable = sortableFields(spec);
   const anyOf = (names: string[]) => `(?:${names.join('|')})`;
   const query = (name: string, description: string, schema: Schema): Schema => ({
     name,
@@ -298,9 +299,9 @@ function listingParameters(spec: ListingSpec): Schema[] {
       style: 'form',
       explode: true,
     },
-    query('sort', `Keys, field or -field (descending), comma-separated. Sortable: ${fields.join(', ')}.`, {
+    query('sort', `Keys, field or -field (descending), comma-separated. Sortable: ${sortable.join(', ')}.`, {
       type: 'string',
-      pattern: `^-?${anyOf(fields)}(?:,-?${anyOf(fields)})*$`,
+      pattern: `^-?${anyOf(sortable)}(?:,-?${anyOf(sortable)})*$`,
     }),
     query('page', 'With page or per_page the answer is one page; without, the whole collection.', {
       type: 'integer',

@@ -33,6 +33,11 @@ export interface ListingTable {
   /** Conditions for fields that are not plain columns (e.g. a loan's `status`), by field name. */
   derived?: Record<string, (values: (string | number | boolean)[]) => SQL>;
   /**
+   * What sortable fields that are not plain columns (a hold's `position`) are ordered by, by field name:
+   * an expression never null, read with each row under a name of its own for the paging cursors.
+   */
+  sorts?: Record<string, SQL>;
+  /**
    * For the `author` parameter, absent where it does not apply: the column naming an item's author, and
    * the query of the ids of the authors whose names match a `tsquery` (see `nameWords`).
    */
@@ -54,14 +59,18 @@ export interface ListingScope {
 /** One page as read: its rows, the total, and what its paging links need. */
 export type PageRead<Row> = PageFacts & { rows: Row[] };
 
-/** One order key as SQL: a column or the relevance rank, and its direction. */
+/** One order key as SQL: a column, a derived sort or the relevance rank, and its direction. */
 interface OrderKey {
   expr: SQL | PgColumn;
+  /** The row's column holding the key's value: a field's own, or a hidden one (see `hiddenKeys`). */
   field: string;
   descending: boolean;
 }
 
 const RANK = '_rank';
+
+/** The hidden column a derived sort's value is read into. */
+const sortColumn = (field: string) => `_by_${field}`;
 
 /**
  * Authors named by `author=` are looked up first, up to this many, and the listing then asks for their ids:
@@ -123,7 +132,7 @@ export async function readPage<Row>(
   // ranked only over few enough matches that ranking them all stays cheap.
   const ranked = cursor ? cursor.ranked : isRankable(listing) && (await counting.withinLimit);
   const keys = orderOf(table, listing, ranked);
-  const selection = selectionOf(table, listing, ranked);
+  const selection = selectionOf(table, keys);
   const select = (backwards: boolean, limit: number, offset = 0) =>
     db
       .select(selection)
@@ -166,7 +175,7 @@ export async function readPage<Row>(
   const first = rows[0];
   const last = rows.at(-1);
   return {
-    rows: rows.map(withoutRank) as Row[],
+    rows: withoutHidden(rows, table, keys) as Row[],
     totalItems: total.n,
     estimated: total.estimated,
     page,
@@ -198,7 +207,7 @@ export async function* readAll<Row>(
     isRankable(listing) &&
     (await listingReads.run(() => countUpTo(db, table.from, where, listing.countLimit))) <= listing.countLimit;
   const keys = orderOf(table, listing, ranked);
-  const selection = selectionOf(table, listing, ranked);
+  const selection = selectionOf(table, keys);
   const readBatch = async (after: KeyValue[] | undefined) => {
     // Each batch takes its own turn: between two of them, other listings and every short request get in.
     // PGlite answers without touching the event loop, and a fast reader's socket never pushes back, so
@@ -228,8 +237,8 @@ export async function* readAll<Row>(
       // Awaited on the next round; a reader that stops before then must not leave its failure unhandled.
       reading.catch(() => {});
     }
-    // The batch itself when no rank was read: its consumer may let rows go as it is done with them.
-    if (rows.length > 0) yield (ranked ? rows.map(withoutRank) : rows) as Row[];
+    // The batch itself when no hidden key was read: its consumer may let rows go as it is done with them.
+    if (rows.length > 0) yield withoutHidden(rows, table, keys) as Row[];
     if (!more) return;
   }
 }
@@ -262,11 +271,25 @@ function orderOf(table: ListingTable, listing: Listing, ranked: boolean): OrderK
       { expr: table.id, field: 'id', descending: false },
     ];
   }
-  return orderKeys(listing).map((key) => ({ ...key, expr: columnOf(table, key.field) }));
+  return orderKeys(listing).map((key) => {
+    const sort = table.sorts?.[key.field];
+    return sort
+      ? { expr: sort, field: sortColumn(key.field), descending: key.descending }
+      : { ...key, expr: columnOf(table, key.field) };
+  });
 }
 
-function selectionOf(table: ListingTable, listing: Listing, ranked: boolean): SelectedFields {
-  return ranked ? { ...table.selection, [RANK]: rankOf(table, listing.query as string).as(RANK) } : table.selection;
+/** The keys read into hidden columns (expressions, not columns): the rank, and derived sorts. */
+function hiddenKeys(table: ListingTable, keys: OrderKey[]): OrderKey[] {
+  return keys.filter((key) => !(key.field in table.selection));
+}
+
+function selectionOf(table: ListingTable, keys: OrderKey[]): SelectedFields {
+  const hidden = hiddenKeys(table, keys);
+  if (hidden.length === 0) return table.selection;
+  const selection: SelectedFields = { ...table.selection };
+  for (const key of hidden) selection[key.field] = (key.expr as SQL).as(key.field);
+  return selection;
 }
 
 /** `ts_rank` is a `real`: its value goes through JSON and back unchanged when compared as a `real`. */
@@ -329,10 +352,19 @@ function keysOf(keys: OrderKey[], row: Record<string, unknown>): KeyValue[] {
   return keys.map((key) => row[key.field] as KeyValue);
 }
 
-function withoutRank(row: Record<string, unknown>): Record<string, unknown> {
-  if (!(RANK in row)) return row;
-  const { [RANK]: _rank, ...rest } = row;
-  return rest;
+/** The rows without the hidden columns of their order keys; the rows themselves when there are none. */
+function withoutHidden(
+  rows: Record<string, unknown>[],
+  table: ListingTable,
+  keys: OrderKey[],
+): Record<string, unknown>[] {
+  const hidden = hiddenKeys(table, keys).map((key) => key.field);
+  if (hidden.length === 0) return rows;
+  return rows.map((row) => {
+    const rest = { ...row };
+    for (const field of hidden) delete rest[field];
+    return rest;
+  });
 }
 
 function columnOf(table: ListingTable, field: string): PgColumn {
