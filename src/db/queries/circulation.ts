@@ -224,6 +224,14 @@ export interface PlaceHoldParams {
   holdDays: number;
 }
 
+/**
+ * When a hold joins the queue, which is ordered by it: the clock as the hold is queued under the book's
+ * lock, not when its transaction began (`now()`), which would let a transaction that waited for the lock
+ * queue ahead of those that held it first; never before the last open hold, should the clock step back.
+ */
+const queuedAt = (bookId: number): SQL =>
+  sql`greatest(clock_timestamp(), (select max(${holds.placedAt}) from ${holds} where ${holds.bookId} = ${bookId} and ${openHold}))`;
+
 /** Joins the book's queue, if no copy is on the shelf, once per user, below the cap on open holds. */
 export async function placeHold(db: Db, params: PlaceHoldParams): Promise<Hold> {
   const { bookId, borrowerId } = params;
@@ -244,7 +252,12 @@ export async function placeHold(db: Db, params: PlaceHoldParams): Promise<Hold> 
         .from(loans)
         .where(and(eq(loans.bookId, bookId), eq(loans.borrowerId, borrowerId), activeLoan));
       if (onLoan) throw alreadyBorrowed(bookId);
-      const [inserted] = await tx.insert(holds).values({ bookId, borrowerId }).returning({ id: holds.id });
+      const [inserted] = await tx
+        .insert(holds)
+        .values({ bookId, borrowerId, placedAt: queuedAt(bookId) })
+        .returning({ id: holds.id });
+      // Read after the insert, under the book's lock: every hold queued before this one has committed, so
+      // the position counts them all and no later one.
       const [hold] = await tx
         .select(holdColumns)
         .from(holds)
