@@ -6,7 +6,15 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/seed.js';
-import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import {
+  addAuthor,
+  addBook,
+  addUser,
+  json,
+  linkHref,
+  openTestCatalogue,
+  type TestCatalogue,
+} from './support/catalogue.js';
 
 const MEMBERS = 20;
 
@@ -18,6 +26,7 @@ interface Told {
 describe('a hold queue placed all at once', () => {
   let t: TestCatalogue;
   let bookId: number;
+  let loanId: number;
   const told: Told[] = [];
 
   beforeAll(async () => {
@@ -27,6 +36,7 @@ describe('a hold queue placed all at once', () => {
     const lender = await addUser(t, 'First Reader');
     const loan = await t.as(lender.token).send('POST', `/books/${bookId}/borrow`, {});
     expect(loan.status).toBe(201);
+    loanId = (await json(loan)).id;
     const members = [];
     for (let i = 1; i <= MEMBERS; i++) members.push(await addUser(t, `Waiting Member ${i}`));
     const answers = await Promise.all(
@@ -42,6 +52,20 @@ describe('a hold queue placed all at once', () => {
     await t?.close();
   });
 
+  /** Every hold of the listing, following `next` links from the first page. */
+  async function walk(path: string): Promise<{ id: number; position: number | null }[]> {
+    const items = [];
+    let href: string | undefined = path;
+    while (href) {
+      const response = await t.request(href);
+      expect(response.status, href).toBe(200);
+      const page = await json(response);
+      items.push(...page.data);
+      href = linkHref(page, 'next');
+    }
+    return items;
+  }
+
   it('every 201 tells a distinct position, 1 to 20', () => {
     expect(told.map((h) => h.position).sort((a, b) => a - b)).toEqual(Array.from({ length: MEMBERS }, (_, i) => i + 1));
   });
@@ -53,5 +77,72 @@ describe('a hold queue placed all at once', () => {
     );
     const place = new Map(queued.map((row) => [Number(row.id), row.place]));
     expect(told.map((h) => [h.id, h.position])).toEqual(told.map((h) => [h.id, place.get(h.id)]));
+  });
+
+  it('the queue lists in queue order on every page, position 1 first', async () => {
+    const inOrder = [...told].sort((a, b) => a.position - b.position);
+    const listed = await walk(`/books/${bookId}/holds?per_page=7`);
+    expect(listed.map((h) => [h.id, h.position])).toEqual(inOrder.map((h) => [h.id, h.position]));
+  });
+
+  it('sort=position and sort=-position are accepted, on every page', async () => {
+    const inOrder = [...told].sort((a, b) => a.position - b.position).map((h) => h.id);
+    expect((await walk(`/books/${bookId}/holds?sort=position&per_page=6`)).map((h) => h.id)).toEqual(inOrder);
+    expect((await walk(`/books/${bookId}/holds?sort=-position&per_page=6`)).map((h) => h.id)).toEqual(
+      [...inOrder].reverse(),
+    );
+  });
+
+  it('the copy returned goes to position 1, and the queue moves up', async () => {
+    const first = told.find((h) => h.position === 1) as Told;
+    expect((await t.send('PATCH', `/loans/${loanId}`, { status: 'returned' })).status).toBe(200);
+    expect((await json(await t.request(`/holds/${first.id}`))).status).toBe('ready');
+    const listed = await walk(`/books/${bookId}/holds?per_page=8`);
+    expect(listed[0]).toMatchObject({ id: first.id, position: null });
+    expect(listed.slice(1).map((h) => h.position)).toEqual(Array.from({ length: MEMBERS - 1 }, (_, i) => i + 1));
+  });
+
+  it('the listing declares position sortable', async () => {
+    const root = await json(await t.anonymous.request('/'));
+    const doc = await json(await t.anonymous.request(linkHref(root, 'service-desc') as string));
+    const sort = doc.paths['/books/{id}/holds'].get.parameters.find((p: { name: string }) => p.name === 'sort');
+    expect(sort.description).toContain('position');
+    expect(new RegExp(sort.schema.pattern).test('-position')).toBe(true);
+  });
+});
+
+describe('a queue whose holds were not numbered in its order', () => {
+  let t: TestCatalogue;
+  beforeAll(async () => {
+    t = await openTestCatalogue();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('lists in queue order all the same, and a user’s holds sort by position', async () => {
+    const author = await addAuthor(t, 'Older Queue Author');
+    const bookId = await addBook(t, 'Long Awaited', 2019, author);
+    const lender = await addUser(t, 'Older Reader');
+    expect((await t.as(lender.token).send('POST', `/books/${bookId}/borrow`, {})).status).toBe(201);
+    const ids: number[] = [];
+    for (let i = 1; i <= 3; i++) {
+      const member = await addUser(t, `Older Member ${i}`);
+      const placed = await t.as(member.token).request(`/books/${bookId}/holds`, { method: 'POST' });
+      expect(placed.status).toBe(201);
+      ids.push((await json(placed)).id);
+    }
+    // As holds placed at once could be stamped before: the last numbered is first in the queue.
+    await t.database.db.execute(
+      sql`update holds set placed_at = placed_at - make_interval(secs => id * 10) where book_id = ${bookId}`,
+    );
+    const listed = await json(await t.request(`/books/${bookId}/holds`));
+    expect(listed.map((h: Told) => [h.id, h.position])).toEqual([
+      [ids[2], 1],
+      [ids[1], 2],
+      [ids[0], 3],
+    ]);
+    const byPosition = await t.request(`/users/${lender.id}/holds?sort=-position`);
+    expect(byPosition.status).toBe(200);
   });
 });

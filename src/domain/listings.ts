@@ -51,10 +51,11 @@ export const copyListingSpec: ListingSpec = {
   search: false,
 };
 
-/** Holds: a book's queue (by default the open ones, first come first served), or a user's. */
+/** Holds: a book's queue (by default the open ones, in queue order), or a user's. */
 export const holdListingSpec: ListingSpec = {
   fields: { id: 'integer', book_id: 'integer', borrower_id: 'integer' },
   filters: { status: ['waiting', 'ready', 'fulfilled', 'cancelled', 'expired', 'open'] },
+  sorts: { position: 'integer' },
   extraFields: ['placed_at', 'status', 'position', 'copy_id', 'ready_until', 'ended_at', 'loan_id'],
   author: false,
   search: false,

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { CopyStatus } from '../../domain/copy.js';
 import type { HoldStatus } from '../../domain/hold.js';
+import { INT4_MAX } from '../../domain/limits.js';
 import { copies, holds, loans } from '../schema/index.js';
 import { isoTimestamp } from './sql.js';
 
@@ -49,18 +50,24 @@ export const copyColumns = {
  */
 export const holdStatus = sql<HoldStatus>`case when ${holds.status} = 'ready' and ${holds.readyUntil} <= now() then 'expired' else ${holds.status} end`;
 
+/** Place in the book's queue of a waiting hold, first come first served: waiting holds before it, and it. */
+const holdPosition = sql<
+  number | null
+>`case when ${holds.status} = 'waiting' then (select count(*)::int from ${holds} as "ahead" where "ahead"."book_id" = ${holds}."book_id" and "ahead"."status" = 'waiting' and ("ahead"."placed_at", "ahead"."id") <= (${holds}."placed_at", ${holds}."id")) end`;
+
+/**
+ * What `sort=position` orders by, never null for the paging cursors: a ready hold, served already, is
+ * ahead of position 1; a hold that has ended has no place and comes after every position.
+ */
+export const holdPositionOrder = sql<number>`coalesce(${holdPosition}, case when (${holdStatus}) = 'ready' then 0 else ${INT4_MAX}::int end)`;
+
 export const holdColumns = {
   id: holds.id,
   book_id: holds.bookId,
   borrower_id: holds.borrowerId,
   placed_at: isoTimestamp(holds.placedAt).as('placed_at'),
   status: holdStatus.as('status'),
-  // First come first served: waiting holds placed before it, itself included.
-  position: sql<
-    number | null
-  >`case when ${holds.status} = 'waiting' then (select count(*)::int from ${holds} as "ahead" where "ahead"."book_id" = ${holds}."book_id" and "ahead"."status" = 'waiting' and ("ahead"."placed_at", "ahead"."id") <= (${holds}."placed_at", ${holds}."id")) end`.as(
-    'position',
-  ),
+  position: holdPosition.as('position'),
   copy_id: sql<number | null>`case when ${holds.status} = 'ready' then ${holds.copyId} end`.as('copy_id'),
   ready_until: sql<string | null>`case when ${holds.status} = 'ready' then ${isoTimestamp(holds.readyUntil)} end`.as(
     'ready_until',

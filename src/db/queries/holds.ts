@@ -4,7 +4,7 @@ import type { Hold } from '../../domain/hold.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import type { Database, Db } from '../client.js';
 import { holds } from '../schema/index.js';
-import { holdColumns, holdStatus } from './circulation-columns.js';
+import { holdColumns, holdPositionOrder, holdStatus } from './circulation-columns.js';
 import { type ListingScope, type ListingTable, readAll, readPage } from './listing.js';
 import { anyOf } from './sql.js';
 
@@ -21,6 +21,7 @@ export const holdListing: ListingTable = {
   derived: {
     status: (values) => anyOf(values, byStatus),
   },
+  sorts: { position: holdPositionOrder },
 };
 
 export async function findHold(db: Db, params: { id: number }): Promise<Hold | undefined> {

@@ -172,9 +172,13 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const id = idParam(c, 'id', 'book');
         authorize(ctx.policy.seeBookHolds(ctx.caller));
         const book = await bookAsSeenBy(database.db, id, ctx);
-        // The queue as it stands unless asked otherwise: waiting and ready, first come first served.
+        // The queue as it stands unless asked otherwise: waiting and ready, in queue order.
         const params = queryParams(c);
-        const listing = parseListing(holdListingSpec, params.filter ? params : { ...params, filter: ['status:open'] });
+        const listing = parseListing(holdListingSpec, {
+          ...params,
+          filter: params.filter ?? ['status:open'],
+          sort: params.sort ?? ['position'],
+        });
         return sendListing(
           c,
           holdListingSpec,
