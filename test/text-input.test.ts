@@ -100,3 +100,64 @@ describe('invisible text is blank', () => {
     expect((await json(await t.request(`/authors/${id}`))).name).toBe('Anna\u200bMaria');
   });
 });
+
+describe('text that is not well-formed Unicode is refused', () => {
+  /** Each write of text, and what it changes: a count, or the text read back. */
+  async function counted(path: string): Promise<number> {
+    return (await json(await t.request(`${path}?page=1&per_page=1`))).meta.total_items;
+  }
+
+  function expectRefused(body: { error: unknown }, field: string) {
+    expect(body.error).toMatchObject({ code: 400, details: { [field]: expect.stringMatching(/unpaired surrogate/) } });
+  }
+
+  const lone = {
+    'a lone high surrogate': 'A\ud800B',
+    'a lone low surrogate': '\udc00Zed',
+    'a cut pair': 'Smile \ud83d',
+  };
+  for (const [what, text] of Object.entries(lone)) {
+    it(`an author name, a book title and a user name holding ${what} are refused, naming the field, and nothing changes`, async () => {
+      const authors = await counted('/authors');
+      const author = await t.send('POST', '/authors', { name: text });
+      expect(author.status).toBe(400);
+      expectRefused(await json(author), 'name');
+      expect(await counted('/authors')).toBe(authors);
+
+      const authorId = await addAuthor(t, `Well Formed ${what}`);
+      const renamed = await t.send('PATCH', `/authors/${authorId}`, { name: text });
+      expect(renamed.status).toBe(400);
+      expectRefused(await json(renamed), 'name');
+      expect((await json(await t.request(`/authors/${authorId}`))).name).toBe(`Well Formed ${what}`);
+
+      const books = await counted('/books');
+      const book = await t.send('POST', '/books', { title: text, publication_year: 2000, author_id: authorId });
+      expect(book.status).toBe(400);
+      expectRefused(await json(book), 'title');
+      expect(await counted('/books')).toBe(books);
+
+      const users = await counted('/users');
+      const user = await t.send('POST', '/users', { name: text, role: 'member' });
+      expect(user.status).toBe(400);
+      expectRefused(await json(user), 'name');
+      expect(await counted('/users')).toBe(users);
+    });
+  }
+
+  it('a token label holding a lone surrogate is refused, and no token is made', async () => {
+    const created = await t.send('POST', '/users', { name: 'Token Holder', role: 'member' });
+    const { id } = await json(created);
+    const token = await t.send('POST', `/users/${id}/tokens`, { name: 'laptop \udfff' });
+    expect(token.status).toBe(400);
+    expectRefused(await json(token), 'name');
+    expect(await counted(`/users/${id}/tokens`)).toBe(0);
+  });
+
+  it('the surrogate escape as sent in the JSON text is refused too, and a whole pair is kept', async () => {
+    const escaped = await t.send('POST', '/authors', '{"name":"A\\ud800B"}');
+    expect(escaped.status).toBe(400);
+    expectRefused(await json(escaped), 'name');
+    const id = await addAuthor(t, 'Grinning \ud83d\ude00');
+    expect((await json(await t.request(`/authors/${id}`))).name).toBe('Grinning \u{1f600}');
+  });
+});

@@ -119,6 +119,9 @@ export function checkValue(field: InputField, value: unknown): string | undefine
   switch (field.type) {
     case 'string': {
       if (typeof value !== 'string') return 'must be a string';
+      // A lone surrogate (JSON's "\ud800") is no character: UTF-8 cannot hold it, and storing it would
+      // quietly turn it into U+FFFD.
+      if (!value.isWellFormed()) return 'must be well-formed Unicode text, without an unpaired surrogate';
       if (field.enum && !field.enum.includes(value)) return `must be one of: ${field.enum.join(', ')}`;
       if (INVISIBLE_ONLY.test(value)) return 'must not be blank';
       // PostgreSQL text cannot hold U+0000; refused here rather than failing in the database.
