@@ -160,4 +160,27 @@ describe('text that is not well-formed Unicode is refused', () => {
     const id = await addAuthor(t, 'Grinning \ud83d\ude00');
     expect((await json(await t.request(`/authors/${id}`))).name).toBe('Grinning \u{1f600}');
   });
+
+  it('a body whose bytes are not UTF-8 is refused rather than read with replacement characters', async () => {
+    const authors = await counted('/authors');
+    const bytes = Buffer.concat([Buffer.from('{"name":"A'), Buffer.from([0xed, 0xa0, 0x80, 0xff]), Buffer.from('B"}')]);
+    const raw = await t.request('/authors', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: bytes,
+    });
+    expect(raw.status).toBe(400);
+    expect((await json(raw)).error).toMatchObject({ code: 400, message: expect.stringMatching(/UTF-8/) });
+    const form = await t.request('/authors', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'name=A%ED%A0%80B',
+    });
+    expect(form.status).toBe(400);
+    expect((await json(form)).error).toMatchObject({ code: 400, message: expect.stringMatching(/UTF-8/) });
+    expect(await counted('/authors')).toBe(authors);
+    // The replacement character itself, sent as such, is text like any other.
+    const id = await addAuthor(t, 'Unknown \ufffd Glyph');
+    expect((await json(await t.request(`/authors/${id}`))).name).toBe('Unknown \ufffd Glyph');
+  });
 });

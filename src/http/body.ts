@@ -10,8 +10,18 @@ import { FormInput } from '../domain/input.js';
 export async function readJson(c: Context): Promise<unknown> {
   const type = c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
   if (type === 'application/x-www-form-urlencoded') {
+    const text = await bodyText(c);
+    // URLSearchParams reads escaped bytes that are not UTF-8 (`%ED%A0%80`) as U+FFFD; decodeURIComponent
+    // refuses them (and a malformed escape such as `%zz`, which no form sends).
+    for (const part of text.split(/[&=]/)) {
+      try {
+        decodeURIComponent(part);
+      } catch {
+        throw new InvalidInput('request body is not a valid form: a %-escape in it is not UTF-8 text');
+      }
+    }
     const values: Record<string, string> = Object.create(null);
-    for (const [name, value] of new URLSearchParams(await bodyText(c))) values[name] = value;
+    for (const [name, value] of new URLSearchParams(text)) values[name] = value;
     return new FormInput(values);
   }
   if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
@@ -31,15 +41,24 @@ export async function readOptionalJson(c: Context): Promise<unknown> {
   return readJson(c);
 }
 
+/** Decodes strictly: bytes that are not UTF-8 are refused, not read as U+FFFD that nobody sent. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * The body as text. Reading fails only through the client: over the size limit (a typed error already),
  * or because it closed the connection before sending it all, which is no fault of the service.
  */
 async function bodyText(c: Context): Promise<string> {
+  let bytes: ArrayBuffer;
   try {
-    return await c.req.text();
+    bytes = await c.req.arrayBuffer();
   } catch (error) {
     if (error instanceof CatalogueError) throw error;
     throw new RequestAborted();
+  }
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new InvalidInput('request body is not valid UTF-8');
   }
 }
