@@ -34,6 +34,8 @@ export interface Config {
   rateLimits: RateLimits | false;
   /** The change feed (`/changes`). */
   changes: ChangesConfig;
+  /** How long connections may take and how many one process holds. */
+  connections: ConnectionsConfig;
 }
 
 export interface ChangesConfig {
@@ -46,6 +48,28 @@ export interface ChangesConfig {
 }
 
 export const defaultChangesConfig: ChangesConfig = { retentionDays: 30, keepAliveSeconds: 15, maxStreams: 200 };
+
+/**
+ * Bounds on connections, so that clients that send nothing or send slowly cannot hold the process's sockets
+ * (and open files) for ever. Each is one of Node's own: docs/operations.md, "Connections", says which.
+ */
+export interface ConnectionsConfig {
+  /** Seconds a connection may wait without a request under way (`CATALOGUE_IDLE_TIMEOUT_SECONDS`, 5). */
+  idleSeconds: number;
+  /** Seconds from a request's first byte until its headers are in (`CATALOGUE_HEADERS_TIMEOUT_SECONDS`, 20). */
+  headersSeconds: number;
+  /** Seconds from a request's first byte until its body is in (`CATALOGUE_REQUEST_TIMEOUT_SECONDS`, 30). */
+  requestSeconds: number;
+  /** Connections one process holds at once; more are closed as they open (`CATALOGUE_MAX_CONNECTIONS`, 512). */
+  maxConnections: number;
+}
+
+export const defaultConnectionsConfig: ConnectionsConfig = {
+  idleSeconds: 5,
+  headersSeconds: 20,
+  requestSeconds: 30,
+  maxConnections: 512,
+};
 
 /** A configuration value that cannot be used; the message names the variable and what it accepts. */
 export class ConfigError extends Error {
@@ -85,7 +109,31 @@ export function loadConfig(env: Env = process.env): Config {
         readWhole('CATALOGUE_CHANGES_MAX_STREAMS', env.CATALOGUE_CHANGES_MAX_STREAMS, 1, 100_000) ??
         defaultChangesConfig.maxStreams,
     },
+    connections: readConnections(env),
   };
+}
+
+function readConnections(env: Env): ConnectionsConfig {
+  const defaults = defaultConnectionsConfig;
+  const connections = {
+    idleSeconds:
+      readWhole('CATALOGUE_IDLE_TIMEOUT_SECONDS', env.CATALOGUE_IDLE_TIMEOUT_SECONDS, 1, 3600) ?? defaults.idleSeconds,
+    headersSeconds:
+      readWhole('CATALOGUE_HEADERS_TIMEOUT_SECONDS', env.CATALOGUE_HEADERS_TIMEOUT_SECONDS, 1, 3600) ??
+      defaults.headersSeconds,
+    requestSeconds:
+      readWhole('CATALOGUE_REQUEST_TIMEOUT_SECONDS', env.CATALOGUE_REQUEST_TIMEOUT_SECONDS, 1, 3600) ??
+      defaults.requestSeconds,
+    maxConnections:
+      readWhole('CATALOGUE_MAX_CONNECTIONS', env.CATALOGUE_MAX_CONNECTIONS, 1, 1_000_000) ?? defaults.maxConnections,
+  };
+  // Node refuses a headers timeout longer than the request's, which includes the headers.
+  if (connections.headersSeconds > connections.requestSeconds) {
+    throw new ConfigError(
+      `CATALOGUE_HEADERS_TIMEOUT_SECONDS (${connections.headersSeconds}) must not exceed CATALOGUE_REQUEST_TIMEOUT_SECONDS (${connections.requestSeconds})`,
+    );
+  }
+  return connections;
 }
 
 function readWhole(name: string, value: string | undefined, min: number, max: number): number | undefined {

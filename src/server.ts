@@ -2,6 +2,7 @@
  * @module The service's entry point: reads configuration, opens and prepares the database, serves HTTP,
  * and shuts down gracefully on SIGTERM/SIGINT (stop accepting, finish requests, close the database).
  */
+import { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -12,6 +13,7 @@ import { expireHoldsPeriodically } from './db/hold-expiry.js';
 import { prepareDatabase } from './db/migrate.js';
 import { tuneHeap } from './heap.js';
 import { ChangeStreams } from './http/change-streams.js';
+import { boundConnections, connectionOptions } from './http/connections.js';
 import { withoutParameters } from './http/errors.js';
 import { createLogger } from './log.js';
 
@@ -43,10 +45,19 @@ async function main(): Promise<void> {
     changeStreams,
     changesRetentionDays: config.changes.retentionDays,
   });
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    const where = config.database.kind === 'postgres' ? 'PostgreSQL' : `PGlite at ${config.database.dataDir}`;
-    log.info('listening', { url: `http://localhost:${info.port}/`, database: where });
-  });
+  const server = serve(
+    {
+      fetch: app.fetch,
+      port: config.port,
+      hostname: config.host,
+      serverOptions: connectionOptions(config.connections),
+    },
+    (info) => {
+      const where = config.database.kind === 'postgres' ? 'PostgreSQL' : `PGlite at ${config.database.dataDir}`;
+      log.info('listening', { url: `http://localhost:${info.port}/`, database: where });
+    },
+  );
+  if (server instanceof Server) boundConnections(server, config.connections);
 
   // Listening fails after start-up's checks (a port in use, one the user may not bind): say so as plainly
   // as a bad setting, not as an unhandled 'error' event with a stack.

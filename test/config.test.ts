@@ -19,7 +19,25 @@ describe('loadConfig', () => {
         write: { limit: 120, windowSeconds: 60 },
       },
       changes: { retentionDays: 30, keepAliveSeconds: 15, maxStreams: 200 },
+      connections: { idleSeconds: 5, headersSeconds: 20, requestSeconds: 30, maxConnections: 512 },
     });
+  });
+
+  it('CATALOGUE_*_TIMEOUT_SECONDS and CATALOGUE_MAX_CONNECTIONS: the connection bounds, each checked', () => {
+    expect(
+      loadConfig({
+        CATALOGUE_IDLE_TIMEOUT_SECONDS: '2',
+        CATALOGUE_HEADERS_TIMEOUT_SECONDS: '10',
+        CATALOGUE_REQUEST_TIMEOUT_SECONDS: '60',
+        CATALOGUE_MAX_CONNECTIONS: '2000',
+      }).connections,
+    ).toEqual({ idleSeconds: 2, headersSeconds: 10, requestSeconds: 60, maxConnections: 2000 });
+    expect(() => loadConfig({ CATALOGUE_IDLE_TIMEOUT_SECONDS: '0' })).toThrow(/CATALOGUE_IDLE_TIMEOUT_SECONDS/);
+    expect(() => loadConfig({ CATALOGUE_MAX_CONNECTIONS: 'many' })).toThrow(/CATALOGUE_MAX_CONNECTIONS/);
+    // Node refuses a headers timeout longer than the request's; so does the catalogue, naming both.
+    expect(() => loadConfig({ CATALOGUE_HEADERS_TIMEOUT_SECONDS: '40' })).toThrow(
+      /CATALOGUE_HEADERS_TIMEOUT_SECONDS \(40\) must not exceed CATALOGUE_REQUEST_TIMEOUT_SECONDS \(30\)/,
+    );
   });
 
   it('CATALOGUE_CHANGES_*: the change feed’s retention, keep-alive and stream bound, each checked', () => {
