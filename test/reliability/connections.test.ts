@@ -201,3 +201,75 @@ describe('connections that are not idle', () => {
     expect((JSON.parse(text) as unknown[]).length).toBeGreaterThanOrEqual(20_000);
   });
 });
+
+describe('answers given before the body arrived', () => {
+  const bigBody = 'x'.repeat(1024 * 1024);
+
+  /** The statuses of the answers on one connection, in order. */
+  const statuses = (connection: Connection) =>
+    [...connection.received().matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => Number(m[1]));
+
+  it.each([
+    ['declared', `Content-Length: ${bigBody.length}\r\n\r\n${bigBody}`],
+    ['chunked', `Transfer-Encoding: chunked\r\n\r\n${bigBody.length.toString(16)}\r\n${bigBody}\r\n0\r\n\r\n`],
+  ])('after a 413 for a 1 MB body (%s), the next request on the connection is answered (10 of 10)', async (_, rest) => {
+    for (let i = 0; i < 10; i++) {
+      const connection = await open();
+      connection.socket.write(`POST /books HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${rest}`);
+      connection.socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+      const end = await endWithin(connection, 5_000);
+      expect(end).not.toBe('still open');
+      expect((end as { error: string | undefined }).error).toBeUndefined();
+      expect(statuses(connection)).toEqual([413, 200]);
+      expect(head(connection.received()).headers.connection).toBe('keep-alive');
+    }
+  });
+
+  it('ten 1 MB posts in a row through one client are each answered 413, and the client goes on', async () => {
+    for (let i = 0; i < 10; i++) {
+      const response = await fetch(new URL('/books', server.url), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${ADMIN_TOKEN}` },
+        body: bigBody,
+      });
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({ error: { code: 413, message: expect.stringContaining('16384') } });
+    }
+    expect((await fetch(new URL('/health', server.url))).status).toBe(200);
+  });
+
+  it.each([
+    ['401 (anonymous)', 401, 'application/json', ''],
+    ['415 (not JSON)', 415, 'text/plain', `Authorization: Bearer ${ADMIN_TOKEN}\r\n`],
+  ])(
+    'a %s before the body arrived: the rest of the body is discarded, the next request answered',
+    async (_, status, type, authorization) => {
+      const connection = await open();
+      const body = JSON.stringify({ title: 'x'.repeat(10_000) });
+      connection.socket.write(
+        `POST /books HTTP/1.1\r\nHost: localhost\r\n${authorization}Content-Type: ${type}\r\n` +
+          `Content-Length: ${body.length}\r\n\r\n${body.slice(0, 100)}`,
+      );
+      await sleep(100);
+      expect(statuses(connection)).toEqual([status]);
+      connection.socket.write(body.slice(100));
+      connection.socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+      const end = await endWithin(connection, 3_000);
+      expect(end).not.toBe('still open');
+      expect(statuses(connection)).toEqual([status, 200]);
+    },
+  );
+
+  it('an early answer to a body that did arrive whole keeps the connection for the next request', async () => {
+    const connection = await open();
+    const body = JSON.stringify({ title: 'x'.repeat(1000) });
+    connection.socket.write(
+      `POST /books HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    await sleep(200);
+    connection.socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    await endWithin(connection, 3_000);
+    expect(statuses(connection)).toEqual([401, 200]);
+  });
+});

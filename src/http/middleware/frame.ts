@@ -1,8 +1,8 @@
 /**
- * @module The frame around every handler: what happens before it runs (the format is chosen, the app's
- * services are handed over, the caller is identified, headers set on the context are noted; for a write,
- * the body limit, a form's method and the write limit) and after it answered, error or not (the security
- * headers, the log line).
+ * @module The frame around every handler: what happens before it runs (the
+ * format is chosen, the app's services are handed over, the caller is identified, headers set on the
+ * context are noted; for a write, the body limit, a form's method and the write limit) and after it
+ * answered, error or not (the security headers, the rest of an unread body discarded, the log line).
  *
  * A wrapper of each handler (`route` applies it) rather than Hono middleware. Every level of Hono's
  * middleware chain is two async functions and their promises per request, and with any middleware at all
@@ -17,6 +17,7 @@ import type { Logger } from '../../log.js';
 import type { AppEnv } from '../env.js';
 import { isSafe } from '../methods.js';
 import { type Authentication, authenticate } from './authenticate.js';
+import { discardPendingBody } from './connection.js';
 import { noteContextHeaders } from './context-headers.js';
 import { formMethod, isDispatchedAgain } from './form-method.js';
 import { limitBody } from './limit-body.js';
@@ -102,6 +103,7 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
       const started = performance.now();
       const finish = (response: Response) => {
         secure(response);
+        discardPendingBody(c);
         // A form standing for another method runs again from the top; its line is the one of the request
         // as it was sent.
         if (!isDispatchedAgain(c.env)) logRequest(log, c.req, response.status, started);
