@@ -273,3 +273,24 @@ describe('answers given before the body arrived', () => {
     expect(statuses(connection)).toEqual([401, 200]);
   });
 });
+
+describe('the Host header', () => {
+  it('two Host headers are a 400 in the error shape (RFC 9112 §3.2); one is answered', async () => {
+    for (const path of ['/books/1', '/nowhere']) {
+      const connection = await open();
+      connection.socket.write(
+        `GET ${path} HTTP/1.1\r\nHost: localhost\r\nHost: elsewhere.example\r\nAccept: application/json\r\n\r\n`,
+      );
+      await sleep(300);
+      const answer = head(connection.received());
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatch(/"error":\{"code":400,"message":"[^"]*Host/);
+      connection.socket.destroy();
+    }
+    const single = await open();
+    single.socket.write('GET /books/1 HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n\r\n');
+    await sleep(300);
+    expect(head(single.received()).status).toBe(200);
+    single.socket.destroy();
+  });
+});

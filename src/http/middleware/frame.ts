@@ -1,5 +1,5 @@
 /**
- * @module The frame around every handler: what happens before it runs (the
+ * @module The frame around every handler: what happens before it runs (a second `Host` is refused, the
  * format is chosen, the app's services are handed over, the caller is identified, headers set on the
  * context are noted; for a write, the body limit, a form's method and the write limit) and after it
  * answered, error or not (the security headers, the rest of an unread body discarded, the log line).
@@ -17,7 +17,7 @@ import type { Logger } from '../../log.js';
 import type { AppEnv } from '../env.js';
 import { isSafe } from '../methods.js';
 import { type Authentication, authenticate } from './authenticate.js';
-import { discardPendingBody } from './connection.js';
+import { checkHost, discardPendingBody } from './connection.js';
 import { noteContextHeaders } from './context-headers.js';
 import { formMethod, isDispatchedAgain } from './form-method.js';
 import { limitBody } from './limit-body.js';
@@ -111,6 +111,7 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
       };
       const fail = (error: unknown) => finish(onError(error as Error, c));
       try {
+        checkHost(c);
         noteContextHeaders(c);
         for (const name in services) c.set(name as keyof Services, services[name as keyof Services]);
         c.set('format', choose(c));
