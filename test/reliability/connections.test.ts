@@ -118,7 +118,24 @@ describe('connections that send nothing, or too slowly', () => {
     const end = await endWithin(connection, HEADERS_SECONDS * 1000 + SLACK_MS + 2_000);
     expect(end).not.toBe('still open');
     expect((end as { afterMs: number }).afterMs).toBeLessThan(HEADERS_SECONDS * 1000 + SLACK_MS);
-    expect(head(connection.received()).status).toBe(408);
+    const answer = head(connection.received());
+    expect(answer.status).toBe(408);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(answer.body).toMatch(/^\{"error":\{"code":408,"message":"[^"]+"\}\}$/);
+  });
+
+  it('a request that is not HTTP, or whose headers are too large, is refused in the error shape', async () => {
+    for (const [text, status] of [
+      ['NONSENSE\r\n\r\n', 400],
+      [`GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    ] as const) {
+      const connection = await open();
+      connection.socket.write(text);
+      expect(await endWithin(connection, 2_000)).not.toBe('still open');
+      const answer = head(connection.received());
+      expect(answer.status).toBe(status);
+      expect(answer.body).toMatch(new RegExp(`^\\{"error":\\{"code":${status},"message":"[^"]+"\\}\\}$`));
+    }
   });
 
   it('a body sent a byte every 200 ms is cut off by the request timeout, and nothing is written', async () => {
