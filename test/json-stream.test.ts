@@ -1,6 +1,6 @@
 /**
- * The JSON format writes a streamed member's text directly, without building the member object: it must
- * be, byte for byte, what stringifying the member writes, whatever the resource holds.
+ * The JSON format's shape: a document and each streamed member are, byte for byte, what stringifying the
+ * seed's shape of them writes (state, `links` as an array, `controls` keyed by name), whatever they hold.
  */
 import { describe, expect, it } from 'vitest';
 import { inputFields } from '../src/affordances/fields.js';
