@@ -7,19 +7,22 @@
  * and HTML translate the control it builds. Adding a control is writing its declaration and asking for it
  * in one renderer.
  */
-import { validateInput } from '../domain/input.js';
+import { type BodyInput, validateInput } from '../domain/input.js';
 import { authorize, type Decision } from '../domain/policy.js';
 import type { Control, Field, Method } from '../hypermedia/model.js';
 import { type ControlName, controls } from '../hypermedia/vocabulary.js';
 import type { RenderContext } from './context.js';
 import { inputFields, listingFields } from './fields.js';
-import type { Operation } from './operation.js';
+import type { Operation, OperationBody } from './operation.js';
 
 /** Requests of controls that carry a body carry JSON (forms are the HTML view's own translation). */
 const JSON_BODY = 'application/json';
 
 /** What is declared about a control; `Subject` is what it acts on (a book, a loan), `void` for none. */
-export interface AffordanceSpec<Subject> extends Operation {
+export interface AffordanceSpec<Subject, Body extends OperationBody | undefined = OperationBody | undefined>
+  extends Operation {
+  /** The body it reads, checked against these fields: their declaration is the type of a valid body. */
+  body?: Body;
   /** The control's name, from the vocabulary, which also fixes its method. */
   name: ControlName;
   /** The template of `paths` it submits to (the route registered at it serves it). */
@@ -36,7 +39,8 @@ export interface AffordanceSpec<Subject> extends Operation {
   fields?(ctx: RenderContext, subject: Subject): Field[];
 }
 
-export interface Affordance<Subject = void> extends Readonly<AffordanceSpec<Subject>> {
+/** A declared control; `Input` is what its body is once validated (derived from its declared fields). */
+export interface Affordance<Subject = void, Input = unknown> extends Readonly<AffordanceSpec<Subject>> {
   /** The method the vocabulary gives its name. */
   readonly method: Method;
   /**
@@ -47,11 +51,13 @@ export interface Affordance<Subject = void> extends Readonly<AffordanceSpec<Subj
   /** Throws the predicate's refusal unless it allows: the handler's side of the same decision. */
   authorize(ctx: RenderContext, subject: Subject): void;
   /** The submitted body checked against the declared one (400 naming each bad field), as the input. */
-  validate<Input>(submitted: unknown): Input;
+  validate(submitted: unknown): Input;
 }
 
-/** Declares a control. */
-export function affordance<Subject = void>(spec: AffordanceSpec<Subject>): Affordance<Subject> {
+/** Declares a control; the type of its validated input is read from the fields its body declares. */
+export function affordance<Subject = void, const Body extends OperationBody | undefined = undefined>(
+  spec: AffordanceSpec<Subject, Body>,
+): Affordance<Subject, BodyInput<NonNullable<Body>>> {
   const method = controls[spec.name].method;
   const contentType = spec.body ? { contentType: JSON_BODY } : {};
   // Fields that do not depend on the subject are built once; a control is offered on many reads.

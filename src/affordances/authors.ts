@@ -30,7 +30,7 @@ export const addAuthor = affordance({
   href: ({ uris }) => uris.authors(),
 });
 
-export const changeAuthor = changeAffordances<Author>({
+export const changeAuthor = changeAffordances({
   noun: 'author',
   path: paths.author,
   fields: authorInputFields,

@@ -1,6 +1,6 @@
 /** @module The controls on books: searching and adding them, changing, deleting and borrowing one. */
 import type { Author } from '../domain/author.js';
-import { type Book, bookInputFields } from '../domain/book.js';
+import { bookInputFields } from '../domain/book.js';
 import { bookListingSpec } from '../domain/listings.js';
 import { borrowInputFields } from '../domain/loan.js';
 import { type BookSubject, bookFacts, type SignedIn } from '../domain/policy.js';
@@ -10,6 +10,9 @@ import { changeAffordances } from './change.js';
 import { authorOptions, copyOptions, inputFields, userOptions } from './fields.js';
 
 const librarians = 'for librarians';
+
+/** A book to borrow, and for whom when a librarian lends it. */
+type BorrowSubject = { book: BookSubject; borrowerId?: number | undefined };
 
 /** Searching books: on the root and the books collection. */
 export const searchBooks = affordance({
@@ -36,13 +39,13 @@ export const searchAuthorBooks = affordance<Author>({
 });
 
 /** Adding a book: on the books collection, and on an author's books with their `author_id` filled in. */
-export const addBook = affordance<Author | undefined>({
+export const addBook = affordance({
   name: 'create',
   path: paths.books,
   summary: 'Add a book',
   body: { fields: bookInputFields, mode: 'create' },
   errors: [422],
-  title: (author) => (author ? `Add a book by ${author.name}` : 'Add a book'),
+  title: (author: Author | undefined) => (author ? `Add a book by ${author.name}` : 'Add a book'),
   appears: `on the books collection and an author\u2019s books, ${librarians}`,
   allows: ({ policy, caller }) => policy.manageCatalogue(caller),
   href: ({ uris }) => uris.books(),
@@ -53,7 +56,7 @@ export const addBook = affordance<Author | undefined>({
     }),
 });
 
-export const changeBook = changeAffordances<Book>({
+export const changeBook = changeAffordances({
   noun: 'book',
   path: paths.book,
   fields: bookInputFields,
@@ -82,7 +85,7 @@ export const deleteBook = affordance<BookSubject>({
  * themselves (they have a copy; the only ones in are set aside for holds) is offered it to lend, with
  * `borrower_id` required: sent without it, the borrow would be theirs, and refused.
  */
-export const borrowBook = affordance<{ book: BookSubject; borrowerId?: number | undefined }>({
+export const borrowBook = affordance({
   name: 'borrow',
   path: paths.borrow,
   summary: 'Borrow a copy of a book (a librarian may lend it to `borrower_id`, and name the `copy_id`)',
@@ -91,7 +94,8 @@ export const borrowBook = affordance<{ book: BookSubject; borrowerId?: number | 
   title: 'Borrow this book',
   appears:
     'on a book with a copy on the shelf or set aside for the caller\u2019s ready hold, for a signed-in user below the loan cap who has no copy of it; for librarians also on a book with a copy to lend to someone (on the shelf, or set aside for a ready hold), with `borrower_id` and `copy_id` offered to librarians only',
-  allows: ({ policy, caller }, { book, borrowerId }) => policy.borrow(caller, bookFacts(book), borrowerId),
+  allows: ({ policy, caller }, { book, borrowerId }: BorrowSubject) =>
+    policy.borrow(caller, bookFacts(book), borrowerId),
   href: ({ uris }, { book }) => uris.borrow(book.id),
   fields: (ctx, { book }) => {
     const { policy, caller } = ctx;

@@ -5,7 +5,7 @@ import { paths } from '../hypermedia/uris.js';
 import { affordance } from './affordance.js';
 import { inputFields } from './fields.js';
 
-export const holdBook = affordance<BookSubject>({
+export const holdBook = affordance({
   name: 'hold',
   path: paths.bookHolds,
   summary: 'Hold a book none of whose copies is on the shelf: join its queue',
@@ -15,11 +15,11 @@ export const holdBook = affordance<BookSubject>({
   title: 'Place a hold',
   appears:
     'on a book with no copy on the shelf, for a signed-in user who neither has it on loan nor holds it, below CATALOGUE_MAX_HOLDS',
-  allows: ({ policy, caller }, book) => policy.hold(caller, bookFacts(book)),
+  allows: ({ policy, caller }, book: BookSubject) => policy.hold(caller, bookFacts(book)),
   href: ({ uris }, book) => uris.bookHolds(book.id),
 });
 
-export const cancelHold = affordance<Hold>({
+export const cancelHold = affordance({
   name: 'cancel',
   path: paths.hold,
   summary: 'Cancel a hold that is waiting or ready',
@@ -27,7 +27,7 @@ export const cancelHold = affordance<Hold>({
   errors: [409],
   title: 'Cancel this hold',
   appears: 'on a waiting or ready hold, for its borrower and librarians',
-  allows: ({ policy, caller }, hold) => policy.cancelHold(caller, hold),
+  allows: ({ policy, caller }, hold: Hold) => policy.cancelHold(caller, hold),
   href: ({ uris }, hold) => uris.hold(hold.id),
   fields: () => inputFields(cancelInputFields, { values: { status: 'cancelled' } }),
 });

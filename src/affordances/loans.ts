@@ -4,7 +4,7 @@ import { paths } from '../hypermedia/uris.js';
 import { affordance } from './affordance.js';
 import { inputFields } from './fields.js';
 
-export const returnLoan = affordance<Loan>({
+export const returnLoan = affordance({
   name: 'return',
   path: paths.loan,
   summary: 'Return a loan',
@@ -12,13 +12,13 @@ export const returnLoan = affordance<Loan>({
   errors: [409],
   title: 'Return this book',
   appears: 'on an active loan, for its borrower and librarians',
-  allows: ({ policy, caller }, loan) => policy.returnLoan(caller, loan),
+  allows: ({ policy, caller }, loan: Loan) => policy.returnLoan(caller, loan),
   href: ({ uris }, loan) => uris.loan(loan.id),
   // The only value it takes is filled in: a client submits it as offered.
   fields: () => inputFields(returnInputFields, { values: { status: 'returned' } }),
 });
 
-export const renewLoan = affordance<LoanRecord>({
+export const renewLoan = affordance({
   name: 'renew',
   path: paths.loanRenewals,
   summary: 'Renew a loan: due a loan period from today',
@@ -28,6 +28,6 @@ export const renewLoan = affordance<LoanRecord>({
   title: 'Renew this loan',
   appears:
     'on an active loan that is not overdue, renewed fewer than CATALOGUE_MAX_RENEWALS times, of a book nobody holds; for its borrower and librarians',
-  allows: ({ policy, caller }, loan) => policy.renewLoan(caller, loan),
+  allows: ({ policy, caller }, loan: LoanRecord) => policy.renewLoan(caller, loan),
   href: ({ uris }, loan) => uris.loanRenewals(loan.id),
 });

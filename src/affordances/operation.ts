@@ -6,14 +6,17 @@
 import type { BodySpec } from '../domain/input.js';
 import type { ListingSpec } from '../domain/listing.js';
 
+/** A body an operation reads: its fields, and whether it may be left out. */
+export interface OperationBody extends BodySpec {
+  /** The body may be left out, standing for `{}`. */
+  optional?: boolean;
+}
+
 export interface Operation {
   /** What it does, in one line. */
   summary: string;
   /** The body it reads, checked against these fields (`validateInput`). */
-  body?: BodySpec & {
-    /** The body may be left out, standing for `{}`. */
-    optional?: boolean;
-  };
+  body?: OperationBody;
   /** The listing parameters it takes (`parseListing`). */
   listing?: ListingSpec;
   /** Status of success; by default 201 for POST, 204 for DELETE, 200 otherwise. */

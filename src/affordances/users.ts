@@ -1,7 +1,7 @@
 /** @module The controls on users and their tokens: adding and changing users, creating and revoking tokens. */
 import type { Token } from '../domain/token.js';
 import { tokenInputFields } from '../domain/token.js';
-import { type User, userInputFields } from '../domain/user.js';
+import { userInputFields } from '../domain/user.js';
 import { paths } from '../hypermedia/uris.js';
 import { affordance } from './affordance.js';
 import { changeAffordances } from './change.js';
@@ -17,7 +17,7 @@ export const addUser = affordance({
   href: ({ uris }) => uris.users(),
 });
 
-export const changeUser = changeAffordances<User>({
+export const changeUser = changeAffordances({
   noun: 'user',
   path: paths.user,
   fields: userInputFields,
@@ -27,14 +27,15 @@ export const changeUser = changeAffordances<User>({
 });
 
 /** One more token for a user, while they hold fewer than the cap. */
-export const createToken = affordance<{ userId: number; held: number }>({
+export const createToken = affordance({
   name: 'create',
   path: paths.userTokens,
   summary: 'Create a token; the answer carries its secret, once',
   body: { fields: tokenInputFields, mode: 'create', optional: true },
   title: 'Create a token',
   appears: 'on a user\u2019s tokens below the cap, for that user and librarians',
-  allows: ({ policy, caller }, { userId, held }) => policy.createToken(caller, userId, held),
+  allows: ({ policy, caller }, { userId, held }: { userId: number; held: number }) =>
+    policy.createToken(caller, userId, held),
   href: ({ uris }, { userId }) => uris.userTokens(userId),
 });
 

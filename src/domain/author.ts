@@ -1,5 +1,5 @@
 /** @module What an author is, and which of their properties a client may write. */
-import type { InputField } from './input.js';
+import type { InputField, InputOf } from './input.js';
 import { NAME_MAX_LENGTH } from './limits.js';
 
 /** An author as clients see them. */
@@ -13,8 +13,8 @@ export interface StoredAuthor extends Author {
   version: number;
 }
 
-export type AuthorInput = Omit<Author, 'id'>;
+export type AuthorInput = InputOf<typeof authorInputFields>;
 
-export const authorInputFields: readonly InputField[] = [
+export const authorInputFields = [
   { name: 'name', type: 'string', required: true, maxLength: NAME_MAX_LENGTH, title: 'Name' },
-];
+] as const satisfies readonly InputField[];

@@ -1,5 +1,5 @@
 /** @module What a book is, and which of its properties a client may write. */
-import type { InputField } from './input.js';
+import type { InputField, InputOf } from './input.js';
 import { TITLE_MAX_LENGTH, YEAR_MAX, YEAR_MIN } from './limits.js';
 
 /** A book as clients see it (the seed's four fields). */
@@ -29,10 +29,10 @@ export interface StoredBook extends Book, Availability {
 }
 
 /** The writable fields: all required on creation, any subset on change. */
-export type BookInput = Omit<Book, 'id'>;
+export type BookInput = InputOf<typeof bookInputFields>;
 
-export const bookInputFields: readonly InputField[] = [
+export const bookInputFields = [
   { name: 'title', type: 'string', required: true, maxLength: TITLE_MAX_LENGTH, title: 'Title' },
   { name: 'publication_year', type: 'integer', required: true, min: YEAR_MIN, max: YEAR_MAX, title: 'Year' },
   { name: 'author_id', type: 'integer', required: true, min: 1, title: 'Author' },
-];
+] as const satisfies readonly InputField[];

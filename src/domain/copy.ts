@@ -26,15 +26,11 @@ export function copyLabel(copy: Pick<Copy, 'id' | 'barcode'>): string {
 }
 
 /** What `POST /books/{id}/copies` accepts. */
-export type CopyInput = { barcode?: string };
-
-export const copyInputFields: readonly InputField[] = [
+export const copyInputFields = [
   { name: 'barcode', type: 'string', required: false, maxLength: BARCODE_MAX_LENGTH, title: 'Barcode' },
-];
+] as const satisfies readonly InputField[];
 
 /** What `PATCH /copies/{id}` accepts: a copy's one change is its withdrawal. */
-export type CopyChange = { status: 'withdrawn' };
-
-export const withdrawInputFields: readonly InputField[] = [
+export const withdrawInputFields = [
   { name: 'status', type: 'string', required: true, enum: ['withdrawn'], title: 'Status' },
-];
+] as const satisfies readonly InputField[];

@@ -28,8 +28,6 @@ export function holdIsOpen(hold: Pick<Hold, 'status'>): boolean {
 }
 
 /** What `PATCH /holds/{id}` accepts: a hold's one change is its cancellation. */
-export type HoldChange = { status: 'cancelled' };
-
-export const cancelInputFields: readonly InputField[] = [
+export const cancelInputFields = [
   { name: 'status', type: 'string', required: true, enum: ['cancelled'], title: 'Status' },
-];
+] as const satisfies readonly InputField[];

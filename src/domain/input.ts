@@ -3,6 +3,7 @@
  * same field definitions become the typed fields of the controls, so what a control advertises is
  * exactly what a submission is checked against.
  */
+import * as z from 'zod';
 import { InvalidInput } from './errors.js';
 
 /**
@@ -14,41 +15,61 @@ export class FormInput {
 }
 
 /** Kinds of input value, modelled on HTML input types. */
-export type FieldType = 'string' | 'integer' | 'boolean' | 'date';
+export const fieldTypes = ['string', 'integer', 'boolean', 'date'] as const;
+export type FieldType = (typeof fieldTypes)[number];
 
-/** A writable property: its type, bounds, and whether creation requires it. */
-export interface InputField {
-  /** Name of the property in the request (the query parameter for GET controls). */
-  name: string;
-  /** Kind of value expected. */
-  type: FieldType;
-  /** Whether a submission must carry the field. */
-  required: boolean;
-  /** Smallest accepted number. */
-  min?: number;
-  /** Largest accepted number. */
-  max?: number;
-  /** Longest accepted string, in characters. */
-  maxLength?: number;
-  /** The only values accepted, for a field with a fixed set of choices. */
-  enum?: readonly string[];
-  /** Human-readable label. */
-  title?: string;
-}
+/**
+ * A writable property: its type, bounds, and whether creation requires it. Declared once: its TypeScript
+ * type, the controls' fields (`hypermedia/model.ts`), the MCP tools' and the OpenAPI description's schemas
+ * are all this.
+ */
+export const inputFieldSchema = z.object({
+  name: z.string().describe('Name of the property in the request (the query parameter for GET controls).'),
+  type: z.enum(fieldTypes).describe('Kind of value expected, modelled on HTML input types.'),
+  required: z.boolean().describe('Whether a submission must carry the field.'),
+  min: z.number().optional().describe('Smallest accepted number.'),
+  max: z.number().optional().describe('Largest accepted number.'),
+  maxLength: z.int().optional().describe('Longest accepted string, in characters.'),
+  enum: z.array(z.string()).readonly().optional().describe('The only values accepted.'),
+  title: z.string().optional().describe('Human-readable label.'),
+});
+
+export type InputField = z.infer<typeof inputFieldSchema>;
+
+/** The value a field takes: a number for an integer, one of its choices where it lists them. */
+type ValueOf<F extends InputField> = F['type'] extends 'integer'
+  ? number
+  : F['type'] extends 'boolean'
+    ? boolean
+    : F extends { enum: readonly (infer Choice extends string)[] }
+      ? Choice
+      : string;
+
+/** The input a body of these fields is: those `create` requires, and the others optional. */
+export type InputOf<Fields extends readonly InputField[]> = {
+  [F in Fields[number] as F['required'] extends true ? F['name'] : never]: ValueOf<F>;
+} & { [F in Fields[number] as F['required'] extends true ? never : F['name']]?: ValueOf<F> };
 
 /** A body a request takes: its fields, and whether they are all (`create`) or any of them (`change`). */
-export interface BodySpec {
-  fields: readonly InputField[];
+export interface BodySpec<Fields extends readonly InputField[] = readonly InputField[]> {
+  fields: Fields;
   /** `create`: the required fields must be sent; `change`: any non-empty subset of them. */
   mode: 'create' | 'change';
 }
+
+/** What a valid body of `Body` is: its fields typed, all of them optional in a change. */
+export type BodyInput<Body extends BodySpec> = Body extends BodySpec
+  ? Body['mode'] extends 'create'
+    ? InputOf<Body['fields']>
+    : Partial<InputOf<Body['fields']>>
+  : never;
 
 /**
  * Checks a parsed JSON body against the fields. `create` requires the required fields; `change` (PUT and
  * PATCH) takes any non-empty subset. Unknown properties are rejected so that a typo never goes unnoticed.
  * Throws `InvalidInput` with one message per offending field.
  */
-export function validateInput<T>(spec: BodySpec, submitted: unknown): T {
+export function validateInput<Body extends BodySpec>(spec: Body, submitted: unknown): BodyInput<Body> {
   const { fields, mode } = spec;
   const body = submitted instanceof FormInput ? typedFormValues(fields, submitted) : submitted;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -77,7 +98,8 @@ export function validateInput<T>(spec: BodySpec, submitted: unknown): T {
   if (mode === 'change' && Object.keys(input).length === 0) {
     throw new InvalidInput(`request body must carry at least one of: ${[...known].join(', ')}`);
   }
-  return input as T;
+  // Every member was checked against its field above, so the input is what the fields declare.
+  return input as BodyInput<Body>;
 }
 
 /**

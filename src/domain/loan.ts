@@ -31,16 +31,12 @@ export function loanStatus(loan: Pick<Loan, 'returned_at' | 'due_at'>, now = Dat
  * What `POST /books/{id}/borrow` accepts: a librarian may lend on a borrower's behalf, and name the copy
  * (any copy on the shelf otherwise).
  */
-export type BorrowInput = { borrower_id?: number; copy_id?: number };
-
-export const borrowInputFields: readonly InputField[] = [
+export const borrowInputFields = [
   { name: 'borrower_id', type: 'integer', required: false, min: 1, title: 'Borrower' },
   { name: 'copy_id', type: 'integer', required: false, min: 1, title: 'Copy' },
-];
+] as const satisfies readonly InputField[];
 
 /** What `PATCH /loans/{id}` accepts: the only change a loan takes is its return. */
-export type LoanChange = { status: 'returned' };
-
-export const returnInputFields: readonly InputField[] = [
+export const returnInputFields = [
   { name: 'status', type: 'string', required: true, enum: ['returned'], title: 'Status' },
-];
+] as const satisfies readonly InputField[];

@@ -14,11 +14,9 @@ export interface Token {
   created_at: string;
 }
 
-export type TokenInput = { name?: string };
-
-export const tokenInputFields: readonly InputField[] = [
+export const tokenInputFields = [
   { name: 'name', type: 'string', required: false, maxLength: 200, title: 'Label' },
-];
+] as const satisfies readonly InputField[];
 
 /** A fresh secret: `cat_` and 43 characters of base64url (256 random bits). */
 export function newTokenSecret(): string {

@@ -1,5 +1,5 @@
 /** @module Users, their roles, and what a client may write about them. */
-import type { InputField } from './input.js';
+import type { InputField, InputOf } from './input.js';
 import { NAME_MAX_LENGTH } from './limits.js';
 
 /** `librarian` manages the catalogue, users and all loans; `member` borrows and returns for themselves. */
@@ -16,9 +16,9 @@ export interface StoredUser extends User {
   version: number;
 }
 
-export type UserInput = Omit<User, 'id'>;
+export type UserInput = InputOf<typeof userInputFields>;
 
-export const userInputFields: readonly InputField[] = [
+export const userInputFields = [
   { name: 'name', type: 'string', required: true, maxLength: NAME_MAX_LENGTH, title: 'Name' },
   { name: 'role', type: 'string', required: true, enum: roles, title: 'Role' },
-];
+] as const satisfies readonly InputField[];

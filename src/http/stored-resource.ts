@@ -66,12 +66,12 @@ export function readHandler<Stored extends { version: number }, Input>(
  */
 export function createHandler<Stored extends { id: number; version: number }, Input>(
   resource: CreatableResource<Stored, Input>,
-  create: Affordance<undefined>,
+  create: Affordance<undefined, Input>,
 ): Handler<AppEnv> {
   return async function createOne(c: Context<AppEnv>) {
     const ctx = c.get('ctx');
     create.authorize(ctx, undefined);
-    const input = create.validate<Input>(await readJson(c));
+    const input = create.validate(await readJson(c));
     const stored = await resource.insert(c.get('database').db, input);
     return sendCreated(c, resource.render(stored, ctx), resource.uri(ctx, stored), resource.invalidates(ctx, stored));
   };
@@ -83,7 +83,7 @@ export function createHandler<Stored extends { id: number; version: number }, In
  */
 export function changeHandler<Stored extends { version: number }, Input>(
   resource: StoredResource<Stored, Input>,
-  change: Affordance<{ id: number }>,
+  change: Affordance<{ id: number }, Partial<Input>>,
 ): Handler<AppEnv> {
   return async function changeOne(c: Context<AppEnv>) {
     const id = idParam(c, 'id', resource.kind);
@@ -94,7 +94,7 @@ export function changeHandler<Stored extends { version: number }, Input>(
       find: () => resource.find(db, id),
       notFound: () => notFound(resource.kind, id),
       write: async (versions) => {
-        const changes = change.validate<Partial<Input>>(await readJson(c));
+        const changes = change.validate(await readJson(c));
         return resource.update(db, { id, changes, ...(versions && { versions }) });
       },
     });

@@ -20,11 +20,9 @@ import { borrowCopy, addCopy as insertCopy, placeHold, settleExpiredHolds } from
 import { listCopiesPage, streamCopies } from '../../db/queries/copies.js';
 import { listHoldsPage, streamHolds } from '../../db/queries/holds.js';
 import type { BookInput, StoredBook } from '../../domain/book.js';
-import type { CopyInput } from '../../domain/copy.js';
 import type { Hold } from '../../domain/hold.js';
 import { parseListing } from '../../domain/listing.js';
 import { bookListingSpec, copyListingSpec, holdListingSpec } from '../../domain/listings.js';
-import type { BorrowInput } from '../../domain/loan.js';
 import { authorize, type SignedIn } from '../../domain/policy.js';
 import { paths } from '../../hypermedia/uris.js';
 import { renderAuthor } from '../../renderers/author.js';
@@ -100,7 +98,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         // Who may borrow at all (for a librarian: lend to someone) is settled before the body is read;
         // for whom, once it is.
         borrowBook.authorize(ctx, { book });
-        const input = borrowBook.validate<BorrowInput>(await readOptionalJson(c));
+        const input = borrowBook.validate(await readOptionalJson(c));
         const borrowerId = input.borrower_id ?? (ctx.caller as SignedIn).id;
         borrowBook.authorize(ctx, { book, borrowerId });
         const { rules } = ctx.policy;
@@ -150,7 +148,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const { db } = c.get('database');
         const book = await bookAsSeenBy(db, idParam(c, 'id', 'book'), ctx);
         addCopy.authorize(ctx, book);
-        const input = addCopy.validate<CopyInput>(await readJson(c));
+        const input = addCopy.validate(await readJson(c));
         const copy = await insertCopy(db, {
           bookId: book.id,
           barcode: input.barcode?.trim(),

@@ -3,7 +3,6 @@ import type { Hono } from 'hono';
 import { withdrawCopy } from '../../affordances/copies.js';
 import { withdrawCopy as markWithdrawn } from '../../db/queries/circulation.js';
 import { findCopy } from '../../db/queries/copies.js';
-import type { CopyChange } from '../../domain/copy.js';
 import { Conflict } from '../../domain/errors.js';
 import { paths } from '../../hypermedia/uris.js';
 import { renderCopy } from '../../renderers/copy.js';
@@ -35,7 +34,7 @@ export function copyRoutes(app: Hono<AppEnv>): void {
         const copy = await findCopy(db, { id });
         if (!copy) throw notFound('copy', id);
         withdrawCopy.authorize(ctx, copy);
-        withdrawCopy.validate<CopyChange>(await readJson(c));
+        withdrawCopy.validate(await readJson(c));
         // Conditional on the copy not being lent meanwhile: the fresh state then says why not (lent, or
         // withdrawn by another request); gone with its book, it is not found.
         const withdrawn = await markWithdrawn(db, { id, holdDays: ctx.policy.rules.holdDays });

@@ -4,7 +4,7 @@ import { cancelHold } from '../../affordances/holds.js';
 import { cancelHold as markCancelled } from '../../db/queries/circulation.js';
 import { findHold, listHoldsPage, streamHolds } from '../../db/queries/holds.js';
 import { findUser } from '../../db/queries/users.js';
-import type { Hold, HoldChange } from '../../domain/hold.js';
+import type { Hold } from '../../domain/hold.js';
 import { parseListing } from '../../domain/listing.js';
 import { holdListingSpec } from '../../domain/listings.js';
 import { authorize } from '../../domain/policy.js';
@@ -35,7 +35,7 @@ export function holdRoutes(app: Hono<AppEnv>): void {
         const { db } = c.get('database');
         const hold = await visibleHold(c);
         cancelHold.authorize(ctx, hold);
-        cancelHold.validate<HoldChange>(await readJson(c));
+        cancelHold.validate(await readJson(c));
         const cancelled = await markCancelled(db, { id: hold.id, holdDays: ctx.policy.rules.holdDays });
         // Ended meanwhile (fulfilled, expired, cancelled by another request): the fresh state says so.
         if (!cancelled) cancelHold.authorize(ctx, (await findHold(db, { id: hold.id })) ?? hold);

@@ -6,7 +6,7 @@ import { findLoan, listLoansPage, streamLoans } from '../../db/queries/loans.js'
 import { Conflict, NotFound } from '../../domain/errors.js';
 import { parseListing } from '../../domain/listing.js';
 import { loanListingSpec } from '../../domain/listings.js';
-import type { Loan, LoanChange } from '../../domain/loan.js';
+import type { Loan } from '../../domain/loan.js';
 import { authorize, loanAlreadyReturned, type SignedIn } from '../../domain/policy.js';
 import { paths } from '../../hypermedia/uris.js';
 import type { Collection } from '../../renderers/collection.js';
@@ -58,7 +58,7 @@ export function loanRoutes(app: Hono<AppEnv>): void {
         const loan = await findLoan(db, { id });
         if (!loan) throw loanNotFound(id);
         returnLoan.authorize(ctx, loan);
-        returnLoan.validate<LoanChange>(await readJson(c));
+        returnLoan.validate(await readJson(c));
         // Conditional on the loan still being active: a concurrent return makes this one a 409.
         const returned = await returnCopy(db, { id, holdDays: ctx.policy.rules.holdDays });
         if (!returned) throw loanAlreadyReturned(id);

@@ -12,7 +12,7 @@ import { deleteTokenByHash, insertToken } from '../../db/queries/tokens.js';
 import { findCallerByTokenHash } from '../../db/queries/users.js';
 import { Unauthorized } from '../../domain/errors.js';
 import { anonymous } from '../../domain/policy.js';
-import { SESSION_COOKIE, SESSION_TOKEN_NAME, type SessionInput } from '../../domain/session.js';
+import { SESSION_COOKIE, SESSION_TOKEN_NAME } from '../../domain/session.js';
 import { hashTokenSecret, newTokenSecret } from '../../domain/token.js';
 import { paths } from '../../hypermedia/uris.js';
 import { tokenInvalidates } from '../../renderers/invalidations.js';
@@ -35,7 +35,7 @@ export function sessionRoutes(app: Hono<AppEnv>): void {
         // Signing a browser in from another site would sign it in as someone else's account.
         refuseCrossSite(c);
         signIn.authorize(ctx, undefined);
-        const { token } = signIn.validate<SessionInput>(await readJson(c));
+        const { token } = signIn.validate(await readJson(c));
         const caller = await findCallerByTokenHash(c.get('database').db, { hash: hashTokenSecret(token) });
         if (!caller) throw new Unauthorized('that token is not valid (unknown or revoked)');
         const session = newTokenSecret();

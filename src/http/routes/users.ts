@@ -9,7 +9,7 @@ import { MAX_TOKENS_PER_USER } from '../../domain/limits.js';
 import { parseListing } from '../../domain/listing.js';
 import { loanListingSpec, tokenListingSpec, userListingSpec } from '../../domain/listings.js';
 import { authorize } from '../../domain/policy.js';
-import { hashTokenSecret, newTokenSecret, type TokenInput } from '../../domain/token.js';
+import { hashTokenSecret, newTokenSecret } from '../../domain/token.js';
 import type { StoredUser, UserInput } from '../../domain/user.js';
 import { paths } from '../../hypermedia/uris.js';
 import { renderPage } from '../../renderers/collection.js';
@@ -108,7 +108,7 @@ export function userRoutes(app: Hono<AppEnv>): void {
         const ctx = c.get('ctx');
         const { db } = c.get('database');
         createToken.authorize(ctx, { userId: user.id, held: await countTokens(db, { userId: user.id }) });
-        const input = createToken.validate<TokenInput>(await readOptionalJson(c));
+        const input = createToken.validate(await readOptionalJson(c));
         const secret = newTokenSecret();
         const token = await insertToken(db, {
           userId: user.id,
