@@ -1,8 +1,8 @@
 /** @module Control fields built from the domain's input definitions. */
 import type { InputField } from '../domain/input.js';
 import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from '../domain/limits.js';
-import { type Field, type FieldOptions, fieldTemplate } from '../hypermedia/model.js';
-import type { ListingParams, Uris } from '../hypermedia/uris.js';
+import type { Field, FieldOptions } from '../hypermedia/model.js';
+import type { ListingParams } from '../hypermedia/uris.js';
 import type { RenderContext } from './context.js';
 
 /**
@@ -40,9 +40,7 @@ export function inputFields(
 
 /**
  * One field, its members in the order of `InputField` (the order every definition is written in, and so
- * the order a document shows them), then `value` and `options`. Written out member by member rather than
- * spread from the definition: a spread object that then took a `value` cost about 1.5 µs per field, and
- * a librarian's book document has five. A field with fixed choices (or none) is made from its template.
+ * the order a document shows them), then `value` and `options`.
  */
 function fieldOf(
   definition: InputField,
@@ -50,52 +48,15 @@ function fieldOf(
   value: string | number | boolean | undefined,
   options: FieldOptions | undefined,
 ): Field {
-  const template =
-    options === undefined || Object.isFrozen(options) ? templateOf(definition, required, options) : undefined;
-  if (template === undefined) return membersOf(definition, required, value, options);
-  return value === undefined ? template : membersOf(template, required, value, options, template);
-}
-
-function membersOf(
-  source: InputField,
-  required: boolean,
-  value: string | number | boolean | undefined,
-  options: FieldOptions | undefined,
-  template?: Field,
-): Field {
-  const field: Field = { name: source.name, type: source.type, required, [fieldTemplate]: template };
-  if (source.min !== undefined) field.min = source.min;
-  if (source.max !== undefined) field.max = source.max;
-  if (source.maxLength !== undefined) field.maxLength = source.maxLength;
-  if (source.enum !== undefined) field.enum = source.enum;
-  if (source.title !== undefined) field.title = source.title;
+  const field: Field = { name: definition.name, type: definition.type, required };
+  if (definition.min !== undefined) field.min = definition.min;
+  if (definition.max !== undefined) field.max = definition.max;
+  if (definition.maxLength !== undefined) field.maxLength = definition.maxLength;
+  if (definition.enum !== undefined) field.enum = definition.enum;
+  if (definition.title !== undefined) field.title = definition.title;
   if (value !== undefined) field.value = value;
   if (options !== undefined) field.options = options;
   return field;
-}
-
-/**
- * The frozen field without a value that `definition` makes, required or not, with these choices (frozen,
- * so the same on every read): made once, and shared by every field made from it.
- */
-const templates = new WeakMap<InputField, Map<FieldOptions | undefined, Field>[]>();
-
-function templateOf(definition: InputField, required: boolean, options: FieldOptions | undefined): Field {
-  let byRequired = templates.get(definition);
-  if (!byRequired) {
-    byRequired = [new Map(), new Map()];
-    templates.set(definition, byRequired);
-  }
-  const byOptions = byRequired[required ? 1 : 0] as Map<FieldOptions | undefined, Field>;
-  let template = byOptions.get(options);
-  if (!template) {
-    const members = membersOf(definition, required, undefined, options);
-    // Frozen through and through, so that its text never changes: its own copy of the choices it lists.
-    if (members.enum !== undefined) members.enum = Object.freeze([...members.enum]);
-    template = Object.freeze(members);
-    byOptions.set(options, template);
-  }
-  return template;
 }
 
 /** The fields of a listing's search control: its query parameters, typed. */
@@ -128,36 +89,24 @@ export function listingFields(options: { fieldNames: string[]; author: boolean }
 }
 
 /** Where the valid values of `author_id` come from: every author's id and name. */
-export const authorOptions = optionsOf((uris) => uris.authors({ fields: 'id,name' }));
+export function authorOptions({ uris }: RenderContext): FieldOptions {
+  return { href: uris.authors({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
+}
 
 /** Where the valid values of `borrower_id` come from: every user's id and name. */
-export const userOptions = optionsOf((uris) => uris.users({ fields: 'id,name' }));
+export function userOptions({ uris }: RenderContext): FieldOptions {
+  return { href: uris.users({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
+}
 
-/** The book's copies on the shelf, by id and label (frozen: its query is expanded once). */
-const onTheShelf = Object.freeze({ filter: Object.freeze(['status:available']), fields: 'id,label' });
+/** The book's copies on the shelf, by id and label. */
+const onTheShelf: ListingParams = Object.freeze({ filter: ['status:available'], fields: 'id,label' });
 
 /** Where the valid values of a borrow's `copy_id` come from: the book's copies on the shelf. */
 export function copyOptions({ uris }: RenderContext, bookId: number): FieldOptions {
   return {
-    href: uris.bookCopies(bookId, onTheShelf as ListingParams),
+    href: uris.bookCopies(bookId, onTheShelf),
     valueField: 'id',
     // A copy added without a barcode is still named: `label` is the barcode, or "Copy <id>".
     promptField: 'label',
-  };
-}
-
-/**
- * Options read from the collection at `href` (ids and names), built once per base URI: a book's document
- * offers them on every read, and expanding the template each time was a measurable part of one.
- */
-function optionsOf(href: (uris: Uris) => string): (ctx: RenderContext) => FieldOptions {
-  const built = new WeakMap<Uris, FieldOptions>();
-  return ({ uris }) => {
-    let options = built.get(uris);
-    if (!options) {
-      options = Object.freeze({ href: href(uris), valueField: 'id', promptField: 'name' });
-      built.set(uris, options);
-    }
-    return options;
   };
 }

@@ -2,7 +2,9 @@
  * @module The shared schemas of the OpenAPI description: the JSON format's shapes (`formats/json.ts`:
  * links, controls, fields, resources, pages) with the vocabulary's names, and the seed's error shape.
  */
+import * as z from 'zod';
 import { EXACT_COUNT_LIMIT } from '../domain/limits.js';
+import { fieldSchema } from '../hypermedia/model.js';
 import type { Vocabulary } from '../hypermedia/vocabulary.js';
 
 type Schema = Record<string, unknown>;
@@ -27,31 +29,7 @@ export function schemas(vocabulary: Vocabulary): Record<string, Schema> {
         templated: { type: 'boolean', description: 'The href is an RFC 6570 URI template.' },
       },
     },
-    Field: {
-      type: 'object',
-      required: ['name', 'type', 'required'],
-      properties: {
-        name: { type: 'string' },
-        type: { enum: ['string', 'integer', 'boolean', 'date'] },
-        required: { type: 'boolean' },
-        value: { type: ['string', 'number', 'boolean'] },
-        min: { type: 'number' },
-        max: { type: 'number' },
-        maxLength: { type: 'integer' },
-        enum: { type: 'array', items: { type: 'string' } },
-        title: { type: 'string' },
-        options: {
-          type: 'object',
-          required: ['href', 'valueField', 'promptField'],
-          properties: {
-            href: { type: 'string' },
-            templated: { type: 'boolean' },
-            valueField: { type: 'string' },
-            promptField: { type: 'string' },
-          },
-        },
-      },
-    },
+    Field: jsonSchemaOf(fieldSchema),
     Control: {
       type: 'object',
       required: ['href', 'method', 'fields'],
@@ -144,4 +122,18 @@ export function schemas(vocabulary: Vocabulary): Record<string, Schema> {
       },
     },
   };
+}
+
+/**
+ * A schema declared with zod, as a component of the description (JSON Schema 2020-12, which OpenAPI 3.1
+ * uses). Read-only arrays stay plain arrays: to a client a choice list is no read-only property.
+ */
+function jsonSchemaOf(schema: z.ZodType): Schema {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, {
+    io: 'input',
+    override: ({ jsonSchema }) => {
+      delete jsonSchema.readOnly;
+    },
+  });
+  return json;
 }

@@ -2,7 +2,8 @@
  * @module The media-type-neutral resource model. Renderers build it; formats translate it. Nothing here
  * knows about JSON, HAL or HTML.
  */
-import type { InputField } from '../domain/input.js';
+import * as z from 'zod';
+import { inputFieldSchema } from '../domain/input.js';
 import type { ControlName, Rel } from './vocabulary.js';
 
 export type { FieldType } from '../domain/input.js';
@@ -20,36 +21,31 @@ export interface Link {
 }
 
 /** Where the permitted values of a field can be looked up (e.g. the author ids for `author_id`). */
-export interface FieldOptions {
-  /** A collection whose items are the choices. */
-  href: string;
-  /** True when `href` is a URI template. */
-  templated?: boolean;
-  /** The item property sent as the field's value. */
-  valueField: string;
-  /** The item property shown to a person choosing. */
-  promptField: string;
-}
+export const fieldOptionsSchema = z
+  .object({
+    href: z.string().describe('A collection whose items are the choices.'),
+    templated: z.boolean().optional().describe('True when `href` is a URI template.'),
+    valueField: z.string().describe('The item property sent as the field\u2019s value.'),
+    promptField: z.string().describe('The item property shown to a person choosing.'),
+  })
+  .describe('Where the choices come from: the items of this collection; send their valueField.');
+
+export type FieldOptions = z.infer<typeof fieldOptionsSchema>;
 
 /**
  * One input of a control: an input the domain defines (name, type, bounds, whether required), plus what
- * a control adds for the client filling it in.
+ * a control adds for the client filling it in. The one declaration of a field's shape: the formats write
+ * it, and the MCP tools and the OpenAPI description use this schema.
  */
-export interface Field extends InputField {
-  /** Current or suggested value; a client that submits the control unchanged sends it. */
-  value?: string | number | boolean;
-  /** Where the choices for this field come from. */
-  options?: FieldOptions;
-  /** The frozen field this one was made from, when it was made from one (see `fieldTemplate`). */
-  readonly [fieldTemplate]?: Field | undefined;
-}
+export const fieldSchema = inputFieldSchema.extend({
+  value: z
+    .union([z.string(), z.number(), z.boolean()])
+    .optional()
+    .describe('Current or suggested value; a client that submits the control unchanged sends it.'),
+  options: fieldOptionsSchema.optional(),
+});
 
-/**
- * On a field made from a template: that template, a frozen field with the same members in the same order
- * but no `value` (which, when given, comes just before `options`). A format that writes text may write
- * the template's part once and only the value each time. A symbol, so readers of the members never see it.
- */
-export const fieldTemplate: unique symbol = Symbol('field template');
+export type Field = z.infer<typeof fieldSchema>;
 
 /** HTTP methods a control can use. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

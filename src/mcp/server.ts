@@ -9,6 +9,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { MAX_BODY_BYTES } from '../domain/limits.js';
+import { fieldSchema } from '../hypermedia/model.js';
 import type { AppClient } from './app-client.js';
 import { refuseMalformedCalls, values as valueSchema } from './arguments.js';
 import { type AgentDocument, structuredOf, textOf } from './document.js';
@@ -34,22 +35,6 @@ const values = valueSchema.describe(
     'string, number, boolean or null, or a list or map of them (nested no deeper).',
 );
 
-const field = z.object({
-  name: z.string(),
-  type: z.enum(['string', 'integer', 'boolean', 'date']),
-  required: z.boolean(),
-  title: z.string().optional(),
-  min: z.number().optional(),
-  max: z.number().optional(),
-  maxLength: z.number().optional(),
-  enum: z.array(z.string()).optional(),
-  value: z.union([z.string(), z.number(), z.boolean()]).optional(),
-  options: z
-    .object({ href: z.string(), templated: z.boolean().optional(), valueField: z.string(), promptField: z.string() })
-    .optional()
-    .describe('Where the choices come from: the items of this collection; send their valueField.'),
-});
-
 /** What every tool answers, as structured content: a document, or (with `isError`) why there is none. */
 const output = {
   status: z.number().int().optional().describe('The HTTP status of the answer.'),
@@ -70,7 +55,7 @@ const output = {
         name: z.string(),
         method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
         title: z.string().optional(),
-        fields: z.array(field),
+        fields: z.array(fieldSchema),
       }),
     )
     .optional(),
