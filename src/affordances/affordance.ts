@@ -1,11 +1,6 @@
 /**
- * @module An affordance: a control declared once, beside the route it submits to. The declaration holds
- * everything about it — its name (whose method the vocabulary fixes), the path template it targets, what
- * the route takes (fields, listing), its summary, when it appears, and the policy predicate that allows
- * it — and everyone reads it: renderers offer it (`offer`), the route registers and describes it, the
- * handler authorizes with the same predicate (`authorize`), the profile and OpenAPI describe it, HAL-FORMS
- * and HTML translate the control it builds. Adding a control is writing its declaration and asking for it
- * in one renderer.
+ * @module An affordance: a control declared once beside its route (name, path, fields, summary, predicate)
+ * and read by everyone: renderers offer it, the handler authorizes and validates with it, docs describe it.
  */
 import { type BodyInput, validateInput } from '../domain/input.js';
 import { authorize, type Decision } from '../domain/policy.js';

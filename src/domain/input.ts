@@ -1,7 +1,6 @@
 /**
- * @module Input fields of writable resources and the validation of request bodies against them. The
- * same field definitions become the typed fields of the controls, so what a control advertises is
- * exactly what a submission is checked against.
+ * @module Input fields of writable resources, declared once, and the validation of request bodies against
+ * them: what a control advertises is exactly what a submission is checked against.
  */
 import * as z from 'zod';
 import { InvalidInput } from './errors.js';

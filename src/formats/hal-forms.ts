@@ -26,8 +26,6 @@ function templatesOf(controls: Control[]): Record<string, unknown> | undefined {
   return templates;
 }
 
-// Templates and properties are built by assignment: each conditional spread (`...(title && {title})`)
-// allocates an object of its own to copy from, on every document.
 function template(control: Control) {
   const out: Record<string, unknown> = {};
   if (control.title) out.title = control.title;

@@ -1,8 +1,6 @@
 /**
- * @module HAL (`application/hal+json`, draft-kelly-json-hal): state at the top level, links under
- * `_links` keyed by rel, and a collection's members under `_embedded.item`, each a HAL object with its
- * own `_links`. Plain HAL has no affordances, so controls are left out; HAL-FORMS (`hal-forms.ts`) is
- * this same translation plus `_templates`.
+ * @module HAL (`application/hal+json`, draft-kelly-json-hal): state at the top level, links under `_links`
+ * keyed by rel, members under `_embedded.item`. Plain HAL leaves controls out; HAL-FORMS adds `_templates`.
  */
 import type { Control, Link, Resource, ResourceStream } from '../hypermedia/model.js';
 import { type Format, groupsOf } from './format.js';
@@ -28,11 +26,7 @@ export interface HalFormatOptions {
 export function createHalFormat(options: HalFormatOptions): Format {
   const templatesOf: TemplatesOf = options.templates ?? (() => undefined);
 
-  /**
-   * `_templates` goes before `_embedded`, as in a stream, where only the members come late. The state is
-   * copied by `Object.assign`, not spread: on Node 20 a spread copy given members it lacks costs about
-   * 2.4 µs (and stringifies slower), an assigned copy 0.14 µs. State keys are a renderer's own names.
-   */
+  /** `_templates` goes before `_embedded`, as in a stream, where only the members come late. */
   const document = (resource: Resource): Record<string, unknown> => {
     const body: Record<string, unknown> = Object.assign({}, resource.state);
     body._links = linksOf(resource.links);

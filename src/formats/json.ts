@@ -1,7 +1,6 @@
 /**
- * @module The seed's JSON: resource fields at the top level, `links` as an array of `{rel, href, ...}`,
- * `controls` as an object keyed by control name, pages as `{data, meta, links, controls}`, and a bare
- * collection as a plain array of items. The format builds the document; `JSON.stringify` writes it.
+ * @module The seed's JSON: state at the top level, `links` as an array, `controls` keyed by name, pages as
+ * `{data, meta, links, controls}`, a whole collection as an array. `JSON.stringify` writes the document.
  */
 import type { Control, Link, Resource, ResourceStream } from '../hypermedia/model.js';
 import { type Format, groupsOf } from './format.js';

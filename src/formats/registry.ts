@@ -37,32 +37,7 @@ export function preferred<T extends { mediaTypes: readonly string[] }>(
   accept: string | undefined,
   available: readonly T[],
 ): T | undefined {
-  if (accept === undefined) return available[0];
-  let byAccept = choices.get(available);
-  if (!byAccept) {
-    byAccept = new Map();
-    choices.set(available, byAccept);
-  }
-  if (byAccept.has(accept)) return byAccept.get(accept) as T | undefined;
-  const choice = choose(accept, available);
-  if (accept.length <= CHOSEN_ACCEPT_MAX_LENGTH) {
-    if (byAccept.size >= CHOICES_KEPT) byAccept.clear();
-    byAccept.set(accept, choice);
-  }
-  return choice;
-}
-
-/**
- * Choices already made, per list of candidates and `Accept` value. Clients send few distinct values
- * (a client library's, a browser's), and parsing one on every request was 4% of the CPU of a request
- * for the root document. Bounded: a client varying its header only empties it.
- */
-const choices = new WeakMap<readonly object[], Map<string, unknown>>();
-const CHOICES_KEPT = 256;
-const CHOSEN_ACCEPT_MAX_LENGTH = 512;
-
-function choose<T extends { mediaTypes: readonly string[] }>(accept: string, available: readonly T[]): T | undefined {
-  if (accept.trim() === '') return available[0];
+  if (accept === undefined || accept.trim() === '') return available[0];
   const ranges = parseAccept(accept).filter((range) => !isProblemJson(range));
   if (ranges.length === 0) return available[0];
   let best: { format: T; q: number; specificity: number } | undefined;

@@ -1,7 +1,6 @@
 /**
- * @module Texts made of names and remembered: formats write the same few dozen names (rels, control
- * names, methods, field labels) on every document, and making their text again each time showed in
- * profiles. Bounded, so that names that are not the vocabulary's cannot grow a table without end.
+ * @module A bounded memoize of texts made from names, used by the HTML view for its labels. Bounded, so
+ * that names that are not the vocabulary's cannot grow a table without end.
  */
 
 const MAX_REMEMBERED = 256;

@@ -1,8 +1,6 @@
 /**
- * @module The OpenAPI 3.1 description, generated: paths and methods from the route table, request bodies
- * from the domain's input field definitions, query parameters from the listing specs, media types from
- * the registered formats, and the seed's error shape. Nothing in it is written per endpoint; what a
- * route records is what it answers (see `route.ts`).
+ * @module The OpenAPI 3.1 description, generated from the route table, the declared input fields, the
+ * listing specs and the registered formats: nothing in it is written per endpoint.
  */
 
 import { isAffordance } from '../affordances/affordance.js';

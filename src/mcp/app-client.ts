@@ -1,8 +1,6 @@
 /**
- * @module The tools' only way into the catalogue: HTTP requests to the app itself, in process, as the
- * MCP request's bearer (its `Authorization` passed on, nothing else). Each goes through the app's own
- * frame — authentication, the read gate, policy, validation, limits, the log line — exactly as any
- * client's request would: the tools have no second API and no database of their own.
+ * @module The tools' only way into the catalogue: requests to the app itself, in process, as the MCP
+ * request's bearer, through the same middleware as any client's: the tools have no second API.
  */
 import type { Withheld } from '../affordances/context.js';
 import type { Decision } from '../domain/policy.js';

@@ -1,8 +1,6 @@
 /**
- * @module A document as an agent is shown it: the app's JSON answer (the seed's shape) read back into
- * its data, links and controls, made compact for a model's context — a page stays a page, its items
- * shown as their self link and their fields, a whole collection cut to its first items — and written
- * both as text and as structured content.
+ * @module A document as an agent is shown it: the app's JSON answer read back into data, links and
+ * controls, made compact for a model's context, and written both as text and as structured content.
  */
 import type { Field, Method } from '../hypermedia/model.js';
 import type { Answer } from './app-client.js';

@@ -1,8 +1,6 @@
 /**
- * @module The MCP server behind `/mcp`: four fixed tools (start, get, follow, submit) over Streamable
- * HTTP, stateless. Every POST gets a server and transport of its own and a JSON answer, so no session
- * outlives a request and any process of a deployment answers any request (no session affinity, nothing
- * to share); the tools are fixed, so nothing is ever announced through `tools/list_changed`.
+ * @module The MCP server behind `/mcp`: four fixed tools (start, get, follow, submit) over Streamable HTTP,
+ * stateless: each POST gets a server and transport of its own, so any process answers any request.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
