@@ -45,9 +45,14 @@ type ValueOf<F extends InputField> = F['type'] extends 'integer'
       : string;
 
 /** The input a body of these fields is: those `create` requires, and the others optional. */
-export type InputOf<Fields extends readonly InputField[]> = {
-  [F in Fields[number] as F['required'] extends true ? F['name'] : never]: ValueOf<F>;
-} & { [F in Fields[number] as F['required'] extends true ? never : F['name']]?: ValueOf<F> };
+export type InputOf<Fields extends readonly InputField[]> = Flat<
+  { [F in Fields[number] as F['required'] extends true ? F['name'] : never]: ValueOf<F> } & {
+    [F in Fields[number] as F['required'] extends true ? never : F['name']]?: ValueOf<F>;
+  }
+>;
+
+/** One object type rather than an intersection, as an editor shows it. */
+type Flat<T> = { [K in keyof T]: T[K] };
 
 /** A body a request takes: its fields, and whether they are all (`create`) or any of them (`change`). */
 export interface BodySpec<Fields extends readonly InputField[] = readonly InputField[]> {
