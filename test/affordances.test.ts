@@ -4,11 +4,14 @@
  * not describe, and that what the route table holds is what the documents offer.
  */
 import { Hono } from 'hono';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { affordance, isAffordance } from '../src/affordances/affordance.js';
+import { addBook, borrowBook, changeBook } from '../src/affordances/books.js';
 import { returnLoan } from '../src/affordances/loans.js';
+import { addUser } from '../src/affordances/users.js';
 import { createApp } from '../src/app.js';
 import { defaultAccessPolicy } from '../src/domain/policy.js';
+import type { Role } from '../src/domain/user.js';
 import type { AppEnv } from '../src/http/env.js';
 import { route, routesOf } from '../src/http/route.js';
 import { paths } from '../src/hypermedia/uris.js';
@@ -65,5 +68,56 @@ describe('the route table', () => {
       expect(each.path.text.replace(/\{\?[^}]*\}$/, ''), `${each.name} at ${path}`).toBe(path);
       expect(each.appears, `${each.name} at ${path}`).toMatch(/\w/);
     }
+  });
+
+  it('says where each control appears in the words of its declaration, in the profile and in OpenAPI', async () => {
+    const app = createApp({ database: t.database, access: defaultAccessPolicy, rateLimits: false });
+    type Described = { appears: string; targets: Record<string, { appears: string }> };
+    const profile = (await (await app.request('/profile', { headers: { Accept: 'application/json' } })).json()) as {
+      vocabulary: { controls: Record<string, Described> };
+    };
+    const openapi = (await (await app.request('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { description: string }>>;
+    };
+    for (const entry of routesOf(app)) {
+      for (const [method, operation] of Object.entries(entry.operations)) {
+        if (!isAffordance(operation)) continue;
+        const where = `${operation.name} at ${method} ${entry.path}`;
+        const described = profile.vocabulary.controls[operation.name];
+        expect(described?.targets[entry.path]?.appears, where).toBe(operation.appears);
+        expect(described?.appears, where).toContain(`${entry.path}: ${operation.appears}`);
+        expect(openapi.paths[entry.path]?.[method.toLowerCase()]?.description, where).toContain(
+          `It appears ${operation.appears}.`,
+        );
+      }
+    }
+  });
+});
+
+describe('a validated body', () => {
+  it('has the type its declared fields give it, required where creation requires them', () => {
+    expectTypeOf(addBook.validate).returns.toEqualTypeOf<{
+      title: string;
+      publication_year: number;
+      author_id: number;
+    }>();
+    expectTypeOf(changeBook.edit.validate).returns.toEqualTypeOf<{
+      title?: string;
+      publication_year?: number;
+      author_id?: number;
+    }>();
+    expectTypeOf(borrowBook.validate).returns.toEqualTypeOf<{ borrower_id?: number; copy_id?: number }>();
+    expectTypeOf(returnLoan.validate).returns.toEqualTypeOf<{ status: 'returned' }>();
+    expectTypeOf(addUser.validate).returns.toEqualTypeOf<{ name: string; role: Role }>();
+  });
+
+  it('is what was sent, once every field is checked against its declaration', () => {
+    const sent = { title: 'Persuasion', publication_year: 1817, author_id: 1 };
+    expect({ ...addBook.validate(sent) }).toEqual(sent);
+    expect(() => addBook.validate({ ...sent, publication_year: '1817' })).toThrow(
+      /publication_year must be an integer/,
+    );
+    expect(() => returnLoan.validate({ status: 'lost' })).toThrow(/status must be one of: returned/);
+    expect({ ...changeBook.edit.validate({ title: 'Emma' }) }).toEqual({ title: 'Emma' });
   });
 });

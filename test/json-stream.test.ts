@@ -183,7 +183,7 @@ describe('the JSON document', () => {
     }
   });
 
-  it('writes fields made from templates as stringifying them writes, also once their members change', () => {
+  it('writes fields made from definitions as stringifying them writes, also once their members change', () => {
     const definitions: InputField[] = [
       { name: 'title', type: 'string', required: true, maxLength: 500, title: 'Title' },
       { name: 'year', type: 'integer', required: true, min: -3000, max: 2100, title: 'Year' },
@@ -208,8 +208,8 @@ describe('the JSON document', () => {
         const fields = inputFields(definitions, { values: value, mode, choices });
         const resource = control(fields);
         expect(jsonFormat.resource(resource)).toBe(JSON.stringify(document(resource)));
-        // A member changed after the field was made (on a copy, where the field is its frozen template), or
-        // a value taken away: written as it now is.
+        // A member changed after the field was made (on a copy, should the field be frozen), or a value
+        // taken away: written as it now is.
         const changed = (i: number): Field => {
           if (Object.isFrozen(fields[i])) fields[i] = { ...(fields[i] as Field) };
           return fields[i] as Field;
@@ -223,7 +223,7 @@ describe('the JSON document', () => {
     }
   });
 
-  it('writes fields again once they have changed, unless they are frozen', () => {
+  it('writes fields again once they have changed', () => {
     const first = jsonFormat.resource(book);
     (shared[0] as { value: string }).value = 'changed';
     expect(jsonFormat.resource(book)).not.toBe(first);
