@@ -5,8 +5,8 @@
  *   `findBookQuery`, prepared by postgres.js) and answers the row as JSON;
  * - `GET /` answers a fixed JSON object, read at start from BASELINE_ROOT_FILE (the benchmark saves the
  *   catalogue's root document there, so both serialise an object of the same size).
- * With BASELINE_GATHER=1 it gathers the reads of a turn into one statement as the catalogue does
- * (`src/db/batched-reads.ts`, `findBooksQuery`): a second baseline, whose database work per request is the
+ * With BASELINE_GATHER=1 it gathers the reads of a turn into one statement with the catalogue's loader
+ * (`src/db/row-loader.ts`, `findBooksQuery`): a second baseline, whose database work per request is the
  * catalogue's, so that the ratio to it is what the catalogue's own work per request costs.
  *
  *   DATABASE_URL=postgres://… PORT=3400 BASELINE_ROOT_FILE=root.json node --import tsx scripts/bench/baseline-server.ts
@@ -16,9 +16,9 @@ import { serve } from '@hono/node-server';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { Hono } from 'hono';
 import postgres from 'postgres';
-import { batchedReads } from '../../src/db/batched-reads.js';
 import type { Db } from '../../src/db/client.js';
 import { findBookQuery, findBooksQuery } from '../../src/db/queries/books.js';
+import { rowLoader } from '../../src/db/row-loader.js';
 import * as schema from '../../src/db/schema/index.js';
 
 const url = process.env.DATABASE_URL;
@@ -30,7 +30,7 @@ const many = findBooksQuery(db).toSQL().sql;
 type Row = Record<string, unknown> & { id: number };
 const gathered =
   process.env.BASELINE_GATHER === '1'
-    ? batchedReads<number, Row>(
+    ? rowLoader<number, Row>(
         (ids) => client.unsafe<Row[]>(many, [ids], { prepare: true }),
         (row) => row.id,
       )
@@ -42,7 +42,7 @@ app.get('/', (c) => c.json(root as object));
 app.get('/books/:id', async (c) => {
   const id = Number(c.req.param('id'));
   if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) return c.json({ error: { code: 404 } }, 404);
-  const [row] = gathered ? [await gathered(id)] : await client.unsafe(statement, [id], { prepare: true });
+  const [row] = gathered ? [await gathered.load(id)] : await client.unsafe(statement, [id], { prepare: true });
   return row ? c.json(row) : c.json({ error: { code: 404, message: `book ${id} not found` } }, 404);
 });
 

@@ -1,63 +1,45 @@
 /**
- * @module Hot single-row reads on PGlite. Its extended-protocol query, which drizzle uses, costs about
- * 300 µs even for `select 1` (parse, describe, bind and execute, each a trip into the WebAssembly
- * PostgreSQL, then planning again every time); the same statement PREPAREd once and EXECUTEd through the
- * simple protocol answered the book point select in about 65 µs against 410 µs through drizzle.
- * The arguments are written into the EXECUTE text, so only whole numbers (or lists of them, written as
- * an array literal) are accepted.
- *
- * The EXECUTE goes to PGlite as a raw protocol message and its answer is read here (`wire.ts`), not by
- * PGlite, which parses every message of an answer into objects: the book's read took 80 µs through
- * `exec`, 26 µs so. Raw messages bypass PGlite's locks, so it takes them as `exec` does: no other query
- * runs meanwhile, and no transaction is open (its statements would see this one's, and an error here
- * would end it). Nothing is written, so nothing is synced to the file system.
+ * @module Hot reads on PGlite: a statement PREPAREd once and EXECUTEd through `exec`, PGlite's simple
+ * query, because its extended-protocol `query` (which drizzle uses) parses and plans the statement anew on
+ * every call (figures in docs/performance.md). Arguments are written into the EXECUTE text: whole numbers only.
  */
 import { PGlite } from '@electric-sql/pglite';
 import type { Db } from './client.js';
-import { keyedRows, statementOf } from './hot-statements.js';
-import { answeredRows, simpleQuery } from './wire.js';
 
-/**
- * A statement taking whole numbers (or lists of them, for an `integer[]` argument) and answering rows keyed
- * like the drizzle selection it came from.
- */
+/** A statement taking whole numbers (or lists of them) and answering rows keyed like its drizzle selection. */
 export type IntegerStatement<Row> = (args: readonly (number | readonly number[])[]) => Promise<Row[]>;
 
 /**
- * On PGlite, the query `build` makes (a drizzle select with `$1`… placeholders), prepared under `name`
- * with arguments of `argumentTypes`; its rows get the keys of `columns`, in the select list's order.
- * Elsewhere `undefined`: postgres.js prepares drizzle's statements on the server already.
+ * On PGlite outside a transaction, the select `build` makes, prepared under `name` with arguments of
+ * `argumentTypes`. Elsewhere `undefined`: a transaction's statements must run in it, through drizzle.
  */
 export function pgliteStatement<Row>(
   db: Db,
   name: string,
-  options: { build: (db: Db) => { toSQL(): { sql: string } }; columns: readonly string[]; argumentTypes: string[] },
+  options: { build: (db: Db) => { toSQL(): { sql: string }; _: { selectedFields: object } }; argumentTypes: string[] },
 ): IntegerStatement<Row> | undefined {
   const client = (db as { $client?: unknown }).$client;
   if (!(client instanceof PGlite)) return undefined;
-  return statementOf(db, name, () => integerStatement<Row>(client, name, options.build(db).toSQL().sql, options));
-}
-
-function integerStatement<Row>(
-  client: PGlite,
-  name: string,
-  text: string,
-  options: { columns: readonly string[]; argumentTypes: string[] },
-): IntegerStatement<Row> {
+  const query = options.build(db);
+  const text = `PREPARE ${name} (${options.argumentTypes.join(', ')}) AS ${query.toSQL().sql}`;
+  const keys = Object.keys(query._.selectedFields);
   let prepared: Promise<unknown> | undefined;
   return async (args) => {
     const written = args.map((arg) => (typeof arg === 'number' ? wholeNumber(name, arg) : arrayLiteral(name, arg)));
-    prepared ??= client.exec(`PREPARE ${name} (${options.argumentTypes.join(', ')}) AS ${text}`).catch((error) => {
+    prepared ??= client.exec(text).catch((error: unknown) => {
       prepared = undefined;
       throw error;
     });
     await prepared;
-    const message = simpleQuery(`EXECUTE ${name} (${written.join(', ')})`);
-    const answer = await client._runExclusiveTransaction(() =>
-      client._runExclusiveQuery(() => rawAnswer(client, message)),
-    );
-    return keyedRows<Row>(answeredRows(answer), options.columns);
+    const [result] = await client.exec(`EXECUTE ${name} (${written.join(', ')})`, { rowMode: 'array' });
+    return (result?.rows ?? []).map((cells) => keyed<Row>(cells as unknown as unknown[], keys));
   };
+}
+
+function keyed<Row>(cells: readonly unknown[], keys: readonly string[]): Row {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) row[keys[i] as string] = cells[i];
+  return row as Row;
 }
 
 function wholeNumber(name: string, arg: number): string {
@@ -68,16 +50,4 @@ function wholeNumber(name: string, arg: number): string {
 /** `'{1,2,3}'`: PostgreSQL reads it as the array the statement's argument type says. */
 function arrayLiteral(name: string, arg: readonly number[]): string {
   return `'{${arg.map((each) => wholeNumber(name, each)).join(',')}}'`;
-}
-
-/**
- * The answer's bytes as PostgreSQL wrote them, which PGlite then neither reads nor keeps. (Notifications
- * are not among them: PGlite delivers one to its listeners with the answer to the statement that committed
- * it.)
- */
-export async function rawAnswer(client: PGlite, message: Uint8Array): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  // Copied: a chunk is a view of PGlite's own buffer, which the next message reuses.
-  await client.execProtocolRawStream(message, { syncToFs: false, onRawData: (chunk) => chunks.push(chunk.slice()) });
-  return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks);
 }

@@ -1,17 +1,16 @@
 /** @module Reads and writes of books. Functions answer `undefined` for a missing row. */
+import type DataLoader from 'dataloader';
 import { eq, sql } from 'drizzle-orm';
 import type { BookInput, StoredBook } from '../../domain/book.js';
 import { UnprocessableEntity } from '../../domain/errors.js';
 import { INT4_MAX } from '../../domain/limits.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import { bookHasLoans, type CallerCirculation, inCirculation } from '../../domain/policy.js';
-import { batchedReads } from '../batched-reads.js';
 import type { Database, Db } from '../client.js';
 import { constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
-import { statementOf } from '../hot-statements.js';
 import { pgliteStatement } from '../pglite-statement.js';
-import { postgresStatement } from '../postgres-statement.js';
 import { prepared } from '../prepared.js';
+import { rowLoader } from '../row-loader.js';
 import { authors, books, holds, loans } from '../schema/index.js';
 import { authorBookCount, authorsBookCount, collectionCount, yearsBookCount } from './counts.js';
 import { type ListingScope, type ListingTable, readAll, readPage } from './listing.js';
@@ -116,10 +115,7 @@ export interface BookScope {
   authorId?: number;
 }
 
-/**
- * The point select behind `GET /books/{id}`: the benchmark's baseline server runs this very statement, one
- * id per query. The catalogue runs it where it cannot gather reads (see `findBook`).
- */
+/** The point select of one book: the benchmark's baseline server runs it, one id per query. */
 export function findBookQuery(db: Db) {
   return db
     .select(bookDocumentColumns)
@@ -127,7 +123,7 @@ export function findBookQuery(db: Db) {
     .where(eq(books.id, sql.placeholder('id')));
 }
 
-/** The same select of every book among `ids`: the reads of books gathered in a turn run it once. */
+/** The same select of every book among `ids`: the book reads gathered in a turn run it once (`findBook`). */
 export function findBooksQuery(db: Db) {
   return db
     .select(bookDocumentColumns)
@@ -135,34 +131,31 @@ export function findBooksQuery(db: Db) {
     .where(sql`${books.id} = any(${sql.placeholder('ids')}::integer[])`);
 }
 
-// Made once: a read of a book only looks its statement up.
-const findBooksStatement = {
-  build: findBooksQuery,
-  columns: Object.keys(bookDocumentColumns),
-  argumentTypes: ['integer[]'],
-};
+/** One loader per database (a transaction is a database of its own), so that its reads gather. */
+const bookLoaders = new WeakMap<Db, DataLoader<number, BookRecord | undefined>>();
 
 /**
- * A book, read together with the other books read in the same turn of the event loop (`batched-reads.ts`)
- * where the database is read through a hot statement: PostgreSQL through postgres.js, or PGlite, outside
- * transactions. Inside a transaction, the one statement of its own.
+ * A book, read together with the other books read in the same turn of the event loop (`row-loader.ts`):
+ * one statement for them all.
  */
 export function findBook(db: Db, params: { id: number }): Promise<BookRecord | undefined> {
-  const gathered = statementOf(db, 'find_book_gathered', () => gatheredBookReads(db) ?? null);
-  if (gathered) return gathered(params.id);
-  const statement = prepared(db, 'find_book', (db) => findBookQuery(db).prepare('find_book'));
-  return statement.execute(params).then(([book]) => book);
+  let loader = bookLoaders.get(db);
+  if (!loader) {
+    loader = rowLoader(findBooksStatement(db), (book: BookRecord) => book.id);
+    bookLoaders.set(db, loader);
+  }
+  return loader.load(params.id);
 }
 
-function gatheredBookReads(db: Db): ((id: number) => Promise<BookRecord | undefined>) | undefined {
-  const onPglite = pgliteStatement<BookRecord>(db, 'find_books', findBooksStatement);
-  if (onPglite) return batchedReads((ids: number[]) => onPglite([ids]), bookId);
-  const onPostgres = postgresStatement<BookRecord>(db, 'find_books', findBooksStatement);
-  if (onPostgres) return batchedReads((ids: number[]) => onPostgres({ ids }), bookId);
-  return undefined;
+function findBooksStatement(db: Db): (ids: number[]) => Promise<BookRecord[]> {
+  const onPglite = pgliteStatement<BookRecord>(db, 'find_books', {
+    build: findBooksQuery,
+    argumentTypes: ['integer[]'],
+  });
+  if (onPglite) return (ids) => onPglite([ids]);
+  const statement = findBooksQuery(db).prepare('find_books');
+  return (ids) => statement.execute({ ids });
 }
-
-const bookId = (book: BookRecord) => book.id;
 
 export function findBookForCallerQuery(db: Db) {
   return db
@@ -170,8 +163,6 @@ export function findBookForCallerQuery(db: Db) {
     .from(books)
     .where(eq(books.id, sql.placeholder('id')));
 }
-
-const findBookForCallerStatement = { build: findBookForCallerQuery, columns: Object.keys(callerBookColumns) };
 
 /** What a caller has of a book all on the shelf: nothing (shared, so frozen). */
 const nothingOfTheCallers: CallerCirculation = Object.freeze({ on_loan: false, hold: null });
@@ -190,14 +181,10 @@ export async function findBookForCaller(
   const book = await findBook(db, { id: params.id });
   if (!book) return undefined;
   if (!inCirculation(book)) return Object.assign(book, { copies_ready: 0, mine: nothingOfTheCallers });
-  const values = { id: params.id, caller: params.callerId };
-  const onPostgres = postgresStatement<RawCallerBook>(db, 'find_book_for_caller', findBookForCallerStatement);
-  // The caller's id appears in several subqueries: drizzle binds each, so no hand-written PGlite PREPARE.
-  const [row] = onPostgres
-    ? await onPostgres(values)
-    : await prepared(db, 'find_book_for_caller', (db) =>
-        findBookForCallerQuery(db).prepare('find_book_for_caller'),
-      ).execute(values);
+  const statement = prepared(db, 'find_book_for_caller', (db) =>
+    findBookForCallerQuery(db).prepare('find_book_for_caller'),
+  );
+  const [row] = await statement.execute({ id: params.id, caller: params.callerId });
   return row && withCallerCirculation(row as RawCallerBook);
 }
 

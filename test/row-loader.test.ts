@@ -1,10 +1,10 @@
 /**
- * Reads of one row by key made in one turn of the event loop run as one statement (`batchedReads`), and
+ * Reads of one row by key made in one turn of the event loop run as one statement (`rowLoader`), and
  * each caller still gets exactly what a read of its own would have: its row (an object of its own), nothing
  * for a key without one, or the statement's error.
  */
 import { describe, expect, it } from 'vitest';
-import { batchedReads } from '../src/db/batched-reads.js';
+import { type ReadMany, rowLoader } from '../src/db/row-loader.js';
 
 interface Row {
   id: number;
@@ -24,10 +24,16 @@ function table(ids: number[]) {
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('batchedReads', () => {
+/** One read by key through a loader of `readMany`. */
+function reader(readMany: ReadMany<number, Row>, maxBatchSize?: number) {
+  const loader = rowLoader<number, Row>(readMany, (row) => row.id, maxBatchSize);
+  return (id: number) => loader.load(id);
+}
+
+describe('rowLoader', () => {
   it('runs the reads of one turn as one statement of their distinct keys, and answers each its own row', async () => {
     const { statements, readMany } = table([1, 2, 3, 4]);
-    const read = batchedReads<number, Row>(readMany, (row) => row.id);
+    const read = reader(readMany);
     const answers = await Promise.all([read(3), read(1), read(3), read(9)]);
     expect(statements).toEqual([[3, 1, 9]]);
     expect(answers).toEqual([{ id: 3, name: 'row 3' }, { id: 1, name: 'row 1' }, { id: 3, name: 'row 3' }, undefined]);
@@ -37,7 +43,7 @@ describe('batchedReads', () => {
 
   it('runs reads of different turns as statements of their own', async () => {
     const { statements, readMany } = table([1, 2]);
-    const read = batchedReads<number, Row>(readMany, (row) => row.id);
+    const read = reader(readMany);
     const first = read(1);
     await turn();
     const second = read(2);
@@ -50,7 +56,7 @@ describe('batchedReads', () => {
 
   it('splits a turn of more keys than a statement carries', async () => {
     const { statements, readMany } = table([1, 2, 3, 4, 5]);
-    const read = batchedReads<number, Row>(readMany, (row) => row.id, 2);
+    const read = reader(readMany, 2);
     const answers = await Promise.all([1, 2, 3, 4, 5].map((id) => read(id)));
     expect(answers.map((row) => row?.id)).toEqual([1, 2, 3, 4, 5]);
     expect(statements).toEqual([[1, 2], [3, 4], [5]]);
@@ -59,13 +65,10 @@ describe('batchedReads', () => {
   it('fails every read of a statement that fails, with its error, and reads again afterwards', async () => {
     let fail = true;
     const outage = new Error('the database is unreachable');
-    const read = batchedReads<number, Row>(
-      async (keys) => {
-        if (fail) throw outage;
-        return keys.map((id) => ({ id, name: `row ${id}` }));
-      },
-      (row) => row.id,
-    );
+    const read = reader(async (keys) => {
+      if (fail) throw outage;
+      return keys.map((id) => ({ id, name: `row ${id}` }));
+    });
     const answers = await Promise.allSettled([read(1), read(2), read(1)]);
     expect(answers).toEqual([
       { status: 'rejected', reason: outage },
@@ -77,12 +80,9 @@ describe('batchedReads', () => {
   });
 
   it('fails the reads, not the process, when the statement throws before it starts', async () => {
-    const read = batchedReads<number, Row>(
-      () => {
-        throw new TypeError('takes whole numbers only');
-      },
-      (row) => row.id,
-    );
+    const read = reader(() => {
+      throw new TypeError('takes whole numbers only');
+    });
     await expect(read(1)).rejects.toThrow('takes whole numbers only');
   });
 });
