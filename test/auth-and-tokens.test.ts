@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from '../src/db/seed.js';
+import { rowsOf } from '../src/db/client.js';
 import {
   addAuthor,
   addBook,

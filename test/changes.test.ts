@@ -8,8 +8,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../src/db/client.js';
 import { pruneChanges } from '../src/db/queries/changes.js';
-import { rowsOf } from '../src/db/seed.js';
 import { encodeChangeCursor } from '../src/domain/change.js';
 import {
   addAuthor,

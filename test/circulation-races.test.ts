@@ -7,8 +7,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../src/db/client.js';
 import { expireReadyHolds } from '../src/db/queries/circulation.js';
-import { rowsOf } from '../src/db/seed.js';
 import {
   addAuthor,
   addBook,

@@ -5,8 +5,9 @@
 
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../src/db/client.js';
 import { authors, books } from '../src/db/schema/index.js';
-import { loadSampleCatalogue, rowsOf } from '../src/db/seed.js';
+import { loadSampleCatalogue } from '../src/db/seed.js';
 import { addAuthor, json, linkHref, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
 
 interface Item {

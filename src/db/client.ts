@@ -104,3 +104,8 @@ export async function openPglite(
     dump: () => client.dumpDataDir('gzip'),
   };
 }
+
+/** drizzle's `execute` answers an array on postgres.js and `{ rows }` on PGlite. */
+export function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
+}

@@ -15,7 +15,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Sql } from 'postgres';
 import type { Db } from './client.js';
-import { rowsOf } from './seed.js';
+import { rowsOf } from './client.js';
 
 /** Each is in exactly 10% of generated titles (the benchmark's searches pick among them). */
 export const COMMON_WORDS = [

@@ -1,6 +1,6 @@
 /** @module Loads the sample catalogue into a database that holds no authors and no books yet. */
 import { sql } from 'drizzle-orm';
-import type { Db } from './client.js';
+import { type Db, rowsOf } from './client.js';
 import { sampleCatalogue } from './sample-catalogue.js';
 import { authors, books } from './schema/index.js';
 
@@ -28,9 +28,4 @@ export async function loadSampleCatalogue(db: Db): Promise<boolean> {
     );
     return true;
   });
-}
-
-/** drizzle's `execute` answers an array on postgres.js and `{ rows }` on PGlite. */
-export function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 }

@@ -6,9 +6,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../src/db/client.js';
+import { type Database, openDatabase, rowsOf } from '../../src/db/client.js';
 import { SWEEP_EVERY_MS } from '../../src/db/hold-expiry.js';
-import { rowsOf } from '../../src/db/seed.js';
 import { json } from '../support/catalogue.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
 import { expectError } from '../support/errors.js';

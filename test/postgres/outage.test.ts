@@ -7,9 +7,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/client.js';
+import { openDatabase, rowsOf } from '../../src/db/client.js';
 import { databaseUnavailability } from '../../src/db/errors.js';
-import { rowsOf } from '../../src/db/seed.js';
 import { STATEMENT_TIME_BUDGET_MS } from '../../src/domain/limits.js';
 import { hashTokenSecret } from '../../src/domain/token.js';
 import { reportFigure } from '../reliability/figures.js';

@@ -2,7 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AuthorInput, StoredAuthor } from '../../domain/author.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
-import { authorStillHasBooks } from '../../domain/policy.js';
+import { authorStillHasBooks } from '../../domain/refusals.js';
 import type { Database, Db } from '../client.js';
 import { constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { prepared } from '../prepared.js';

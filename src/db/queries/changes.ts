@@ -7,8 +7,8 @@ import { and, asc, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Change, FeedHorizon, FeedStart } from '../../domain/change.js';
 import type { LoanEventScope } from '../../domain/policy.js';
 import type { Db } from '../client.js';
+import { rowsOf } from '../client.js';
 import { changes } from '../schema/index.js';
-import { rowsOf } from '../seed.js';
 import { isoTimestamp } from './sql.js';
 
 const changeColumns = {

@@ -18,11 +18,11 @@ import {
   holdCapReached,
   loanCapReached,
   noCopyAvailable,
-} from '../../domain/policy.js';
+} from '../../domain/refusals.js';
 import type { Db } from '../client.js';
+import { rowsOf } from '../client.js';
 import { constraintViolation } from '../errors.js';
 import { books, copies, holds, loans, users } from '../schema/index.js';
-import { rowsOf } from '../seed.js';
 import { copyColumns, holdColumns, loanColumns } from './circulation-columns.js';
 import { findLoan } from './loans.js';
 import { isoTimestamp } from './sql.js';

@@ -6,8 +6,8 @@
 import { inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.js';
+import { rowsOf } from '../client.js';
 import { authorBookCounts, collectionCounts, yearBookCounts } from '../schema/index.js';
-import { rowsOf } from '../seed.js';
 
 /** A listing's total: exact, or an estimate (never below the limit it exceeded). */
 export interface Total {

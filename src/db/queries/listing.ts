@@ -16,7 +16,7 @@ import {
   type PageFacts,
 } from '../../domain/listing.js';
 import type { Database, Db } from '../client.js';
-import { rowsOf } from '../seed.js';
+import { rowsOf } from '../client.js';
 import { boundedCount, type Counting, countedTotal, countUpTo, readCounter } from './counts.js';
 
 /** How a collection's listing maps onto its table. */

@@ -1,7 +1,7 @@
 /** @module Reads and writes of bearer tokens. Secrets never reach this module, only their hashes. */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { PagedListing } from '../../domain/listing.js';
-import { tooManyTokens } from '../../domain/policy.js';
+import { tooManyTokens } from '../../domain/refusals.js';
 import type { Token } from '../../domain/token.js';
 import type { Db } from '../client.js';
 import { constraintViolation } from '../errors.js';

@@ -1,0 +1,77 @@
+/**
+ * @module The catalogue's refusals that both the policy and the database answer: the policy before a
+ * write, and the queries when the database's constraints refuse one that raced past the check.
+ */
+import { Conflict } from './errors.js';
+import { MAX_TOKENS_PER_USER } from './limits.js';
+
+/** The refusal to delete an author who has books; the database gives the same answer in a race. */
+export function authorStillHasBooks(id: number): Conflict {
+  return new Conflict(`author ${id} still has books; delete or reassign them first`);
+}
+
+export function tooManyTokens(): Conflict {
+  return new Conflict(
+    `a user holds at most ${MAX_TOKENS_PER_USER} tokens (browser sessions included): revoke one to create another`,
+  );
+}
+
+export function bookHasLoans(id: number): Conflict {
+  return new Conflict(`book ${id} has loan history, which the catalogue keeps; it cannot be deleted`);
+}
+
+/** The refusal to lend a book with no copy on the shelf: the way on is a hold. */
+export function noCopyAvailable(id: number, dueAt: string | null): Conflict {
+  const back = dueAt ? ` (the next is due back ${dueAt})` : '';
+  return new Conflict(
+    `no copy of book ${id} is available to borrow now${back}; place a hold (the book's \`hold\` control) to be next in line`,
+  );
+}
+
+export function alreadyBorrowed(id: number): Conflict {
+  return new Conflict(`you already have a copy of book ${id} on loan`);
+}
+
+export function copyOnShelf(id: number): Conflict {
+  return new Conflict(`a copy of book ${id} is on the shelf: borrow it instead of holding it`);
+}
+
+export function alreadyHeld(bookId: number, holdId: number): Conflict {
+  return new Conflict(`you already hold book ${bookId} (hold ${holdId})`);
+}
+
+export function holdCapReached(max: number): Conflict {
+  return new Conflict(`the borrower already has ${max} open holds, the most one may have`);
+}
+
+export function holdEnded(id: number, status: string): Conflict {
+  return new Conflict(`hold ${id} is ${status}: only a waiting or ready hold can be cancelled`);
+}
+
+export function overdueNotRenewable(id: number): Conflict {
+  return new Conflict(`loan ${id} is overdue: return it; an overdue loan cannot be renewed`);
+}
+
+export function renewalLimitReached(id: number, max: number): Conflict {
+  return new Conflict(`loan ${id} has been renewed as often as a loan may be (${max} times): return it when due`);
+}
+
+export function bookHeldByOthers(id: number): Conflict {
+  return new Conflict(`someone is waiting for book ${id}: the loan cannot be renewed; return it when due`);
+}
+
+export function copyWithdrawn(id: number): Conflict {
+  return new Conflict(`copy ${id} has already been withdrawn`);
+}
+
+export function copyOnLoan(id: number): Conflict {
+  return new Conflict(`copy ${id} is on loan: it can be withdrawn once returned`);
+}
+
+export function loanCapReached(max: number): Conflict {
+  return new Conflict(`the borrower already has ${max} active loans, the most a member may hold`);
+}
+
+export function loanAlreadyReturned(id: number): Conflict {
+  return new Conflict(`loan ${id} has already been returned`);
+}
