@@ -1,7 +1,7 @@
 /** @module The listing specification of each collection: which fields can be sorted, filtered, selected. */
 import type { ListingSpec } from './listing.js';
 
-export const bookListingSpec: ListingSpec = {
+export const bookListingSpec = {
   fields: {
     id: 'integer',
     title: 'string',
@@ -12,51 +12,51 @@ export const bookListingSpec: ListingSpec = {
   filters: { available: 'boolean' },
   extraFields: ['available', 'due_at', 'copies_total'],
   author: true,
-};
+} satisfies ListingSpec;
 
-export const authorListingSpec: ListingSpec = {
+export const authorListingSpec = {
   fields: { id: 'integer', name: 'string' },
   author: false,
-};
+} satisfies ListingSpec;
 
-export const userListingSpec: ListingSpec = {
+export const userListingSpec = {
   fields: { id: 'integer', name: 'string' },
   filters: { role: ['librarian', 'member'] },
   extraFields: ['role'],
   author: false,
-};
+} satisfies ListingSpec;
 
-export const loanListingSpec: ListingSpec = {
+export const loanListingSpec = {
   fields: { id: 'integer', book_id: 'integer', borrower_id: 'integer', copy_id: 'integer' },
   filters: { status: ['active', 'overdue', 'returned'], overdue: 'boolean' },
   extraFields: ['borrowed_at', 'due_at', 'returned_at', 'renewals', 'status'],
   author: false,
   search: false,
-};
+} satisfies ListingSpec;
 
 /** A user's tokens: never searched; paged (a user holds at most MAX_TOKENS_PER_USER, one page by default). */
-export const tokenListingSpec: ListingSpec = {
+export const tokenListingSpec = {
   fields: { id: 'integer', name: 'string' },
   extraFields: ['user_id', 'created_at'],
   author: false,
   search: false,
-};
+} satisfies ListingSpec;
 
 /** A book's copies, in the order they were added. */
-export const copyListingSpec: ListingSpec = {
+export const copyListingSpec = {
   fields: { id: 'integer' },
   filters: { status: ['available', 'on_loan', 'on_hold', 'withdrawn'] },
   extraFields: ['book_id', 'barcode', 'label', 'added_at', 'withdrawn_at', 'status', 'due_at'],
   author: false,
   search: false,
-};
+} satisfies ListingSpec;
 
 /** Holds: a book's queue (by default the open ones, in queue order), or a user's. */
-export const holdListingSpec: ListingSpec = {
+export const holdListingSpec = {
   fields: { id: 'integer', book_id: 'integer', borrower_id: 'integer' },
   filters: { status: ['waiting', 'ready', 'fulfilled', 'cancelled', 'expired', 'open'] },
   sorts: { position: 'integer' },
   extraFields: ['placed_at', 'status', 'position', 'copy_id', 'ready_until', 'ended_at', 'loan_id'],
   author: false,
   search: false,
-};
+} satisfies ListingSpec;

@@ -2,13 +2,14 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AuthorInput, StoredAuthor } from '../../domain/author.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
+import { authorListingSpec } from '../../domain/listings.js';
 import { authorStillHasBooks } from '../../domain/refusals.js';
 import type { Database, Db } from '../client.js';
 import { constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { prepared } from '../prepared.js';
 import { authors, books } from '../schema/index.js';
 import { collectionCount } from './counts.js';
-import { type ListingTable, readAll, readPage } from './listing.js';
+import { listingTable, readAll, readPage } from './listing.js';
 import { atVersions, rejectedWrite } from './writes.js';
 
 const authorColumns = { id: authors.id, name: authors.name, version: authors.version };
@@ -23,13 +24,13 @@ const authorDocumentColumns = { ...authorColumns, hasBooks };
 /** An author with the facts their full document needs. */
 export type AuthorRecord = StoredAuthor & { hasBooks: boolean };
 
-export const authorListing: ListingTable = {
+export const authorListing = listingTable(authorListingSpec, {
   from: authors,
   selection: authorColumns,
   columns: { id: authors.id, name: authors.name },
   id: authors.id,
   search: { column: authors.search, config: 'simple' },
-};
+});
 
 export async function findAuthor(db: Db, params: { id: number }): Promise<AuthorRecord | undefined> {
   const statement = prepared(db, 'find_author', (db) =>

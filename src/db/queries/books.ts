@@ -5,6 +5,7 @@ import type { BookInput, StoredBook } from '../../domain/book.js';
 import { UnprocessableEntity } from '../../domain/errors.js';
 import { INT4_MAX } from '../../domain/limits.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
+import { bookListingSpec } from '../../domain/listings.js';
 import { type CallerCirculation, inCirculation } from '../../domain/policy.js';
 import { bookHasLoans } from '../../domain/refusals.js';
 import type { Database, Db } from '../client.js';
@@ -14,7 +15,7 @@ import { prepared } from '../prepared.js';
 import { rowLoader } from '../row-loader.js';
 import { authors, books, holds, loans } from '../schema/index.js';
 import { authorBookCount, authorsBookCount, collectionCount, yearsBookCount } from './counts.js';
-import { type ListingScope, type ListingTable, readAll, readPage } from './listing.js';
+import { type ListingScope, listingTable, readAll, readPage } from './listing.js';
 import { isoTimestamp } from './sql.js';
 import { atVersions, rejectedWrite } from './writes.js';
 
@@ -84,7 +85,7 @@ const callerBookColumns = { ...bookDocumentColumns, circulation: callerCirculati
 /** A book as one signed-in caller reads it: with what they have to do with it. */
 export type CallerBookRecord = BookRecord & { copies_ready: number; mine: CallerCirculation };
 
-export const bookListing: ListingTable = {
+export const bookListing = listingTable(bookListingSpec, {
   from: books,
   selection: bookColumns,
   columns: {
@@ -96,7 +97,7 @@ export const bookListing: ListingTable = {
   },
   id: books.id,
   search: { column: books.search, config: 'english' },
-  derived: {
+  filters: {
     // Both true and false asked for: every book.
     available: (values) =>
       values.includes(true) && values.includes(false)
@@ -109,7 +110,7 @@ export const bookListing: ListingTable = {
     column: books.authorId,
     authorIds: (words) => sql`select ${authors.id} from ${authors} where ${authors.search} @@ ${words}`,
   },
-};
+});
 
 /** Which books a listing ranges over: all, or one author's. */
 export interface BookScope {

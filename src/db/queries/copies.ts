@@ -2,24 +2,25 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Copy } from '../../domain/copy.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
+import { copyListingSpec } from '../../domain/listings.js';
 import type { Database, Db } from '../client.js';
 import { copies } from '../schema/index.js';
 import { copyColumns } from './circulation-columns.js';
-import { type ListingScope, type ListingTable, readAll, readPage } from './listing.js';
+import { type ListingScope, listingTable, readAll, readPage } from './listing.js';
 import { anyOf } from './sql.js';
 
 const byStatus = (status: string): SQL => sql`(${copyColumns.status.getSQL()}) = ${status}`;
 
-export const copyListing: ListingTable = {
+export const copyListing = listingTable(copyListingSpec, {
   from: copies,
   selection: copyColumns,
   columns: { id: copies.id },
   id: copies.id,
   search: { column: sql`''::tsvector`, config: 'simple' },
-  derived: {
+  filters: {
     status: (values) => anyOf(values, byStatus),
   },
-};
+});
 
 export async function findCopy(db: Db, params: { id: number }): Promise<Copy | undefined> {
   const [copy] = await db.select(copyColumns).from(copies).where(eq(copies.id, params.id));

@@ -11,6 +11,7 @@ import {
   type Filter,
   isRankable,
   type Listing,
+  type ListingSpec,
   orderKeys,
   type PagedListing,
   type PageFacts,
@@ -19,29 +20,41 @@ import type { Database, Db } from '../client.js';
 import { rowsOf } from '../client.js';
 import { boundedCount, type Counting, countedTotal, countUpTo, readCounter } from './counts.js';
 
-/** How a collection's listing maps onto its table. */
-export interface ListingTable {
+/** A listing filter's values, as parsed from `filter=`. */
+type FilterValues = (string | number | boolean)[];
+
+/**
+ * How a collection's listing maps onto its table. Typed by the collection's `ListingSpec`, the one
+ * declaration of its fields: the mapping names a column for exactly those fields, and a column or a
+ * condition for exactly its filters and an order for its sorts, so the two cannot drift apart.
+ */
+export interface ListingTable<Spec extends ListingSpec = ListingSpec> {
   /** The table listed. */
   from: PgTable;
   /** What each item reads, named as the API names it (order key values are read back by those names). */
   selection: SelectedFields;
-  /** Item field name → column. */
-  columns: Record<string, PgColumn>;
+  /** Each of the spec's fields → its column. */
+  columns: { readonly [Field in keyof Spec['fields']]: PgColumn };
   id: PgColumn;
   /** The tsvector column and the text search configuration it was built with. */
   search: { column: PgColumn | SQL; config: 'english' | 'simple' };
-  /** Conditions for fields that are not plain columns (e.g. a loan's `status`), by field name. */
-  derived?: Record<string, (values: (string | number | boolean)[]) => SQL>;
+  /** Each of the spec's filters → its column, or its condition where it is not a plain column (a loan's `status`). */
+  filters?: { readonly [Field in keyof Spec['filters']]: PgColumn | ((values: FilterValues) => SQL) };
   /**
-   * What sortable fields that are not plain columns (a hold's `position`) are ordered by, by field name:
-   * an expression never null, read with each row under a name of its own for the paging cursors.
+   * Each of the spec's sorts (a hold's `position`) → what it is ordered by: an expression never null, read
+   * with each row under a name of its own for the paging cursors.
    */
-  sorts?: Record<string, SQL>;
+  sorts?: { readonly [Field in keyof Spec['sorts']]: SQL };
   /**
    * For the `author` parameter, absent where it does not apply: the column naming an item's author, and
    * the query of the ids of the authors whose names match a `tsquery` (see `nameWords`).
    */
   authorNamed?: { column: PgColumn; authorIds: (words: SQL) => SQL };
+}
+
+/** The table mapping of a listing `spec`, checked against it (see `ListingTable`). */
+export function listingTable<const Spec extends ListingSpec>(_spec: Spec, table: ListingTable<Spec>): ListingTable {
+  return table as unknown as ListingTable;
 }
 
 /** Which part of a collection is listed, and how to count all of it without reading it. */
@@ -53,7 +66,7 @@ export interface ListingScope {
    * By field: a query answering, from counters, how many items in scope have that field among the given
    * values. A listing filtered on that field alone is counted by it, exactly and in constant time.
    */
-  countedBy?: Record<string, (values: (string | number | boolean)[]) => SQL>;
+  countedBy?: Record<string, (values: FilterValues) => SQL>;
 }
 
 /** One page as read: its rows, the total, and what its paging links need. */
@@ -89,8 +102,14 @@ export async function listingWhere(
 ): Promise<SQL | undefined> {
   const conditions = [...scope];
   for (const filter of listing.filters) {
-    const derived = table.derived?.[filter.field];
-    conditions.push(derived ? derived(filter.values) : inArray(columnOf(table, filter.field), filter.values));
+    const byFilter = (table.filters as Record<string, PgColumn | ((values: FilterValues) => SQL)> | undefined)?.[
+      filter.field
+    ];
+    conditions.push(
+      typeof byFilter === 'function'
+        ? byFilter(filter.values)
+        : inArray(byFilter ?? columnOf(table, filter.field), filter.values),
+    );
   }
   if (listing.author !== undefined && table.authorNamed) {
     conditions.push(await authorCondition(db, table.authorNamed, listing.author));
@@ -272,7 +291,7 @@ function orderOf(table: ListingTable, listing: Listing, ranked: boolean): OrderK
     ];
   }
   return orderKeys(listing).map((key) => {
-    const sort = table.sorts?.[key.field];
+    const sort = (table.sorts as Record<string, SQL> | undefined)?.[key.field];
     return sort
       ? { expr: sort, field: sortColumn(key.field), descending: key.descending }
       : { ...key, expr: columnOf(table, key.field) };
@@ -368,7 +387,7 @@ function withoutHidden(
 }
 
 function columnOf(table: ListingTable, field: string): PgColumn {
-  const column = table.columns[field];
+  const column = (table.columns as Record<string, PgColumn>)[field];
   if (!column) throw new Error(`no column for listing field ${field}`);
   return column;
 }

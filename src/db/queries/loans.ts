@@ -4,11 +4,12 @@
  */
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Listing, PagedListing } from '../../domain/listing.js';
+import { loanListingSpec } from '../../domain/listings.js';
 import type { Loan, LoanRecord } from '../../domain/loan.js';
 import type { Database, Db } from '../client.js';
 import { loans } from '../schema/index.js';
 import { loanBookHeld, loanColumns } from './circulation-columns.js';
-import { type ListingScope, type ListingTable, readAll, readPage } from './listing.js';
+import { type ListingScope, listingTable, readAll, readPage } from './listing.js';
 import { anyOf } from './sql.js';
 
 const active = sql`${loans.returnedAt} is null`;
@@ -17,13 +18,13 @@ const overdue = sql`(${active} and ${loans.dueAt} <= now())`;
 /** `active` is every loan not returned (overdue ones too); `overdue` those past due; `returned` the rest. */
 const statusConditions: Record<string, SQL> = { active, overdue, returned: sql`not (${active})` };
 
-export const loanListing: ListingTable = {
+export const loanListing = listingTable(loanListingSpec, {
   from: loans,
   selection: loanColumns,
   columns: { id: loans.id, book_id: loans.bookId, borrower_id: loans.borrowerId, copy_id: loans.copyId },
   id: loans.id,
   search: { column: sql`''::tsvector`, config: 'simple' },
-  derived: {
+  filters: {
     status: (values) => anyOf(values, (value) => statusConditions[value] ?? sql`false`),
     overdue: (values) =>
       values.includes(true) && values.includes(false)
@@ -32,7 +33,7 @@ export const loanListing: ListingTable = {
           ? overdue
           : sql`not ${overdue}`,
   },
-};
+});
 
 /** Which loans a listing ranges over: all, or one borrower's. */
 export interface LoanScope {

@@ -1,12 +1,13 @@
 /** @module Reads and writes of bearer tokens. Secrets never reach this module, only their hashes. */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { PagedListing } from '../../domain/listing.js';
+import { tokenListingSpec } from '../../domain/listings.js';
 import { tooManyTokens } from '../../domain/refusals.js';
 import type { Token } from '../../domain/token.js';
 import type { Db } from '../client.js';
 import { constraintViolation } from '../errors.js';
 import { tokens } from '../schema/index.js';
-import { type ListingTable, readPage } from './listing.js';
+import { listingTable, readPage } from './listing.js';
 import { isoTimestamp } from './sql.js';
 
 const tokenColumns = {
@@ -71,14 +72,14 @@ export async function deleteTokenByHash(db: Db, params: { hash: string }): Promi
 }
 
 /** A user's tokens as a listing (id and name sort and filter; the scope is the user). */
-const tokenListing: ListingTable = {
+const tokenListing = listingTable(tokenListingSpec, {
   from: tokens,
   selection: tokenColumns,
   columns: { id: tokens.id, name: tokens.name },
   id: tokens.id,
   // Tokens are never searched (`tokenListingSpec`); a listing table names a search all the same.
   search: { column: sql`to_tsvector('simple'::regconfig, ${tokens.name})`, config: 'simple' },
-};
+});
 
 /** One page of a user's tokens and its total. */
 export function listTokensPage(db: Db, listing: PagedListing, params: { userId: number }) {

@@ -2,23 +2,25 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { Conflict } from '../../domain/errors.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
+import { userListingSpec } from '../../domain/listings.js';
 import type { SignedIn } from '../../domain/policy.js';
 import type { StoredUser, UserInput } from '../../domain/user.js';
 import type { Database, Db } from '../client.js';
 import { prepared } from '../prepared.js';
 import { holds, loans, tokens, users } from '../schema/index.js';
-import { type ListingTable, readAll, readPage } from './listing.js';
+import { listingTable, readAll, readPage } from './listing.js';
 import { atVersions, rejectedWrite } from './writes.js';
 
 const userColumns = { id: users.id, name: users.name, role: users.role, version: users.version };
 
-export const userListing: ListingTable = {
+export const userListing = listingTable(userListingSpec, {
   from: users,
   selection: userColumns,
-  columns: { id: users.id, name: users.name, role: users.role },
+  columns: { id: users.id, name: users.name },
+  filters: { role: users.role },
   id: users.id,
   search: { column: sql`to_tsvector('simple'::regconfig, ${users.name})`, config: 'simple' },
-};
+});
 
 /** The signed-in caller behind a token hash, with their active loans and open holds; `undefined` for an unknown token. */
 export async function findCallerByTokenHash(db: Db, params: { hash: string }): Promise<SignedIn | undefined> {
