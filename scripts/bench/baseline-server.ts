@@ -1,8 +1,12 @@
 /**
- * The benchmark's baseline: the least a server can do to answer the catalogue's hottest requests. Bare
- * Hono on @hono/node-server with postgres.js, no middleware, no rendering:
- * - `GET /books/:id` runs the very statement behind the catalogue's `GET /books/{id}` (taken from
- *   `findBookQuery`, prepared by postgres.js) and answers the row as JSON;
+ * @module The benchmark's baseline: the least a server can do to answer the catalogue's hottest requests,
+ * on bare Hono and postgres.js; with BASELINE_GATHER=1, gathering its book reads as the catalogue does.
+ */
+
+/*
+ * No middleware, no rendering:
+ * - `GET /books/:id` runs the catalogue's point select of a book (`findBookQuery`, prepared by postgres.js),
+ *   one statement per request, and answers the row as JSON;
  * - `GET /` answers a fixed JSON object, read at start from BASELINE_ROOT_FILE (the benchmark saves the
  *   catalogue's root document there, so both serialise an object of the same size).
  * With BASELINE_GATHER=1 it gathers the reads of a turn into one statement with the catalogue's loader

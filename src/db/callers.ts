@@ -1,10 +1,6 @@
 /**
- * @module Who a token belongs to, remembered in memory so that a request with a bearer token or a session
- * cookie does not wait for a database round trip before it starts. Kept true by the database: triggers
- * (migration 0007) notify `catalogue_callers` with the user concerned whenever a token, a user or one of
- * their loans changes, and every process forgets that user. While this process does not listen (at
- * start, or after its listening connection dropped and notifications may have been missed) nothing is
- * remembered and every lookup asks the database. A time limit bounds any entry should all else fail.
+ * @module Who a token belongs to, remembered in memory so that a signed-in request does not wait for a
+ * database round trip first; kept true by the database's notifications (see `CallerCache`).
  */
 import type { SignedIn } from '../domain/policy.js';
 import type { Database } from './client.js';
@@ -27,6 +23,12 @@ interface Entry {
   expires: number;
 }
 
+/**
+ * Triggers (migration 0007) notify `catalogue_callers` with the user concerned whenever a token, a user or
+ * one of their loans changes, and every process forgets that user. While this process does not listen (at
+ * start, or after its listening connection dropped and notifications may have been missed) nothing is
+ * remembered and every lookup asks the database. A time limit bounds any entry should all else fail.
+ */
 export class CallerCache {
   readonly #database: Database;
   readonly #maxEntries: number;

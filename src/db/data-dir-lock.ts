@@ -1,12 +1,6 @@
 /**
- * @module One process at a time owns an embedded (PGlite) data directory. PGlite keeps the database in
- * the memory of the process that opened it and writes it back to the directory: a second process on the
- * same directory would hand out the same ids and overwrite the first one's writes (two servers once both
- * acknowledged 400 writes, and 16 acknowledged books were gone after a restart).
- *
- * The owner is recorded in `catalogue.lock` inside the directory, created atomically (a hard link fails
- * if the name exists). A lock left behind by a process that is gone (kill -9, power loss) is taken over
- * without anyone cleaning up: a lock counts only while the process it names is alive.
+ * @module One process at a time owns an embedded (PGlite) data directory: a second process on it would
+ * hand out the same ids and overwrite the first one's writes. The owner is recorded in `catalogue.lock`.
  */
 
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -35,6 +29,11 @@ const LOCK_FILE = 'catalogue.lock';
 /** Lock files this process holds. */
 const heldHere = new Set<string>();
 
+/**
+ * The lock file is created atomically (a hard link fails if the name exists). A lock left behind by a
+ * process that is gone (kill -9, power loss) is taken over without anyone cleaning up: a lock counts only
+ * while the process it names is alive.
+ */
 /** Takes the directory for this process, or throws `DataDirectoryInUse` naming the process that has it. */
 export function lockDataDirectory(dataDir: string): DataDirLock {
   mkdirSync(dataDir, { recursive: true });

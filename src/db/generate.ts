@@ -1,16 +1,6 @@
 /**
  * @module Generates a synthetic catalogue of any size inside the database, for load tests and for trying
- * the service at the size of a real library. Rows are made by `generate_series` on the database side, in
- * batches, so a million books never pass through this process.
- *
- * The shape is fixed and documented (docs/performance.md), so figures taken at different sizes compare:
- * - authors are named `Author <n>` (n = 1…authors, counting within this run);
- * - each title is `<adjective> <common word> of the <noun>`: every title holds exactly one of the ten
- *   `COMMON_WORDS`, so each of them is in 10% of titles, while adjectives and nouns are rarer;
- * - years are spread over 1500–2025; books are spread evenly over the authors.
- *
- * The change feed records what it inserts like any write (its triggers fire per statement: one event per
- * row, about 5% of the insert's time; docs/operations.md, "The change feed").
+ * the service at a real library's size: rows come from `generate_series`, so they never pass through here.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Sql } from 'postgres';
@@ -59,6 +49,14 @@ export interface GenerateProgress {
   total: number;
 }
 
+/**
+ * The shape is fixed and documented (docs/performance.md), so figures taken at different sizes compare:
+ * - authors are named `Author <n>` (n = 1…authors, counting within this run);
+ * - each title is `<adjective> <common word> of the <noun>`: every title holds exactly one of the ten
+ *   `COMMON_WORDS`, so each of them is in 10% of titles, while adjectives and nouns are rarer;
+ * - years are spread over 1500–2025; books are spread evenly over the authors.
+ * The change feed records what it inserts like any write (docs/operations.md, "The change feed").
+ */
 /**
  * Inserts the authors, then the books spread over them, then vacuums them: the catalogue answers at its
  * full speed at once, not only once autovacuum has come by (see `vacuum`).

@@ -1,9 +1,6 @@
 /**
- * @module Passes on the copies of ready holds whose time ran out, in the background of a server process,
- * every few seconds. A book's own circulation steps (a borrow, a return, a hold placed or cancelled)
- * settle it first anyway, and reads show such a hold as expired at once; the sweep makes the copy go to
- * the next in line, or back on the shelf, without waiting for one. Several processes may sweep one
- * database: each book is settled under its row lock, skipped when another transaction holds it.
+ * @module Passes on the copies of ready holds whose time ran out, every few seconds in the background of a
+ * server process, so a copy goes to the next in line without waiting for that book's next step.
  */
 import type { Logger } from '../log.js';
 import type { Database } from './client.js';
@@ -12,6 +9,11 @@ import { expireReadyHolds } from './queries/circulation.js';
 /** A ready hold's copy passes on at most this long after its `ready_until`. */
 export const SWEEP_EVERY_MS = 15_000;
 
+/**
+ * A book's own circulation steps settle it first anyway, and reads show such a hold as expired at once.
+ * Several processes may sweep one database: each book is settled under its row lock, skipped when another
+ * transaction holds it.
+ */
 /** Starts sweeping; answers a function that stops it. */
 export function expireHoldsPeriodically(database: Database, holdDays: number, log: Logger): () => void {
   let running = false;

@@ -1,8 +1,6 @@
 /**
- * @module Who may do what, in which state. Each rule is one predicate: renderers call it to decide
- * whether to offer a control, and routes call the same function to allow the request, so a control is
- * offered exactly when submitting it would be allowed. The database backs the state rules up (unique
- * active loan, foreign keys), so a race between the check and the write cannot break them.
+ * @module Who may do what, in which state: one predicate per rule, which renderers ask to offer a control
+ * and routes ask to allow the request. The database backs the state rules up against races.
  */
 
 import type { Availability, Book } from './book.js';

@@ -1,10 +1,6 @@
 /**
- * @module Circulation: lending, returning and renewing copies, holds placed and cancelled, copies added
- * and withdrawn. Each is one transaction that first locks the book's row, so that one book's steps happen
- * one at a time whichever process runs them, and ends with `settle_circulation` (migration 0011), which
- * expires ready holds whose time ran out, sets copies on the shelf aside for the queue and recounts the
- * book's copies. Partial unique indexes back the rules up: one active loan per copy, one ready hold per
- * copy, one open hold per user and book, one active loan per user and book.
+ * @module Circulation: lending, returning, renewing, holds and copies. Each step is one transaction that
+ * locks the book's row first and ends with `settle_circulation` (migration 0011), so a book's steps are serial.
  */
 import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { Copy } from '../../domain/copy.js';
@@ -27,6 +23,11 @@ import { copyColumns, holdColumns, loanColumns } from './circulation-columns.js'
 import { findLoan } from './loans.js';
 import { isoTimestamp } from './sql.js';
 
+/**
+ * `settle_circulation` expires ready holds whose time ran out, sets copies on the shelf aside for the queue
+ * and recounts the book's copies. Partial unique indexes back the rules up: one active loan per copy, one
+ * ready hold per copy, one open hold per user and book, one active loan per user and book.
+ */
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const activeLoan = sql`${loans.returnedAt} is null`;

@@ -1,8 +1,6 @@
 /**
- * @module Turns a validated `Listing` into SQL for any collection: the WHERE of filters, `author` and
- * `query`, the ORDER BY of `sort` (ties broken by id ascending) or of relevance, one page (by keyset
- * cursor, or by offset for a direct `page=N` jump) and its total, or the whole listing in keyset batches.
- * No read costs in proportion to the catalogue except a deep `page=N` jump (see docs/api.md).
+ * @module Turns a validated `Listing` into SQL for any collection: its WHERE, its ORDER BY (ties broken by
+ * id), one page (keyset cursor, or offset for `page=N`) and its total, or the whole listing in batches.
  */
 import { and, asc, desc, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
