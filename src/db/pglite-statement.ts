@@ -11,18 +11,16 @@ export type IntegerStatement<Row> = (args: readonly (number | readonly number[])
 
 /**
  * On PGlite outside a transaction, the select `build` makes, prepared under `name` with arguments of
- * `argumentTypes`. Elsewhere `undefined`: a transaction's statements must run in it, through drizzle.
+ * `argumentTypes`; its rows get the keys of `columns` (the selection's, in the select list's order). Elsewhere `undefined`: a transaction's statements must run in it, through drizzle.
  */
 export function pgliteStatement<Row>(
   db: Db,
   name: string,
-  options: { build: (db: Db) => { toSQL(): { sql: string }; _: { selectedFields: object } }; argumentTypes: string[] },
+  options: { build: (db: Db) => { toSQL(): { sql: string } }; columns: readonly string[]; argumentTypes: string[] },
 ): IntegerStatement<Row> | undefined {
   const client = (db as { $client?: unknown }).$client;
   if (!(client instanceof PGlite)) return undefined;
-  const query = options.build(db);
-  const text = `PREPARE ${name} (${options.argumentTypes.join(', ')}) AS ${query.toSQL().sql}`;
-  const keys = Object.keys(query._.selectedFields);
+  const text = `PREPARE ${name} (${options.argumentTypes.join(', ')}) AS ${options.build(db).toSQL().sql}`;
   let prepared: Promise<unknown> | undefined;
   return async (args) => {
     const written = args.map((arg) => (typeof arg === 'number' ? wholeNumber(name, arg) : arrayLiteral(name, arg)));
@@ -32,7 +30,7 @@ export function pgliteStatement<Row>(
     });
     await prepared;
     const [result] = await client.exec(`EXECUTE ${name} (${written.join(', ')})`, { rowMode: 'array' });
-    return (result?.rows ?? []).map((cells) => keyed<Row>(cells as unknown as unknown[], keys));
+    return (result?.rows ?? []).map((cells) => keyed<Row>(cells as unknown as unknown[], options.columns));
   };
 }
 

@@ -152,6 +152,7 @@ export function findBook(db: Db, params: { id: number }): Promise<BookRecord | u
 function findBooksStatement(db: Db): (ids: number[]) => Promise<BookRecord[]> {
   const onPglite = pgliteStatement<BookRecord>(db, 'find_books', {
     build: findBooksQuery,
+    columns: Object.keys(bookDocumentColumns),
     argumentTypes: ['integer[]'],
   });
   if (onPglite) return (ids) => onPglite([ids]);
