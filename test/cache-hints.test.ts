@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../src/domain/session.js';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { linkHeader } from './support/documents.js';
 
 let t: TestCatalogue;
 let author: number;
@@ -20,8 +21,9 @@ afterAll(() => t.close());
 
 /** The targets of `rel="invalidates"` in a response's Link header, in order. */
 function invalidates(response: Response): string[] {
-  const header = response.headers.get('link') ?? '';
-  return [...header.matchAll(/<([^>]*)>; rel="invalidates"/g)].map((m) => m[1] as string);
+  return linkHeader(response)
+    .filter((link) => link.rel === 'invalidates')
+    .map((link) => link.href);
 }
 
 const books = ['/books', '/books?page=1&per_page=20'];

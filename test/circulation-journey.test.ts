@@ -16,33 +16,10 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { type ControlDoc, type Doc, submit } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
-interface Control {
-  href: string;
-  method: string;
-  fields: { name: string; value?: unknown }[];
-}
-interface Doc {
-  links: { rel: string; href: string }[];
-  controls: Record<string, Control>;
-  [field: string]: unknown;
-}
-
 const MAX_RENEWALS = 2;
-
-/** Submits a control as a generic client does: GET as a query, anything else as JSON with given values. */
-async function submit(client: TestClient, control: Control, values: Record<string, unknown> = {}) {
-  const body: Record<string, unknown> = {};
-  for (const field of control.fields) if (field.value !== undefined) body[field.name] = field.value;
-  Object.assign(body, values);
-  if (control.method === 'GET') {
-    const url = new URL(control.href, 'http://catalogue.invalid');
-    for (const [name, value] of Object.entries(body)) url.searchParams.set(name, String(value));
-    return client.request(`${url.pathname}${url.search}`);
-  }
-  return client.send(control.method, control.href, body);
-}
 
 async function follow(client: TestClient, doc: Doc, rel: string): Promise<Doc> {
   const href = linkHref(doc, rel);
@@ -52,10 +29,10 @@ async function follow(client: TestClient, doc: Doc, rel: string): Promise<Doc> {
   return json<Doc>(response);
 }
 
-function control(doc: Doc, name: string): Control {
+function control(doc: Doc, name: string): ControlDoc {
   const found = doc.controls[name];
   expect(found, `a ${name} control among ${Object.keys(doc.controls).join(', ')}`).toBeDefined();
-  return found as Control;
+  return found as ControlDoc;
 }
 
 describe('a member holds a book that is out, borrows it when it is back for them, and renews it', () => {

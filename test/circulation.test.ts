@@ -22,6 +22,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { type ControlDoc, submit } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -32,19 +33,6 @@ interface Member {
   id: number;
   token: string;
   client: TestClient;
-}
-
-interface Control {
-  href: string;
-  method: string;
-  fields: { name: string; required?: boolean; value?: unknown; options?: { href: string; valueField: string } }[];
-}
-
-/** Submits a control as a generic client would: its method and href, each field's `value` where given. */
-function submit(client: TestClient, control: Control, extra: Record<string, unknown> = {}) {
-  const body: Record<string, unknown> = {};
-  for (const field of control.fields) if (field.value !== undefined) body[field.name] = field.value;
-  return client.send(control.method, control.href, { ...body, ...extra });
 }
 
 const ids = (items: { id: number }[]) => items.map((item) => item.id);
@@ -125,7 +113,7 @@ describe('circulation', () => {
       expect(copiesHref).toBeDefined();
       const page = await json(await t.request(copiesHref));
       expect(page.data).toHaveLength(1);
-      const create = page.controls.create as Control;
+      const create = page.controls.create as ControlDoc;
       expect(create).toMatchObject({ method: 'POST' });
       expect(create.fields.map((f) => f.name)).toEqual(['barcode']);
 
@@ -275,7 +263,7 @@ describe('circulation', () => {
         200,
       );
 
-      const control = (await book(t, id)).controls.borrow as Control;
+      const control = (await book(t, id)).controls.borrow as ControlDoc;
       const copyField = control.fields.find((f) => f.name === 'copy_id');
       expect(copyField?.options?.valueField).toBe('id');
       const options = await json(await t.request(copyField?.options?.href as string));
@@ -284,7 +272,7 @@ describe('circulation', () => {
       expect(ids(options)).toEqual(ids(onShelf));
 
       // A member is offered no copy_id (nor borrower_id).
-      expect(((await book(reader.client, id)).controls.borrow as Control).fields).toEqual([]);
+      expect(((await book(reader.client, id)).controls.borrow as ControlDoc).fields).toEqual([]);
 
       await expectError(await submit(t, control, { borrower_id: reader.id, copy_id: lent.copy_id }), 409);
       await expectError(
@@ -423,7 +411,7 @@ describe('circulation', () => {
       await held(first.client, id);
       await giveBack(loan.id);
       // The librarian is offered the borrow to lend it, naming the borrower: for themselves it would be refused.
-      const borrow = (await book(t, id)).controls.borrow as Control;
+      const borrow = (await book(t, id)).controls.borrow as ControlDoc;
       expect(borrow.fields).toContainEqual(expect.objectContaining({ name: 'borrower_id', required: true }));
       await expectError(await submit(t, borrow), 409, { message: /no copy of book \d+ is available/ });
       await expectError(await t.send('POST', `/books/${id}/borrow`, { borrower_id: other.id }), 409);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { type Deprecation, deprecate, type Vocabulary, vocabulary } from '../src/hypermedia/vocabulary.js';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { linkHeader } from './support/documents.js';
 
 const borrowRetired: Deprecation = {
   since: '2026-01-01',
@@ -43,9 +44,9 @@ function appWith(words: Vocabulary) {
 
 /** The rels named in a `Link` header with this target. */
 const linkRels = (response: Response, href: string) =>
-  [...(response.headers.get('link') ?? '').matchAll(/<([^>]*)>; rel="([^"]*)"/g)]
-    .filter((m) => m[1] === href)
-    .map((m) => m[2]);
+  linkHeader(response)
+    .filter((link) => link.href === href)
+    .map((link) => link.rel);
 
 describe('a deprecated control', () => {
   const request = appWith(deprecate(vocabulary, { control: 'borrow' }, borrowRetired));

@@ -15,30 +15,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
-
-interface FieldDoc {
-  name: string;
-  type: string;
-  required: boolean;
-  value?: string | number | boolean;
-  min?: number;
-  max?: number;
-  maxLength?: number;
-  options?: { href: string; valueField: string; promptField: string };
-}
-interface ControlDoc {
-  href: string;
-  method: string;
-  contentType?: string;
-  fields: FieldDoc[];
-}
-interface LinkDoc {
-  rel: string;
-  href: string;
-  templated?: boolean;
-}
-// biome-ignore lint/suspicious/noExplicitAny: documents are inspected loosely by design
-type Doc = Record<string, any> & { links: LinkDoc[]; controls: Record<string, ControlDoc> };
+import { type ControlDoc, type Doc, type FieldDoc, type LinkDoc, linkHeader, submit } from './support/documents.js';
 
 const knownRels = new Set(Object.keys(relVocabulary));
 const knownControls = new Set(Object.keys(controlVocabulary));
@@ -61,7 +38,7 @@ function expectVocabulary(body: unknown, response?: Response): void {
     for (const child of Object.values(record)) walk(child);
   };
   walk(body);
-  for (const [, rel] of (response?.headers.get('link') ?? '').matchAll(/rel="([^"]*)"/g)) {
+  for (const { rel } of response ? linkHeader(response) : []) {
     expect(knownRels, `Link header rel ${rel}`).toContain(rel);
   }
 }
@@ -115,33 +92,6 @@ const descriptions = [
 /** Links as `{rel, href}` (plus `templated` when set), to compare exactly. */
 function linkPairs(doc: { links: LinkDoc[] }) {
   return doc.links.map((l) => ({ rel: l.rel, href: l.href, ...(l.templated && { templated: true }) }));
-}
-
-/**
- * Submits a control the way a generic client would: its method and href from the document, a body of
- * the given values, and for a required field not given, the field's advertised value (which must then
- * exist). Only fields the control declares may be sent.
- */
-async function submit(t: TestCatalogue, c: ControlDoc, values: Record<string, unknown> = {}): Promise<Response> {
-  const names = new Set(c.fields.map((f) => f.name));
-  for (const name of Object.keys(values))
-    expect(names, `control ${c.method} ${c.href} has field ${name}`).toContain(name);
-  const body: Record<string, unknown> = {};
-  for (const f of c.fields) {
-    if (f.name in values) body[f.name] = values[f.name];
-    else if (f.required) {
-      expect(f.value, `a value for required field ${f.name}`).toBeDefined();
-      body[f.name] = f.value;
-    }
-  }
-  if (c.method === 'GET' || c.method === 'DELETE') {
-    return t.request(c.href, { method: c.method });
-  }
-  return t.request(c.href, {
-    method: c.method,
-    headers: { 'Content-Type': c.contentType ?? 'application/json' },
-    body: JSON.stringify(body),
-  });
 }
 
 const searchFieldTypes = [
@@ -657,10 +607,6 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
     return into;
   }
 
-  function linkHeaderHrefs(response: Response): string[] {
-    return [...(response.headers.get('link') ?? '').matchAll(/<([^>]*)>/g)].map((m) => m[1] as string);
-  }
-
   /** GETs a public href the way the proxy would pass it on (without the base), checking every href. */
   async function fetchPublic(href: string): Promise<Doc> {
     expect(href.startsWith(`${base}/`), href).toBe(true);
@@ -668,7 +614,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
     expect(response.status, href).toBe(200);
     const body = await json<Doc>(response);
     expectVocabulary(body, response);
-    const hrefs = [...hrefsOf(body), ...linkHeaderHrefs(response)];
+    const hrefs = [...hrefsOf(body), ...linkHeader(response).map((link) => link.href)];
     expect(hrefs.length).toBeGreaterThan(0);
     for (const h of hrefs) expect(h.startsWith(`${base}/`), h).toBe(true);
     return body;
@@ -736,7 +682,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
     const book = await json(bookResponse);
     const response = await p.request(`/authors/${author.id}/books`);
     expect(response.status).toBe(200);
-    const headerHrefs = linkHeaderHrefs(response);
+    const headerHrefs = linkHeader(response).map((link) => link.href);
     expect(headerHrefs).toContain(`${base}/authors/${author.id}`);
     for (const h of headerHrefs) expect(h.startsWith(`${base}/`), h).toBe(true);
     const items = await json<Doc[]>(response);

@@ -5,6 +5,7 @@
  */
 import { bearerAuth, Ketting, type State } from 'ketting';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkHeader } from './support/documents.js';
 import { ADMIN_TOKEN, type RunningServer, startServer } from './support/server.js';
 
 let server: RunningServer;
@@ -141,8 +142,9 @@ describe('Ketting as the librarian, then as a member', () => {
 describe('Ketting\u2019s cache, kept true by rel="invalidates" and Content-Location', () => {
   /** The `rel="invalidates"` targets of a response, as absolute URLs. */
   function invalidated(state: State): string[] {
-    const header = state.headers.get('link') ?? '';
-    return [...header.matchAll(/<([^>]*)>; rel="invalidates"/g)].map((m) => new URL(m[1] as string, server.url).href);
+    return linkHeader(state)
+      .filter((link) => link.rel === 'invalidates')
+      .map((link) => new URL(link.href, server.url).href);
   }
 
   it('a create through Ketting invalidates the page of books it cached; its next read is fresh', async () => {

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { linkHeader } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 interface Link {
@@ -175,12 +176,6 @@ function linkTargets(links: Link[]): Record<string, Target> {
   const byRel = Object.fromEntries(links.map((l) => [l.rel, parseHref(l.href)]));
   expect(Object.keys(byRel)).toHaveLength(links.length);
   return byRel;
-}
-
-/** The RFC 8288 `Link` header as links. */
-function linkHeader(response: Response): Link[] {
-  const value = response.headers.get('link') ?? '';
-  return [...value.matchAll(/<([^>]*)>\s*;\s*rel="([^"]*)"/g)].map((m) => ({ href: m[1] ?? '', rel: m[2] ?? '' }));
 }
 
 async function getArray(path: string): Promise<{ items: Item[]; response: Response }> {

@@ -15,27 +15,11 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { submit } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-interface Field {
-  name: string;
-  value?: unknown;
-}
-interface Control {
-  href: string;
-  method: string;
-  fields: Field[];
-}
-
-/** Submits a control as a generic client would: its method and href, each field's `value` where given. */
-function submit(client: TestClient, control: Control, extra: Record<string, unknown> = {}) {
-  const body: Record<string, unknown> = {};
-  for (const field of control.fields) if (field.value !== undefined) body[field.name] = field.value;
-  return client.send(control.method, control.href, { ...body, ...extra });
-}
 
 /** Reads the book as this client and submits its `borrow` control. */
 async function borrowByControl(client: TestClient, bookId: number, extra: Record<string, unknown> = {}) {

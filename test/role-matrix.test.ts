@@ -19,6 +19,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { type ControlDoc, type Doc, type FieldDoc, submit } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 type Role = 'anonymous' | 'member' | 'otherMember' | 'librarian';
@@ -789,28 +790,6 @@ describe('role matrix with CATALOGUE_PUBLIC_READS=false: anonymous reads only /h
 // Second half: controls shown ⇔ allowed.
 // ---------------------------------------------------------------------------------------------------
 
-interface FieldDoc {
-  name: string;
-  type: string;
-  required: boolean;
-  value?: string | number | boolean;
-  min?: number;
-  max?: number;
-  maxLength?: number;
-  enum?: string[];
-  options?: { href: string; valueField: string; promptField: string };
-}
-interface ControlDoc {
-  href: string;
-  method: string;
-  contentType?: string;
-  fields: FieldDoc[];
-}
-interface Doc {
-  links: { rel: string; href: string; templated?: boolean }[];
-  controls: Record<string, ControlDoc>;
-}
-
 /** A world of its own for one submission: a member and another member, and an author. */
 interface World {
   t: TestCatalogue;
@@ -1248,28 +1227,11 @@ async function expectOptions(w: World, f: FieldDoc): Promise<void> {
   }
 }
 
-/**
- * Submits a control as a generic client does: its href and method; each field's `value` where one is
- * given, a chosen valid value for a required field without one; as query parameters for GET, as a JSON
- * body otherwise (none for DELETE).
- */
-async function submit(w: World, client: TestClient, c: ControlDoc): Promise<Response> {
+/** A valid value for each required field the control gives none, chosen as a generic client would. */
+async function requiredValues(w: World, c: ControlDoc): Promise<Record<string, unknown>> {
   const values: Record<string, unknown> = {};
-  for (const f of c.fields) {
-    if (f.value !== undefined) values[f.name] = f.value;
-    else if (f.required) values[f.name] = await chooseValue(w, f);
-  }
-  if (c.method === 'GET') {
-    const url = new URL(c.href, 'http://catalogue.invalid');
-    for (const [name, value] of Object.entries(values)) url.searchParams.set(name, String(value));
-    return client.request(`${url.pathname}${url.search}`);
-  }
-  if (c.method === 'DELETE') return client.request(c.href, { method: 'DELETE' });
-  return client.request(c.href, {
-    method: c.method,
-    headers: { 'Content-Type': c.contentType ?? 'application/json' },
-    body: JSON.stringify(values),
-  });
+  for (const f of c.fields) if (f.value === undefined && f.required) values[f.name] = await chooseValue(w, f);
+  return values;
 }
 
 /** GETs a document as a caller: its status, and its controls when it is one. */
@@ -1324,7 +1286,7 @@ describe('controls shown ⇔ allowed, for every caller and resource', () => {
       const copy = await freshCopy(kase, role);
       const control = copy.doc?.controls[name];
       if (!control) throw new Error(`control ${name} missing from a fresh copy of ${kase.name}`);
-      const response = await submit(copy.w, worldClient(copy.w, role), control);
+      const response = await submit(worldClient(copy.w, role), control, await requiredValues(copy.w, control));
       expect(
         response.status,
         `${name}: ${control.method} ${control.href} as ${role}: ${await response.clone().text()}`,
@@ -1344,7 +1306,7 @@ describe('controls shown ⇔ allowed, for every caller and resource', () => {
         );
         const control = copy.doc?.controls[name];
         if (!control) throw new Error(`control ${name} missing from a fresh copy of ${kase.name}`);
-        const response = await submit(copy.w, worldClient(copy.w, role), control);
+        const response = await submit(worldClient(copy.w, role), control, await requiredValues(copy.w, control));
         expect(
           isRefusal(response.status),
           `${other}'s ${name}: ${control.method} ${control.href} as ${role} → ${response.status}`,

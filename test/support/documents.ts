@@ -1,0 +1,94 @@
+/**
+ * The JSON format's documents as tests read them (links, controls, fields, pages), the `Link` header, and
+ * submitting a control the way a generic client does: one definition for every test.
+ */
+import { expect } from 'vitest';
+import type { TestClient } from './catalogue.js';
+
+export interface LinkDoc {
+  rel: string;
+  href: string;
+  title?: string;
+  templated?: boolean;
+}
+
+export interface FieldDoc {
+  name: string;
+  type: string;
+  required: boolean;
+  value?: string | number | boolean;
+  min?: number;
+  max?: number;
+  maxLength?: number;
+  enum?: string[];
+  options?: { href: string; valueField: string; promptField: string };
+}
+
+export interface ControlDoc {
+  href: string;
+  method: string;
+  contentType?: string;
+  fields: FieldDoc[];
+}
+
+/** A resource: its own members, loosely typed, beside its links and controls. */
+// biome-ignore lint/suspicious/noExplicitAny: documents are inspected loosely by design
+export type Doc = Record<string, any> & { links: LinkDoc[]; controls: Record<string, ControlDoc> };
+
+/** The rels of the root's links for an anonymous caller, in order. */
+export const ANONYMOUS_ROOT_RELS = ['self', 'books', 'authors', 'search', 'changes', 'profile', 'service-desc', 'mcp'];
+
+/** A page of a listing. */
+// biome-ignore lint/suspicious/noExplicitAny: listing items are inspected loosely by design
+export interface PageDoc<Item = Record<string, any> & { links: LinkDoc[] }> {
+  data: Item[];
+  meta: { page: number; per_page: number; total_pages: number; total_items: number; total_items_estimated?: true };
+  links: LinkDoc[];
+  controls: Record<string, ControlDoc>;
+}
+
+/**
+ * The links of a response's (or any message's) `Link` header (RFC 8288), none when it has none. The catalogue writes exactly
+ * `<href>; rel="name"`, joined by ", ", and that is checked too; `required` checks there is one.
+ */
+export function linkHeader(message: { headers: Headers }, { required = false } = {}): LinkDoc[] {
+  const header = message.headers.get('link');
+  if (required) expect(header, 'a Link header').not.toBeNull();
+  if (header === null) return [];
+  const links = [...header.matchAll(/<([^>]*)>; rel="([^"]*)"/g)].map((m) => ({ rel: m[2] ?? '', href: m[1] ?? '' }));
+  expect(links.map((l) => `<${l.href}>; rel="${l.rel}"`).join(', '), 'the Link header').toBe(header);
+  return links;
+}
+
+/**
+ * Submits a control as a generic client does: its method and href; each field's advertised `value`, then
+ * the given values, which must be fields the control declares. A required field given no value is left
+ * out (the refusal is the test's to check). GET sends the values as query parameters, DELETE no body,
+ * anything else a body of the control's content type (JSON).
+ */
+export async function submit(
+  client: TestClient,
+  control: ControlDoc,
+  values: Record<string, unknown> = {},
+): Promise<Response> {
+  const declared = control.fields.map((f) => f.name);
+  for (const name of Object.keys(values)) {
+    expect(declared, `${control.method} ${control.href} declares a field ${name}`).toContain(name);
+  }
+  const body: Record<string, unknown> = {};
+  for (const field of control.fields) {
+    const value = field.name in values ? values[field.name] : field.value;
+    if (value !== undefined) body[field.name] = value;
+  }
+  if (control.method === 'GET') {
+    const url = new URL(control.href, 'http://catalogue.invalid');
+    for (const [name, value] of Object.entries(body)) url.searchParams.set(name, String(value));
+    return client.request(url.origin === 'http://catalogue.invalid' ? `${url.pathname}${url.search}` : url.href);
+  }
+  if (control.method === 'DELETE') return client.request(control.href, { method: 'DELETE' });
+  return client.request(control.href, {
+    method: control.method,
+    headers: { 'Content-Type': control.contentType ?? 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
