@@ -16,7 +16,8 @@ import type { AppEnv } from '../src/http/env.js';
 import { route, routesOf } from '../src/http/route.js';
 import { paths } from '../src/hypermedia/uris.js';
 import { controls as vocabulary } from '../src/hypermedia/vocabulary.js';
-import { openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { addAuthor, addBook as addBookOver, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { Doc } from './support/documents.js';
 
 describe('registering a route from its affordances', () => {
   it('refuses an affordance registered at another path than it declares', () => {
@@ -92,6 +93,34 @@ describe('the route table', () => {
       }
     }
   });
+
+  it('every control a document offers submits to a route declared with that control', async () => {
+    const author = await addAuthor(t, 'Declared Author');
+    await addBookOver(t, 'Declared Book', 1999, author);
+    const declared = declaredRoutes();
+    const seen = new Set<string>();
+    for (const doc of await crawl(t, '/')) {
+      for (const [name, control] of Object.entries(doc.controls ?? {})) {
+        const path = new URL(control.href, 'http://catalogue.invalid').pathname;
+        const match = declared.find(
+          (d) => d.affordance.name === name && d.method === control.method && matches(d.path, path),
+        );
+        expect(match, `${name}: ${control.method} ${control.href}`).toBeDefined();
+        seen.add(name);
+      }
+    }
+    // The crawl reaches the librarian's controls on books, authors, copies, users and their own tokens.
+    expect([...seen]).toEqual(expect.arrayContaining(['create', 'edit', 'delete', 'search', 'borrow']));
+  });
+
+  function declaredRoutes() {
+    const app = createApp({ database: t.database, access: defaultAccessPolicy, rateLimits: false });
+    return routesOf(app).flatMap((entry) =>
+      Object.entries(entry.operations).flatMap(([method, operation]) =>
+        isAffordance(operation) ? [{ method, path: entry.path, affordance: operation }] : [],
+      ),
+    );
+  }
 });
 
 describe('a validated body', () => {
@@ -121,3 +150,37 @@ describe('a validated body', () => {
     expect({ ...changeBook.edit.validate({ title: 'Emma' }) }).toEqual({ title: 'Emma' });
   });
 });
+
+/** Whether a path is one the route template `/books/{id}` serves. */
+const matches = (route: string, path: string) => new RegExp(`^${route.replace(/\{\w+\}/g, '[^/]+')}$`).test(path);
+
+/** The JSON documents reachable from `start` by links, as the librarian reads them (bounded). */
+async function crawl(t: TestCatalogue, start: string, most = 60): Promise<Doc[]> {
+  const queue = [start];
+  const visited = new Set<string>();
+  const docs: Doc[] = [];
+  while (queue.length > 0 && visited.size < most) {
+    const href = queue.shift() as string;
+    if (visited.has(href)) continue;
+    visited.add(href);
+    const response = await t.request(href);
+    if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('application/json')) continue;
+    const body = await json(response);
+    for (const doc of documentsIn(body)) {
+      docs.push(doc);
+      for (const link of doc.links ?? []) {
+        // The change feed streams; its events are not documents with controls.
+        if (!link.templated && link.href.startsWith('/') && !link.href.startsWith('/changes')) queue.push(link.href);
+      }
+    }
+  }
+  return docs;
+}
+
+/** A document and the items it embeds (a page's `data`). */
+function documentsIn(body: unknown): Doc[] {
+  if (Array.isArray(body)) return body.flatMap(documentsIn);
+  if (!body || typeof body !== 'object') return [];
+  const doc = body as Doc;
+  return [...(Array.isArray(doc.links) ? [doc] : []), ...documentsIn(doc.data)];
+}
