@@ -18,6 +18,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { ANONYMOUS_ROOT_RELS } from './support/documents.js';
 import { type ErrorBody, expectError } from './support/errors.js';
 
 const CHALLENGE = 'Bearer realm="catalogue"';
@@ -94,16 +95,7 @@ describe('authentication', () => {
     expect(root.status).toBe(200);
     expect(root.headers.get('www-authenticate')).toBeNull();
     const body = await json(root);
-    expect(body.links.map((l: { rel: string }) => l.rel)).toEqual([
-      'self',
-      'books',
-      'authors',
-      'search',
-      'changes',
-      'profile',
-      'service-desc',
-      'mcp',
-    ]);
+    expect(body.links.map((l: { rel: string }) => l.rel)).toEqual(ANONYMOUS_ROOT_RELS);
     expect((await t.anonymous.request('/books')).status).toBe(200);
     expect((await t.anonymous.request('/authors?page=1')).status).toBe(200);
   });

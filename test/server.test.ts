@@ -13,6 +13,7 @@ import type { DatabaseTarget } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
 import { json } from './support/catalogue.js';
 import { type FreshDatabase, freshDatabase } from './support/database.js';
+import { ANONYMOUS_ROOT_RELS } from './support/documents.js';
 import { runScript } from './support/script.js';
 import { type RunningServer, startServer } from './support/server.js';
 
@@ -42,16 +43,7 @@ describe('the server process', () => {
     const response = await fetch(server.url);
     expect(response.status).toBe(200);
     const root = await json(response);
-    expect(root.links.map((l: { rel: string }) => l.rel)).toEqual([
-      'self',
-      'books',
-      'authors',
-      'search',
-      'changes',
-      'profile',
-      'service-desc',
-      'mcp',
-    ]);
+    expect(root.links.map((l: { rel: string }) => l.rel)).toEqual(ANONYMOUS_ROOT_RELS);
     expect(Object.keys(root.controls)).toEqual(['login', 'search']);
   });
 

@@ -6,18 +6,13 @@
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/client.js';
-import { prepareDatabase } from '../../src/db/migrate.js';
-import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
+import { createMigratedPostgresDatabase, type PostgresDatabase } from '../support/database.js';
 
 let race: PostgresDatabase;
 let sql: postgres.Sql;
 
 beforeAll(async () => {
-  race = await createPostgresDatabase(process.env.DATABASE_URL as string, 'author_name');
-  const database = await openDatabase({ kind: 'postgres', url: race.url });
-  await prepareDatabase(database, { seedSample: false });
-  await database.close();
+  race = await createMigratedPostgresDatabase(process.env.DATABASE_URL as string, 'author_name');
   sql = postgres(race.url, { max: 2, onnotice: () => {} });
 });
 

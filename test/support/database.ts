@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import type { DatabaseTarget } from '../../src/config.js';
+import { openDatabase } from '../../src/db/client.js';
+import { prepareDatabase } from '../../src/db/migrate.js';
 
 /** A database on a PostgreSQL server, of one test's own. */
 export interface PostgresDatabase {
@@ -41,6 +43,18 @@ export async function createPostgresDatabase(serverUrl: string, label = 'test'):
       }
     },
   };
+}
+
+/** `createPostgresDatabase`, migrated: the catalogue's tables, no sample data, no connection left open. */
+export async function createMigratedPostgresDatabase(serverUrl: string, label = 'test'): Promise<PostgresDatabase> {
+  const created = await createPostgresDatabase(serverUrl, label);
+  const database = await openDatabase({ kind: 'postgres', url: created.url });
+  try {
+    await prepareDatabase(database, { seedSample: false });
+  } finally {
+    await database.close();
+  }
+  return created;
 }
 
 /** A fresh database, as a server process is pointed at it and as the app opens it in-process. */
