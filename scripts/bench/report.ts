@@ -301,9 +301,7 @@ const method = `## Method
   baseline runs one statement per request, as a bare server does. A second baseline, started with
   \`BASELINE_GATHER=1\`, gathers its reads the same way and is measured in the same rounds of
   \`GET /books/{id}\` JSON: not a target, it says how much of the catalogue's ratio is its own work. Both run the project's installed
-  postgres.js, which \`npm install\` mends (scripts/patch-dependencies.js): unmended, its connection
-  queue's cost grows with every query a loaded server has answered (it took 16% of the baseline's CPU),
-  and its queries' objects outlive young garbage collections.
+  postgres.js, as released.
 - **Requests per second.** wrk (Debian's \`wrk\`) with a Lua script (scripts/bench/wrk-paths.lua) that asks
   a random book id on every request. Contenders run in turns (baseline, catalogue, baseline, catalogue…) so
   that any change in the machine's load touches both; each figure is the median of its runs, and the
