@@ -11,14 +11,12 @@ import { openDatabase } from './db/client.js';
 import { DataDirectoryInUse } from './db/data-dir-lock.js';
 import { expireHoldsPeriodically } from './db/hold-expiry.js';
 import { prepareDatabase } from './db/migrate.js';
-import { tuneHeap } from './heap.js';
 import { ChangeStreams } from './http/change-streams.js';
 import { boundConnections, connectionOptions } from './http/connections.js';
 import { withoutParameters } from './http/errors.js';
 import { createLogger } from './log.js';
 
 async function main(): Promise<void> {
-  tuneHeap();
   const config = loadConfig();
   const log = createLogger({ enabled: config.logRequests });
   const database = await openDatabase(config.database);

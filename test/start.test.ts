@@ -7,6 +7,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { type ClientRequest, type IncomingMessage, request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,6 +103,14 @@ describe('npm start, stopped with SIGTERM to npm', () => {
     const started = npm.pid ? [...below, ...descendants(npm.pid), npm.pid] : below;
     for (const pid of started) if (alive(pid)) process.kill(pid, 'SIGKILL');
     await drop();
+  });
+
+  it('runs the server with the heap growth bounded that keeps a whole-catalogue stream within its memory', () => {
+    const servers = descendants(npm.pid as number)
+      .map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'))
+      .filter((args) => args.some((arg) => arg.endsWith('dist/server.js')));
+    expect(servers).toHaveLength(1);
+    expect(servers[0]).toContain('--heap-growing-percent=100');
   });
 
   it('finishes the request in flight, refuses new connections, exits 0 and leaves no server behind', async () => {

@@ -34,15 +34,19 @@ export interface StartParams {
   timeoutMs?: number;
 }
 
+/** V8's flags for the server, as `npm start` passes them (docs/operations.md, "Memory while streaming"). */
+const SERVER_FLAGS = ['--heap-growing-percent=100'];
+
 /**
  * Node arguments running one of the catalogue's entries (`server`, `cli`): the compiled JavaScript when a
- * build made it, else the TypeScript through tsx.
+ * build made it, else the TypeScript through tsx; the server with the flags it is started with.
  */
 export function catalogueEntry(name: 'server' | 'cli'): string[] {
+  const flags = name === 'server' ? SERVER_FLAGS : [];
   for (const compiled of [`dist/${name}.js`, `dist/src/${name}.js`]) {
-    if (existsSync(join(repoRoot, compiled))) return [join(repoRoot, compiled)];
+    if (existsSync(join(repoRoot, compiled))) return [...flags, join(repoRoot, compiled)];
   }
-  return ['--import', 'tsx', join(repoRoot, `src/${name}.ts`)];
+  return [...flags, '--import', 'tsx', join(repoRoot, `src/${name}.ts`)];
 }
 
 /** A port nothing listens on now (the kernel's pick), for a server about to start. */
