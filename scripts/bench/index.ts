@@ -18,7 +18,7 @@ import {
 import { type LatencyFigures, measureListings } from './listings.js';
 import { type BenchOptions, OptionsError, parseOptions, usage } from './options.js';
 import { startPlatformatic } from './peer-platformatic.js';
-import { catalogueEntry, output, repoRoot, type Server, startServer } from './processes.js';
+import { catalogueEntry, output, repoRoot, type Server, startRestartable, startServer } from './processes.js';
 import { type PeerOutcome, type Results, writeReport } from './report.js';
 import { measureStream, type StreamFigures } from './stream.js';
 import { GATHERED_BASELINE, measureThroughput, type ThroughputResult } from './throughput.js';
@@ -80,7 +80,7 @@ async function main(options: BenchOptions): Promise<void> {
           rootFile,
           await (await fetch(`${server.url}/`, { headers: { accept: 'application/json' } })).text(),
         );
-        const baseline = await startServer({
+        const baseline = await startRestartable({
           name: 'baseline',
           args: ['--import', 'tsx', join(repoRoot, 'scripts/bench/baseline-server.ts')],
           env: { ...catalogue.env, BASELINE_ROOT_FILE: rootFile },

@@ -17,6 +17,8 @@ export interface Server {
   url: string;
   pid: number;
   stop(): Promise<void>;
+  /** Stops it and starts it again at the same URL: a fresh process, as after a deployment. */
+  restart?(): Promise<void>;
 }
 
 export interface StartParams {
@@ -32,6 +34,8 @@ export interface StartParams {
   cwd?: string;
   /** Milliseconds to wait for readiness (migrating or opening a large PGlite directory takes a while). */
   timeoutMs?: number;
+  /** The port to listen on; by default one the kernel picks. */
+  port?: number;
 }
 
 /** V8's flags for the server, as `npm start` passes them (docs/operations.md, "Memory while streaming"). */
@@ -62,7 +66,7 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startServer(params: StartParams): Promise<Server> {
-  const port = await freePort();
+  const port = params.port ?? (await freePort());
   const logPath = join(params.logDir, `${params.name}-${port}.log`);
   const log = openSync(logPath, 'a');
   const child = spawn(process.execPath, params.args, {
@@ -87,6 +91,24 @@ export async function startServer(params: StartParams): Promise<Server> {
   }
   await server.stop();
   throw new Error(`${params.name} did not become ready at ${url}${params.readyPath}\n${tail(logPath)}`);
+}
+
+/** A server that `restart` replaces with a fresh process at the same URL. */
+export async function startRestartable(params: StartParams): Promise<Server> {
+  let current = await startServer(params);
+  const port = Number(new URL(current.url).port);
+  const server: Server = {
+    name: params.name,
+    url: current.url,
+    pid: current.pid,
+    stop: () => current.stop(),
+    async restart() {
+      await current.stop();
+      current = await startServer({ ...params, port });
+      server.pid = current.pid;
+    },
+  };
+  return server;
 }
 
 async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {

@@ -305,6 +305,8 @@ const method = `## Method
   once, so a server running one statement per request (the first baseline) pays more per request the
   longer it runs (measured: 2.6 µs of queue work per request after 75,000 requests, 47 µs after 400,000);
   gathered reads leave the queue empty often enough that the catalogue and the second baseline do not.
+  So the first baseline is restarted and warmed up again before each of its runs: every one of its figures
+  is of a process that has served the same few seconds of load, whatever the run's length.
 - **Requests per second.** wrk (Debian's \`wrk\`) with a Lua script (scripts/bench/wrk-paths.lua) that asks
   a random book id on every request. Contenders run in turns (baseline, catalogue, baseline, catalogue…) so
   that any change in the machine's load touches both; each figure is the median of its runs, and the

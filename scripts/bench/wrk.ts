@@ -98,6 +98,8 @@ export async function runWrk(load: WrkLoad): Promise<WrkRun> {
 export interface Contender {
   name: string;
   load: WrkLoad;
+  /** Makes it fresh before each of its runs (a new process), which is then warmed up again. */
+  fresh?: () => Promise<void>;
 }
 
 export interface ContenderResult {
@@ -114,7 +116,10 @@ export interface ContenderResult {
  */
 const WARM_UP_SECONDS = 4;
 
-/** Warms every contender up, runs each once per round in turns, and answers each one's median. */
+/**
+ * Warms every contender up, runs each once per round in turns, and answers each one's median. A contender
+ * that is made fresh before each run is warmed up again after it.
+ */
 export async function interleave(
   contenders: Contender[],
   rounds: number,
@@ -126,6 +131,10 @@ export async function interleave(
     // Who goes first alternates: a machine that slows down (or warms up) during a round favours neither.
     const order = round % 2 === 0 ? contenders : [...contenders].reverse();
     for (const contender of order) {
+      if (contender.fresh) {
+        await contender.fresh();
+        await runWrk({ ...contender.load, seconds: WARM_UP_SECONDS, check: false });
+      }
       const run = await runWrk(contender.load);
       runs.get(contender.name)?.push(run);
       onRun(contender.name, run);
