@@ -261,20 +261,12 @@ describe('the change feed', () => {
 
 describe('the change feed as a live event stream', () => {
   let t: TestCatalogue;
-  /** Every reader a test opens, so that a test failing before it cancels one leaves no stream to the next. */
-  const readers: SseReader[] = [];
-  const open = (response: Response) => {
-    const reader = new SseReader(response);
-    readers.push(reader);
-    return reader;
-  };
+  const { open, cancelAll } = streamReaders();
 
   beforeAll(async () => {
     t = await openTestCatalogue({ changeStreams: { keepAliveMs: 100, maxStreams: 3 } });
   });
-  afterEach(async () => {
-    for (const reader of readers.splice(0)) await reader.cancel();
-  });
+  afterEach(cancelAll);
   afterAll(async () => {
     await t?.close();
   });
@@ -382,12 +374,7 @@ describe('the change feed\u2019s backlog as a live event stream', () => {
   let t: TestCatalogue;
   /** Events written before any stream opens: ten pages of the stream's reads. */
   const BACKLOG = 1_000;
-  const readers: SseReader[] = [];
-  const open = (response: Response) => {
-    const reader = new SseReader(response);
-    readers.push(reader);
-    return reader;
-  };
+  const { open, cancelAll } = streamReaders();
 
   beforeAll(async () => {
     // A keep-alive far longer than the tests: a stream that waits for one before its next page fails them.
@@ -396,9 +383,7 @@ describe('the change feed\u2019s backlog as a live event stream', () => {
       sql`insert into authors (name) select 'Backlog Author ' || n from generate_series(1, ${BACKLOG}) as n`,
     );
   });
-  afterEach(async () => {
-    for (const reader of readers.splice(0)) await reader.cancel();
-  });
+  afterEach(cancelAll);
   afterAll(async () => {
     await t?.close();
   });
@@ -473,6 +458,24 @@ describe('the change feed in a closed catalogue', () => {
     expect((await json(await t.request('/changes'))).data.length).toBeGreaterThan(0);
   });
 });
+
+/**
+ * Readers of the event streams a test opens, each remembered so that a test failing before it cancels one
+ * leaves no stream open to the next (`cancelAll` after each).
+ */
+function streamReaders() {
+  const readers: SseReader[] = [];
+  return {
+    open(response: Response): SseReader {
+      const reader = new SseReader(response);
+      readers.push(reader);
+      return reader;
+    },
+    async cancelAll(): Promise<void> {
+      for (const reader of readers.splice(0)) await reader.cancel();
+    },
+  };
+}
 
 /** Streams end asynchronously after their client went away: waits (without a time assertion) until none is open. */
 async function waitForNoStreams(t: TestCatalogue): Promise<void> {
