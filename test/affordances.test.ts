@@ -34,6 +34,15 @@ describe('registering a route from its affordances', () => {
     );
   });
 
+  it('refuses a route registered before the frame: it would run without a caller, a format or limits', () => {
+    const app = new Hono<AppEnv>();
+    expect(() => route(app, paths.books, { GET: { summary: 'x' } }, { GET: (c) => c.body(null, 204) })).toThrow(
+      /registered before the frame/,
+    );
+    // A route that needs none of it (a load balancer's probe) may come first.
+    route(app, paths.health, { GET: { summary: 'x', unauthenticated: true } }, { GET: (c) => c.body(null, 204) });
+  });
+
   it('takes the method from the vocabulary: a name always submits the same way', () => {
     const declared = affordance({
       name: 'delete',

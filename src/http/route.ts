@@ -1,9 +1,6 @@
 /**
- * @module Registers the methods of one URI template. The methods not listed answer 405 with `Allow`;
- * OPTIONS answers 204 with `Allow`; HEAD comes with GET. Each registration is also recorded, with what
- * each method takes and answers (an operation, or the affordance declared for it), in the app's route
- * table, from which the profile and the OpenAPI document are generated: what is served, what is offered
- * and what is described cannot differ.
+ * @module Registers the methods of one URI template (405 and OPTIONS with `Allow`; HEAD with GET), framed,
+ * and records what each takes and answers in the route table the profile and OpenAPI are generated from.
  */
 import type { Handler, Hono } from 'hono';
 import { isAffordance } from '../affordances/affordance.js';
@@ -54,13 +51,17 @@ export function route<M extends Method>(
   const template = typeof at === 'string' ? at : at.text;
   const path = routePath(template);
   checkAffordances(template, operations);
-  const frame = frames.get(app) ?? ((handler) => handler);
   const methods = Object.keys(handlers) as M[];
+  const frame = frameOf(
+    app,
+    template,
+    methods.every((method) => operations[method].unauthenticated),
+  );
   const allowed = [...methods, ...('GET' in handlers ? ['HEAD'] : []), 'OPTIONS'];
   for (const method of methods) {
     const operation = operations[method];
     const handler = isGated(operation) ? readGated(handlers[method]) : handlers[method];
-    const alsoProduces = operation.alsoProduces && [operation.alsoProduces.mediaType];
+    const alsoProduces = operation.alsoProduces && [{ mediaTypes: [operation.alsoProduces.mediaType] }];
     app.on(
       method,
       path,
@@ -91,6 +92,17 @@ export function route<M extends Method>(
   tables.set(app, table);
 }
 
+/**
+ * The frame of `app`'s routes. A route registered before it would run without a caller, a format or the
+ * limits: that slip stops start-up. Only a route that needs none of them (the health check) may.
+ */
+function frameOf(app: Hono<AppEnv>, template: string, unframed: boolean): Frame {
+  const frame = frames.get(app);
+  if (frame) return frame;
+  if (unframed) return (handler) => handler;
+  throw new Error(`${template} is registered before the frame of the app's routes (see createApp)`);
+}
+
 /** A template's path as Hono routes it: `/books/{id}{?fields}` → `/books/:id`. */
 export function routePath(template: string): string {
   return template.replace(/\{\?[^}]*\}$/, '').replace(/\{(\w+)\}/g, ':$1');
@@ -115,8 +127,7 @@ function isGated(operation: Operation): boolean {
 
 /**
  * `handler`, first asking whether the caller may read the catalogue (anyone unless the operator closed
- * it, then signed-in callers only): in the handler rather than as a middleware before it, which would
- * cost every request a middleware chain.
+ * it, then signed-in callers only).
  */
 function readGated(handler: Handler<AppEnv>): Handler<AppEnv> {
   return function gated(c, next) {

@@ -1,15 +1,7 @@
 /**
- * @module The frame around every handler: what happens before it runs (a second `Host` is refused, the
- * format is chosen, the app's services are handed over, the caller is identified, headers set on the
- * context are noted; for a write, the body limit, a form's method and the write limit) and after it
- * answered, error or not (the security headers, the rest of an unread body discarded, the log line).
- *
- * A wrapper of each handler (`route` applies it) rather than Hono middleware. Every level of Hono's
- * middleware chain is two async functions and their promises per request, and with any middleware at all
- * a response comes out of the app as a promise, which @hono/node-server must await and watch for the
- * connection closing. A chain of ten cost the root document about 50 µs of its 125 µs of CPU (measured with
- * `/proc/PID/stat` over wrk runs; the CPU profile shows it as GC and microtasks, not as any one function).
- * Framed, a read by an anonymous caller or a remembered token runs start to end without a promise.
+ * @module The frame around every handler: the Host check, the format, the services, the caller and a write's
+ * limits before it; the security headers, the unread body discarded and the log line after it. Kept over
+ * Hono's `app.use` chain for its figure in docs/performance.md ("What stays and why").
  */
 import type { Context, Handler, Hono } from 'hono';
 import type { Format } from '../../formats/format.js';
@@ -21,7 +13,7 @@ import { checkHost, discardPendingBody } from './connection.js';
 import { noteContextHeaders } from './context-headers.js';
 import { formMethod, isDispatchedAgain } from './form-method.js';
 import { limitBody } from './limit-body.js';
-import { chooseFormat, preferredFormat } from './negotiate.js';
+import { chooseFormat, type MediaTypes, preferredFormat } from './negotiate.js';
 import { logRequest } from './request-log.js';
 import { secure } from './security-headers.js';
 
@@ -51,7 +43,7 @@ export interface FrameHandlerOptions {
    * Media types the handler answers besides the formats (an event stream), which `Accept` may then ask
    * for alone.
    */
-  alsoProduces?: readonly string[] | undefined;
+  alsoProduces?: readonly MediaTypes[] | undefined;
   /**
    * The handler does its work through requests to the app itself (MCP's tools), each framed in its turn:
    * its body is bounded like a write's, but it spends no write limit and changes no caller of its own. It

@@ -9,13 +9,19 @@ import { negotiate, preferred } from '../../formats/registry.js';
  * A route that also answers other media types (an event stream) names them in `alsoProduces`: a request
  * for one of those alone gets the first format, for its errors, and the route answers it its own way.
  */
-export function chooseFormat(c: Context, formats: readonly Format[], alsoProduces?: readonly string[]): Format {
+export function chooseFormat(c: Context, formats: readonly Format[], alsoProduces?: readonly MediaTypes[]): Format {
   const accept = c.req.header('accept');
   const format = negotiate(accept, formats);
   if (format) return format;
-  if (alsoProduces && preferred(accept, [{ mediaTypes: alsoProduces }])) return formats[0] as Format;
-  throw new NotAcceptable([...formats.flatMap((f) => f.mediaTypes), ...(alsoProduces ?? [])]);
+  if (alsoProduces && preferred(accept, alsoProduces)) return formats[0] as Format;
+  throw new NotAcceptable([...formats, ...(alsoProduces ?? [])].flatMap((f) => f.mediaTypes));
 }
+
+/**
+ * What a route answers besides the formats: made once, when the route is registered (`preferred` remembers
+ * its choices per list of candidates, by identity).
+ */
+export type MediaTypes = { readonly mediaTypes: readonly string[] };
 
 /**
  * The format of `formats` that `Accept` prefers, or else the first of them: for an endpoint that speaks a
