@@ -1,13 +1,7 @@
 /**
- * @module The HTML view's JSX, written straight to text: `h` turns an element into escaped HTML at once,
- * so a page is a string as soon as its expression is evaluated. It writes what hono/jsx writes for the
- * same markup (attribute order, `name=""` for a true boolean attribute, `<input/>` for a void element,
- * the same five entities), which the golden pages check byte for byte.
- *
- * Why not hono/jsx: every render of it runs inside an AsyncLocalStorage, and on Node 20 the first one
- * turns on promise hooks for the whole process, for good: after one browser had asked for a page, every
- * JSON request paid about 10% more CPU (anonymous `GET /books/{id}`: 106–114 µs before, 120–125 µs
- * after). Its tree of nodes, built and then walked, was also a quarter of an HTML page's CPU.
+ * @module The HTML view's JSX, written straight to escaped text, byte for byte as hono/jsx writes the same
+ * markup. Kept over hono/jsx, which renders inside an AsyncLocalStorage, for its figure in
+ * docs/performance.md ("What stays and why").
  */
 
 /** Markup already written and escaped: placed as it is, never escaped again. */
@@ -85,10 +79,7 @@ const ATTRIBUTE_NAMES: Record<string, string> = { className: 'class', htmlFor: '
 // biome-ignore lint/suspicious/noControlCharactersInRegex: names with control characters are refused, as HTML does.
 const VALID_NAME = /^[^\s"'<>/=`\\\x00-\x1f\x7f-\x9f]+$/;
 
-/**
- * Names found valid, remembered: a page writes the same few dozen tags and attributes hundreds of times,
- * and testing each again was 6% of an HTML book page's CPU in a profile. Bounded all the same.
- */
+/** Names found valid, memoized (bounded): a page writes the same few dozen names hundreds of times. */
 const validNames = new Set<string>();
 
 function validName(name: string): boolean {
@@ -104,8 +95,6 @@ export function h(
   ...children: Child[]
 ): Html {
   if (typeof tag === 'function') {
-    // Copied by Object.assign, not spread: on Node 20 a spread copy that is then given `children` cost
-    // about 1.3 µs, and a page calls dozens of components.
     const given: Record<string, unknown> = Object.assign({}, props);
     if (children.length > 0) given.children = children.length === 1 ? children[0] : children;
     const result = tag(given);

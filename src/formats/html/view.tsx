@@ -327,7 +327,10 @@ const SearchBox: FC<{ control: Control; listing: ListingView | undefined }> = ({
   );
 };
 
-/** The header's markup of each frozen session (an anonymous caller's, the same on every page), drawn once. */
+/**
+ * The header's markup of each frozen session (an anonymous caller's, the same on every page), memoized:
+ * kept for its figure in docs/performance.md ("What stays and why").
+ */
 const drawnSessions = new WeakMap<SessionView, Html>();
 
 const SessionBar: FC<{ session: SessionView }> = ({ session }) => {
