@@ -17,10 +17,7 @@ export function chooseFormat(c: Context, formats: readonly Format[], alsoProduce
   throw new NotAcceptable([...formats, ...(alsoProduces ?? [])].flatMap((f) => f.mediaTypes));
 }
 
-/**
- * What a route answers besides the formats: made once, when the route is registered (`preferred` remembers
- * its choices per list of candidates, by identity).
- */
+/** What a route answers besides the formats, listed once when the route is registered. */
 export type MediaTypes = { readonly mediaTypes: readonly string[] };
 
 /**
