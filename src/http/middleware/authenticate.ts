@@ -67,9 +67,8 @@ function callerOf(c: Context<AppEnv>, callers: CallerCache): Caller | Promise<Ca
 }
 
 /**
- * The caller as this request proved them. Written member by member: spreading the remembered caller and
- * adding `via` took about 1.8 µs on Node 20 (the spread's copy then gets a property its shape lacks), this
- * 0.1 µs, on every signed-in request.
+ * The caller as this request proved them, written member by member so that every signed-in caller has one
+ * object shape (a spread of the cached caller plus `via` would not).
  */
 function signedIn(caller: KnownCaller, via: 'bearer' | 'session'): SignedIn {
   const { id, name, role, activeLoans, openHolds } = caller;

@@ -21,8 +21,7 @@ export const securityHeaders: Readonly<Record<string, string>> = {
 
 /**
  * Marks responses built with every security header already (by `respond`), which need no second look.
- * A property rather than a WeakSet: a WeakSet entry per response made garbage collection measurably
- * slower (ephemerons), about a fifth of the root document's CPU.
+ * A property rather than a WeakSet, which would give the garbage collector an entry per response.
  */
 const SECURED = Symbol('secured');
 
