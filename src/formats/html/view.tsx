@@ -8,7 +8,6 @@
  */
 import type { Control, Field, Link, Resource, ResourceStream } from '../../hypermedia/model.js';
 import type { ErrorContent, ListingView, PageContext, SessionView } from '../format.js';
-import { remembered } from '../remembered.js';
 // biome-ignore lint/correctness/noUnusedImports: the JSX below compiles to h(…) and Fragment (the pragmas above).
 import { escapeHtml, type FC, Fragment, type Html, h, type PropsWithChildren } from './jsx.js';
 
@@ -517,12 +516,6 @@ const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId }) => 
 
 /** A name of a field, rel or control as a person reads it: `publication_year` → "Publication year". */
 function label(name: string): string {
-  return remembered(labels, name, labelOf);
-}
-
-const labels = new Map<string, string>();
-
-function labelOf(name: string): string {
   const words = name.replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
