@@ -99,7 +99,7 @@ export function userOptions({ uris }: RenderContext): FieldOptions {
 }
 
 /** The book's copies on the shelf, by id and label. */
-const onTheShelf: ListingParams = Object.freeze({ filter: ['status:available'], fields: 'id,label' });
+const onTheShelf: ListingParams = { filter: ['status:available'], fields: 'id,label' };
 
 /** Where the valid values of a borrow's `copy_id` come from: the book's copies on the shelf. */
 export function copyOptions({ uris }: RenderContext, bookId: number): FieldOptions {

@@ -4,7 +4,7 @@ import { changeAuthor, deleteAuthor } from '../affordances/authors.js';
 import type { RenderContext } from '../affordances/context.js';
 import type { Author } from '../domain/author.js';
 import type { Control, Resource } from '../hypermedia/model.js';
-import { firstPage, firstPageOf } from './first-page.js';
+import { firstPage } from './first-page.js';
 import { pick } from './pick.js';
 
 export interface AuthorRenderOptions {
@@ -26,7 +26,7 @@ export function renderAuthor(
     links: [
       { rel: 'self', href: uris.author(author.id) },
       { rel: 'books', href: uris.authorBooks(author.id, firstPage), title: `Books by ${author.name}` },
-      { rel: 'collection', href: firstPageOf(uris.authors) },
+      { rel: 'collection', href: uris.firstPages.authors },
     ],
     controls: options.asItem ? [] : authorControls(author, ctx),
   };

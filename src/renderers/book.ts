@@ -5,7 +5,7 @@ import type { RenderContext } from '../affordances/context.js';
 import { holdBook } from '../affordances/holds.js';
 import type { BookSubject } from '../domain/policy.js';
 import type { Control, Link, Resource } from '../hypermedia/model.js';
-import { firstPage, firstPageOf } from './first-page.js';
+import { firstPage } from './first-page.js';
 import { pick } from './pick.js';
 
 export interface BookRenderOptions {
@@ -27,7 +27,7 @@ export function renderBook(book: RenderableBook, ctx: RenderContext, options: Bo
       href: uris.author(book.author_id),
       ...(book.author_name !== undefined && { title: book.author_name }),
     },
-    { rel: 'collection', href: firstPageOf(uris.books) },
+    { rel: 'collection', href: uris.firstPages.books },
   ];
   if (!options.asItem) links.push(...circulationLinks(book, ctx));
   const resource: Resource = {

@@ -4,7 +4,6 @@ import type { RenderContext } from '../affordances/context.js';
 import { renewLoan, returnLoan } from '../affordances/loans.js';
 import { type Loan, type LoanRecord, loanStatus } from '../domain/loan.js';
 import type { Control, Resource } from '../hypermedia/model.js';
-import { firstPageOf } from './first-page.js';
 import { pick } from './pick.js';
 
 export interface LoanRenderOptions {
@@ -36,7 +35,7 @@ export function renderLoan(loan: Loan | LoanRecord, ctx: RenderContext, options:
       { rel: 'book', href: uris.book(loan.book_id) },
       { rel: 'copy', href: uris.copy(loan.copy_id) },
       { rel: 'borrower', href: uris.user(loan.borrower_id) },
-      { rel: 'collection', href: firstPageOf(uris.loans) },
+      { rel: 'collection', href: uris.firstPages.loans },
     ],
     controls: options.asItem ? [] : loanControls(loan, ctx),
   };

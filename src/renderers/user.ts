@@ -5,7 +5,7 @@ import type { Token } from '../domain/token.js';
 import type { User } from '../domain/user.js';
 import type { Resource } from '../hypermedia/model.js';
 import type { Collection } from './collection.js';
-import { firstPage, firstPageOf } from './first-page.js';
+import { firstPage } from './first-page.js';
 import { pick } from './pick.js';
 
 export interface UserRenderOptions {
@@ -23,7 +23,7 @@ export function renderUser(user: User & { version?: number }, ctx: RenderContext
   if (policy.manageTokens(caller, user.id).allowed) {
     links.push({ rel: 'tokens', href: uris.userTokens(user.id), title: 'Tokens' });
   }
-  if (policy.manageUsers(caller).allowed) links.push({ rel: 'collection', href: firstPageOf(uris.users) });
+  if (policy.manageUsers(caller).allowed) links.push({ rel: 'collection', href: uris.firstPages.users });
   const controls = options.asItem ? [] : offered(ctx, user, [changeUser.update, changeUser.edit]);
   const resource: Resource = {
     kind: 'user',
