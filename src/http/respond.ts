@@ -132,6 +132,7 @@ const anonymousSessions = new WeakMap<Uris, SessionView>();
 /**
  * What every anonymous caller's page header shows (the sign-in form), the same object on every request
  * of an app (one `Uris`, one policy): frozen, so that a format may draw it once (the HTML view does).
+ * Memoized together with that drawing, and kept for its figure in docs/performance.md.
  */
 function anonymousSession(ctx: AppEnv['Variables']['ctx']): SessionView {
   let session = anonymousSessions.get(ctx.uris);
