@@ -16,7 +16,7 @@ const reliabilityOfMainSuite = [
   'test/session.test.ts',
   'test/text-input.test.ts',
   'test/token-cap.test.ts',
-  'test/turns.test.ts',
+  'test/semaphore.test.ts',
 ];
 const postgresOnly = ['test/postgres/outage.test.ts', 'test/postgres/last-librarian-race.test.ts'];
 

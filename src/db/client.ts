@@ -19,15 +19,15 @@ import {
 import { lockDataDirectory } from './data-dir-lock.js';
 import { type ChannelListener, type Listening, listenOnPostgres } from './listen.js';
 import * as schema from './schema/index.js';
-import { Turns } from './turns.js';
+import { Semaphore } from './semaphore.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface Database {
   db: Db;
   target: DatabaseTarget;
-  /** Turns for listing reads (pages, searches, a stream's batches), so they never crowd out short requests. */
-  listingReads: Turns;
+  /** A semaphore for listing reads (pages, searches, a stream's batches), so they never crowd out short requests. */
+  listingReads: Semaphore;
   /** Subscribes to notifications (`NOTIFY`, `pg_notify`) on a channel; see `ChannelListener`. */
   listen(channel: string, listener: ChannelListener): void;
   close(): Promise<void>;
@@ -68,7 +68,7 @@ function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Da
   return {
     db: drizzlePostgres(client, { schema }),
     target,
-    listingReads: new Turns(LISTING_READS_AT_ONCE.postgres, LISTING_WAIT_BUDGET_MS),
+    listingReads: new Semaphore(LISTING_READS_AT_ONCE.postgres, LISTING_WAIT_BUDGET_MS),
     listen(channel, listener) {
       listening ??= listenOnPostgres(target.url);
       listening.listen(channel, listener);
@@ -90,7 +90,7 @@ export async function openPglite(
   return {
     db: drizzlePglite(client, { schema }),
     target,
-    listingReads: new Turns(LISTING_READS_AT_ONCE.pglite, LISTING_WAIT_BUDGET_MS),
+    listingReads: new Semaphore(LISTING_READS_AT_ONCE.pglite, LISTING_WAIT_BUDGET_MS),
     listen(channel, listener) {
       // One connection, in this process, which cannot drop: nothing is ever lost.
       client

@@ -1,11 +1,11 @@
 /**
- * @module Turns at the database for one kind of work: at most so many at once, the rest waiting first come
+ * @module A semaphore for one kind of database work: at most so many at once, the rest waiting first come
  * first served, each for a bounded time. Listing reads take turns so that many or long ones never fill the
  * database (PGlite's single connection, or the PostgreSQL pool) ahead of short requests.
  */
 import { ServiceUnavailable } from '../domain/errors.js';
 
-export class Turns {
+export class Semaphore {
   #running = 0;
   readonly #waiting: Array<{ start: () => void; timer: NodeJS.Timeout | undefined }> = [];
 
