@@ -1,14 +1,6 @@
 /**
- * @module Operator commands without HTTP, on the database the service is configured for.
- *
- *   npm run catalogue -- users add --name NAME [--role member|librarian]   prints the new user's token
- *   npm run catalogue -- users list
- *   npm run catalogue -- tokens add --user ID [--name LABEL]               prints the token
- *   npm run catalogue -- tokens list --user ID                             ids, dates, labels; no secrets
- *   npm run catalogue -- tokens revoke --id TOKEN_ID
- *   npm run catalogue -- generate --books N [--authors M]                 adds a synthetic catalogue
- *
- * On the embedded database, stop the server first: one process at a time owns a PGlite data directory.
+ * @module Operator commands without HTTP (users, tokens, generate) on the database the service is configured
+ * for; its usage text lists them. On the embedded database one process at a time owns the data directory.
  */
 import { parseArgs } from 'node:util';
 import { asc, eq } from 'drizzle-orm';

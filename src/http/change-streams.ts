@@ -1,9 +1,6 @@
 /**
- * @module The live change streams of one process: how many are open (bounded, so that stalled clients
- * cannot take the process down), and waking them when something commits. Every process listens on
- * `catalogue_changes`, which the feed's triggers notify at commit, so a write through any process wakes the
- * streams of all of them. A stream holds no database resource while it waits: woken (or at its keep-alive
- * deadline, the safety net should a notification be lost) it reads by number what it has not sent yet.
+ * @module The live change streams of one process: bounded in number, so stalled clients cannot take the
+ * process down, and woken by the NOTIFY the feed's triggers send at commit through any process.
  */
 import { defaultChangesConfig } from '../config.js';
 import type { Database } from '../db/client.js';

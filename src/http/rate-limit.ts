@@ -1,13 +1,6 @@
 /**
- * @module Per-caller limits on expensive work — searches, unpaginated streams and writes — announced with
- * the IETF `RateLimit-Policy` and `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers) on every
- * response that spends from one, and refused with 429 + `Retry-After` once spent.
- *
- * A caller is the signed-in user (however many tokens they use) or, when anonymous, the client address.
- * The windows are fixed and kept in this process's memory: a deployment of N processes behind a balancer
- * grants up to N times the figures. That is deliberate — the limits keep one client from monopolising a
- * process (its pool connections, its event loop), which is a per-process resource; billing-grade quotas
- * belong in the proxy in front.
+ * @module Per-caller limits on searches, unpaginated streams and writes, announced with the `RateLimit`
+ * fields and refused with 429 + `Retry-After`. Kept per process: they guard a process's own resources.
  */
 import type { Context } from 'hono';
 import { CatalogueError } from '../domain/errors.js';

@@ -1,8 +1,6 @@
 /**
- * @module What every stored resource answers the same way: reading one, creating one, changing it (PUT
- * and PATCH alike change only the fields sent, under `If-Match` if given) and deleting it. A resource kind
- * states what differs — how to find, insert, change, delete and render it — and each write handler takes
- * the affordance declared for it, whose predicate allows the request and whose body it validates.
+ * @module What every stored resource answers the same way (read, create, change under `If-Match`, delete),
+ * each write through the affordance declared for it, whose predicate allows it and whose body it validates.
  */
 import type { Context, Handler } from 'hono';
 import type { Affordance } from '../affordances/affordance.js';

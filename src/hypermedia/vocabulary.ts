@@ -1,8 +1,6 @@
 /**
- * @module The link relations and control names the catalogue uses: one registry that renderers, the
- * profile, docs and tests share. Where and for whom each control appears is not written here: the
- * profile gathers it from the affordances declared with that name (`src/affordances/`). Relations are nouns (IANA-registered where one fits, RFC 8288); controls
- * are verbs. An entry may be marked deprecated; responses carrying it then say so (see `deprecation.ts`).
+ * @module The link relations (nouns) and control names (verbs) the catalogue uses: one registry that
+ * renderers, the profile, docs and tests share, where an entry may be marked deprecated.
  */
 import type { Method } from './model.js';
 

@@ -1,9 +1,6 @@
 /**
- * @module What a successful write makes stale, decided once per resource kind: the documents besides the
- * one written (which caches drop by themselves, RFC 9111 §4.4) that a client holding them should read
- * again. Answered as `Link: <…>; rel="invalidates"`. A collection is named as clients hold it: whole
- * (its bare URL) and at the first page its links lead to. The root shows no counts, so no write makes it
- * stale.
+ * @module What a successful write makes stale besides the document written, per resource kind, answered as
+ * `Link: <…>; rel="invalidates"`: each collection whole and at the first page its links lead to.
  */
 import type { ListingParams, Uris } from '../hypermedia/uris.js';
 import { firstPage } from './first-page.js';

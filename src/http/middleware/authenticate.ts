@@ -1,9 +1,6 @@
 /**
- * @module Who is calling: `Authorization: Bearer <token>` names a user; so does the session cookie a
- * browser got by signing in; neither means anonymous. A header that names no valid token is refused
- * (401) rather than treated as anonymous, so a revoked token fails loudly; a stale cookie is dropped.
- * Tokens are hashed and looked up by their hash: no secret is compared in JavaScript, stored or logged.
- * Who a hash belongs to is remembered between requests (`CallerCache`), kept true by the database.
+ * @module Who is calling: a bearer token or a browser's session cookie names a user, neither means anonymous,
+ * and a token that names no one is refused (401). Tokens are looked up by hash, never compared or stored.
  */
 import type { Context } from 'hono';
 import { deleteCookie, getCookie } from 'hono/cookie';

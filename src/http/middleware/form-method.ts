@@ -1,9 +1,6 @@
 /**
- * @module HTML forms can only GET and POST. A form POST (and only a form POST) may name the method it
- * stands for in a `_method` field — PUT, PATCH or DELETE — and is handled as that method: dispatched
- * again, from the top, without that field. JSON clients use the real methods; a `_method` in JSON means
- * nothing. The form is read through the body limit, which the frame asks first: a form is a
- * body like any other, and is never buffered past the limit.
+ * @module HTML forms can only GET and POST: a form POST may name PUT, PATCH or DELETE in a `_method` field,
+ * and is dispatched again as that method, without the field. JSON bodies never mean another method.
  */
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../env.js';

@@ -1,8 +1,6 @@
 /**
- * @module The change feed, `GET /changes`: a page of events after a cursor, or (`Accept:
- * text/event-stream`) the same events live as server-sent events, resumable by `Last-Event-ID`. Which
- * events a caller sees is the policy's (`loanEvents`), applied in SQL; the numbering that makes a cursor
- * safe to resume from is the database's (migration 0010, docs/api.md "Change feed").
+ * @module The change feed, `GET /changes`: a page of events after a cursor, or the same events live as
+ * server-sent events, resumable by `Last-Event-ID`; what a caller sees is the policy's, applied in SQL.
  */
 import type { Context, Hono } from 'hono';
 import type { Db } from '../../db/client.js';

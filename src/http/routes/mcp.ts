@@ -1,9 +1,6 @@
 /**
- * @module `/mcp`: the Model Context Protocol endpoint (Streamable HTTP), the hypermedia API for LLM agents.
- * Its tools answer by requests to this app, as the bearer of the MCP request's `Authorization`; see
- * `src/mcp/`. Stateless, it offers no SSE stream and no session to end: an MCP client's GET (`Accept:
- * text/event-stream`) and DELETE are answered 405, as the transport's specification allows. Any other GET
- * (a person following the root's `mcp` link) is answered a document saying what the endpoint is.
+ * @module `/mcp`, the Model Context Protocol endpoint (Streamable HTTP, stateless) for LLM agents; its tools
+ * (`src/mcp/`) answer by requests to this app as the bearer of the MCP request's `Authorization`.
  */
 import type { Hono } from 'hono';
 import { CatalogueError } from '../../domain/errors.js';

@@ -1,9 +1,6 @@
 /**
- * @module Browser sessions. Signing in exchanges a token for a session credential of its own: a new token
- * of the same user, named "browser session", carried in an HttpOnly, SameSite=Strict cookie (Secure over
- * HTTPS), so a person in a browser never handles the token again. Signing out revokes that credential —
- * a copied cookie stops working — and leaves the token signed in with untouched. Sessions appear among
- * the user's tokens, so one can be ended from anywhere. Bearer-token clients never need this.
+ * @module Browser sessions: signing in exchanges a token for a new token of the same user in an HttpOnly,
+ * SameSite=Strict cookie, so a person never handles the token again; signing out revokes that one.
  */
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
