@@ -3,8 +3,7 @@
  * it is, where to start, what describes it, and how to sign in. Its URLs are the catalogue's hrefs:
  * path-absolute (Markdown resolves them against this document) unless a public base is configured.
  */
-import type { Uris } from '../hypermedia/uris.js';
-import { firstPage } from '../renderers/first-page.js';
+import { firstPage, type Uris } from '../hypermedia/uris.js';
 
 /**
  * The index. Never from the request's Host: a cache shared by many callers would keep and hand out

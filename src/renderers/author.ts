@@ -4,7 +4,7 @@ import { changeAuthor, deleteAuthor } from '../affordances/authors.js';
 import type { RenderContext } from '../affordances/context.js';
 import type { Author } from '../domain/author.js';
 import type { Control, Resource } from '../hypermedia/model.js';
-import { firstPage } from './first-page.js';
+import { firstPage } from '../hypermedia/uris.js';
 import { pick } from './pick.js';
 
 export interface AuthorRenderOptions {

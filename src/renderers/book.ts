@@ -5,7 +5,7 @@ import type { RenderContext } from '../affordances/context.js';
 import { holdBook } from '../affordances/holds.js';
 import type { BookSubject } from '../domain/policy.js';
 import type { Control, Link, Resource } from '../hypermedia/model.js';
-import { firstPage } from './first-page.js';
+import { firstPage } from '../hypermedia/uris.js';
 import { pick } from './pick.js';
 
 export interface BookRenderOptions {

@@ -4,7 +4,7 @@ import type { RenderContext } from '../affordances/context.js';
 import { withdrawCopy } from '../affordances/copies.js';
 import { type Copy, copyLabel } from '../domain/copy.js';
 import type { Resource } from '../hypermedia/model.js';
-import { firstPage } from './first-page.js';
+import { firstPage } from '../hypermedia/uris.js';
 import { pick } from './pick.js';
 
 export function renderCopy(

@@ -4,7 +4,7 @@ import type { RenderContext } from '../affordances/context.js';
 import { cancelHold } from '../affordances/holds.js';
 import type { Hold } from '../domain/hold.js';
 import type { Link, Resource } from '../hypermedia/model.js';
-import { firstPage } from './first-page.js';
+import { firstPage } from '../hypermedia/uris.js';
 import { pick } from './pick.js';
 
 export function renderHold(

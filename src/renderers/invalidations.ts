@@ -2,8 +2,7 @@
  * @module What a successful write makes stale besides the document written, per resource kind, answered as
  * `Link: <…>; rel="invalidates"`: each collection whole and at the first page its links lead to.
  */
-import type { ListingParams, Uris } from '../hypermedia/uris.js';
-import { firstPage } from './first-page.js';
+import { firstPage, type ListingParams, type Uris } from '../hypermedia/uris.js';
 
 /** A collection, whole and at its first page. */
 function collection(uri: (params?: ListingParams) => string): string[] {

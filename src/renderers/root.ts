@@ -4,7 +4,7 @@ import { searchBooks } from '../affordances/books.js';
 import type { RenderContext } from '../affordances/context.js';
 import { signIn, signOut } from '../affordances/session.js';
 import type { Control, Link, Resource } from '../hypermedia/model.js';
-import { firstPage } from './first-page.js';
+import { firstPage } from '../hypermedia/uris.js';
 
 export function renderRoot(ctx: RenderContext): Resource {
   const { uris, caller, policy } = ctx;

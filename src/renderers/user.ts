@@ -4,8 +4,8 @@ import { changeUser, createToken, revokeToken } from '../affordances/users.js';
 import type { Token } from '../domain/token.js';
 import type { User } from '../domain/user.js';
 import type { Resource } from '../hypermedia/model.js';
+import { firstPage } from '../hypermedia/uris.js';
 import type { Collection } from './collection.js';
-import { firstPage } from './first-page.js';
 import { pick } from './pick.js';
 
 export interface UserRenderOptions {
