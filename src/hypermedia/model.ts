@@ -78,6 +78,28 @@ export interface Resource {
   items?: Resource[];
   /** Version of the stored state, for conditional requests (ETag, If-Match); absent if not versioned. */
   version?: number;
+  /** What a listing could be narrowed to, counted: only on a page whose request asked for facets. */
+  facets?: Facet[];
+}
+
+/** One value a listing can be narrowed to, and how many of its items have it. */
+export interface FacetValue {
+  value: string;
+  label: string;
+  count: number;
+  /** Whether the listing is already narrowed to it. */
+  chosen: boolean;
+  /** Unchosen: the listing narrowed to this value. Chosen: the listing without it. */
+  href: string;
+}
+
+/** A property a listing's items can be narrowed by, with its values counted over the whole listing. */
+export interface Facet {
+  name: 'author' | 'decade' | 'available';
+  title: string;
+  values: FacetValue[];
+  /** Present when the counts are estimates (see `meta.total_items_estimated`). */
+  estimated?: true;
 }
 
 /** Kinds of member a collection can have. */
