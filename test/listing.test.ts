@@ -844,8 +844,8 @@ describe('author (the words of the author\u2019s name, as a person types them)',
     expect(await listedIds('/books', [['author', 'tolk']])).toEqual([b.hobbit, b.lotr]);
     expect(await listedIds('/books', [['author', 'r. r. tol']])).toEqual([b.hobbit, b.lotr]);
     expect(await listedIds('/books', [['author', 'sebald']])).toEqual([b.saturn, b.ringsAndLord]);
-    // Inside a word, or an unfinished word before the last, matches nothing.
-    expect(await listedIds('/books', [['author', 'olkien']])).toEqual([]);
+    // Inside a word (beyond a typo's reach), or an unfinished word before the last, matches nothing.
+    expect(await listedIds('/books', [['author', 'lkien']])).toEqual([]);
     expect(await listedIds('/books', [['author', 'tol r']])).toEqual([]);
   });
 
@@ -903,9 +903,9 @@ describe('query (full-text)', () => {
     ).toEqual([b.hobbit, b.lotr]);
   });
 
-  it('ranks a title match above an author-name match when unsorted, even against id order', async () => {
+  it('counts an author-name match like a title match when unsorted; equal ranks in id order', async () => {
     expect(b.quietHarbor).toBeLessThan(b.dragonSeason);
-    expect(await listedIds('/books', [['query', 'dragon']])).toEqual([b.dragonSeason, b.quietHarbor]);
+    expect(await listedIds('/books', [['query', 'dragon']])).toEqual([b.quietHarbor, b.dragonSeason]);
   });
 
   it('an explicit sort overrides the ranking', async () => {
@@ -994,7 +994,7 @@ describe('query (full-text)', () => {
     expect(await listedIds('/authors', [['query', 'tolk']])).toEqual([a.tolkien]);
     expect(await listedIds('/authors', [['query', 'gabriel márq']])).toEqual([a.garcia]);
     expect(await listedIds('/authors', [['query', 'gabr márquez']])).toEqual([]);
-    expect(await listedIds('/authors', [['query', 'olkien']])).toEqual([]);
+    expect(await listedIds('/authors', [['query', 'lkien']])).toEqual([]);
   });
 });
 

@@ -4,7 +4,9 @@
  * does not offer: turns for listing reads, sized to the database's connections, and closing.
  */
 import { PGlite } from '@electric-sql/pglite';
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
@@ -85,7 +87,7 @@ export async function openPglite(
   const client = await PGlite.create({
     ...(target.dataDir === 'memory://' ? {} : { dataDir: target.dataDir }),
     ...(loadDataDir ? { loadDataDir } : {}),
-    extensions: { pg_trgm },
+    extensions: { pg_trgm, unaccent, fuzzystrmatch },
   });
   return {
     db: drizzlePglite(client, { schema }),

@@ -318,4 +318,12 @@ export interface PageFacts {
   edges?: { first: KeyValue[]; last: KeyValue[] };
   /** Items follow the last one. */
   more: boolean;
+  /** The search with its misspelt words corrected, where the answer points to it ("did you mean"). */
+  corrected?: Correction;
+}
+
+/** A listing's `query` and `author` as corrected: only those that had a misspelt word. */
+export interface Correction {
+  query?: string;
+  author?: string;
 }

@@ -43,6 +43,11 @@ export const rels = {
   books: { means: 'The books collection (first page); from an author, the books by that author.' },
   authors: { means: 'The authors collection (first page).' },
   search: { means: 'A URI template for searching and listing books.' },
+  correction: {
+    means:
+      'On a search where a misspelt word was corrected ("did you mean"): the same search with the corrected words, ' +
+      'from its first page; the title is the corrected text.',
+  },
   first: { means: 'The first page of this listing.' },
   last: { means: 'The last page of this listing; on the change feed, its end: only events that commit from now on.' },
   prev: { means: 'The previous page of this listing.' },

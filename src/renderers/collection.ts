@@ -67,6 +67,15 @@ export function renderPage(
     });
   if (facts.more && edges)
     links.push({ rel: 'next', href: via({ page: page + 1, direction: 'after', keys: edges.last, ranked }) });
+  // "Did you mean": the same listing from its first page, with the misspelt words corrected.
+  if (facts.corrected) {
+    const corrected = { ...listing, ...facts.corrected };
+    links.push({
+      rel: 'correction',
+      href: collection.uri(listingQuery(corrected, 1)),
+      title: facts.corrected.query ?? facts.corrected.author,
+    });
+  }
   const meta: PageMeta = {
     page,
     per_page: perPage,

@@ -96,7 +96,7 @@ export const bookListing = listingTable(bookListingSpec, {
     copies_available: books.copiesAvailable,
   },
   id: books.id,
-  search: { column: books.search, config: 'english' },
+  search: { column: books.search, config: 'catalogue_english', dictionary: 'any', exact: books.title },
   filters: {
     // Both true and false asked for: every book.
     available: (values) =>
@@ -108,7 +108,8 @@ export const bookListing = listingTable(bookListingSpec, {
   },
   authorNamed: {
     column: books.authorId,
-    authorIds: (words) => sql`select ${authors.id} from ${authors} where ${authors.search} @@ ${words}`,
+    names: { column: authors.search, config: 'catalogue_simple', dictionary: 'names' },
+    authorIds: (query) => sql`select ${authors.id} from ${authors} where ${authors.search} @@ ${query}`,
   },
 });
 

@@ -6,6 +6,7 @@ import { and, asc, desc, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
 import type { KeyValue } from '../../domain/cursor.js';
 import {
+  type Correction,
   type Filter,
   isRankable,
   type Listing,
@@ -17,6 +18,7 @@ import {
 import type { Database, Db } from '../client.js';
 import { rowsOf } from '../client.js';
 import { boundedCount, type Counting, countedTotal, countUpTo, readCounter } from './counts.js';
+import { planSearch, type SearchPlan, type SearchTable } from './search.js';
 
 /** A listing filter's values, as parsed from `filter=`. */
 type FilterValues = (string | number | boolean)[];
@@ -34,8 +36,8 @@ export interface ListingTable<Spec extends ListingSpec = ListingSpec> {
   /** Each of the spec's fields → its column. */
   columns: { readonly [Field in keyof Spec['fields']]: PgColumn };
   id: PgColumn;
-  /** The tsvector column and the text search configuration it was built with. */
-  search: { column: PgColumn | SQL; config: 'english' | 'simple' };
+  /** How `query` searches it: its tsvector, configuration, and the dictionary of its words (`search.ts`). */
+  search: SearchTable;
   /** Each of the spec's filters → its column, or its condition where it is not a plain column (a loan's `status`). */
   filters?: { readonly [Field in keyof Spec['filters']]: PgColumn | ((values: FilterValues) => SQL) };
   /**
@@ -44,10 +46,10 @@ export interface ListingTable<Spec extends ListingSpec = ListingSpec> {
    */
   sorts?: { readonly [Field in keyof Spec['sorts']]: SQL };
   /**
-   * For the `author` parameter, absent where it does not apply: the column naming an item's author, and
-   * the query of the ids of the authors whose names match a `tsquery` (see `nameWords`).
+   * For the `author` parameter, absent where it does not apply: the column naming an item's author, how
+   * authors' names are searched, and the query of the ids of the authors whose names match a `tsquery`.
    */
-  authorNamed?: { column: PgColumn; authorIds: (words: SQL) => SQL };
+  authorNamed?: { column: PgColumn; names: SearchTable; authorIds: (query: SQL) => SQL };
 }
 
 /** The table mapping of a listing `spec`, checked against it (see `ListingTable`). */
@@ -91,13 +93,32 @@ const sortColumn = (field: string) => `_by_${field}`;
  */
 const NAMED_AUTHORS_LISTED = 1000;
 
+/** How a listing's `query` and `author` are matched, planned once for all the statements of one answer. */
+export interface ListingSearch {
+  query?: SearchPlan;
+  author?: SearchPlan;
+}
+
+/** Plans the listing's `query` and `author` (see `search.ts`). */
+export async function planListingSearch(db: Db, table: ListingTable, listing: Listing): Promise<ListingSearch> {
+  const [query, author] = await Promise.all([
+    listing.query === undefined ? undefined : planSearch(db, table.search, listing.query),
+    listing.author === undefined || !table.authorNamed
+      ? undefined
+      : planSearch(db, table.authorNamed.names, listing.author, { syntax: false }),
+  ]);
+  return { ...(query && { query }), ...(author && { author }) };
+}
+
 /** The WHERE of a listing, within a scope (e.g. one author's books). */
 export async function listingWhere(
   db: Db,
   table: ListingTable,
   listing: Listing,
   scope: SQL[] = [],
+  search?: ListingSearch,
 ): Promise<SQL | undefined> {
+  const planned = search ?? (await planListingSearch(db, table, listing));
   const conditions = [...scope];
   for (const filter of listing.filters) {
     const byFilter = (table.filters as Record<string, PgColumn | ((values: FilterValues) => SQL)> | undefined)?.[
@@ -109,21 +130,20 @@ export async function listingWhere(
         : inArray(byFilter ?? columnOf(table, filter.field), filter.values),
     );
   }
-  if (listing.author !== undefined && table.authorNamed) {
-    conditions.push(await authorCondition(db, table.authorNamed, listing.author));
+  if (planned.author && table.authorNamed) {
+    conditions.push(await authorCondition(db, table.authorNamed, planned.author));
   }
-  if (listing.query !== undefined) {
-    conditions.push(sql`${table.search.column} @@ ${tsQuery(table, listing.query)}`);
-  }
+  if (planned.query) conditions.push(sql`${table.search.column} @@ ${planned.query.query}`);
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
-/** Items whose author's name has the words of `text`; see `NAMED_AUTHORS_LISTED`. */
-async function authorCondition(db: Db, named: NonNullable<ListingTable['authorNamed']>, text: string): Promise<SQL> {
-  const words = nameWords(text);
-  // Nothing to match a name's words with (`%`, say): no author is named so.
-  if (words === undefined) return sql`false`;
-  const authorIds = named.authorIds(sql`to_tsquery('simple', ${words})`);
+/** Items whose author's name matches `author=`; see `NAMED_AUTHORS_LISTED`. */
+async function authorCondition(
+  db: Db,
+  named: NonNullable<ListingTable['authorNamed']>,
+  plan: SearchPlan,
+): Promise<SQL> {
+  const authorIds = named.authorIds(plan.query);
   const rows = rowsOf<{ id: number }>(await db.execute(sql`${authorIds} limit ${NAMED_AUTHORS_LISTED + 1}`));
   if (rows.length === 0) return sql`false`;
   if (rows.length > NAMED_AUTHORS_LISTED) return sql`${named.column} in (${authorIds})`;
@@ -140,7 +160,8 @@ export async function readPage<Row>(
   listing: PagedListing,
   scope: ListingScope = {},
 ): Promise<PageRead<Row>> {
-  const where = await listingWhere(db, table, listing, scope.conditions);
+  const search = await planListingSearch(db, table, listing);
+  const where = await listingWhere(db, table, listing, scope.conditions, search);
   const { perPage } = listing.paging;
   const cursor = listing.cursor;
   // The count runs alongside the page's read (past the limit, the planner's estimate does).
@@ -148,7 +169,7 @@ export async function readPage<Row>(
   // Without a cursor saying so, whether a search is ranked depends on how many items match: relevance is
   // ranked only over few enough matches that ranking them all stays cheap.
   const ranked = cursor ? cursor.ranked : isRankable(listing) && (await counting.withinLimit);
-  const keys = orderOf(table, listing, ranked);
+  const keys = orderOf(listing, ranked, search, table);
   const selection = selectionOf(table, keys);
   const select = (backwards: boolean, limit: number, offset = 0) =>
     db
@@ -191,12 +212,14 @@ export async function readPage<Row>(
   const total = await counting.total;
   const first = rows[0];
   const last = rows.at(-1);
+  const corrected = await correctedSearch(db, table, listing, search, total.n, scope.conditions);
   return {
     rows: withoutHidden(rows, table, keys) as Row[],
     totalItems: total.n,
     estimated: total.estimated,
     page,
     ranked,
+    ...(corrected && { corrected }),
     ...(first && last && { edges: { first: keysOf(keys, first), last: keysOf(keys, last) } }),
     more,
   };
@@ -219,11 +242,12 @@ export async function* readAll<Row>(
   batchSize = STREAM_BATCH,
 ): AsyncGenerator<Row[]> {
   const { db, listingReads } = database;
-  const where = await listingReads.run(() => listingWhere(db, table, listing, scope.conditions));
+  const search = await listingReads.run(() => planListingSearch(db, table, listing));
+  const where = await listingReads.run(() => listingWhere(db, table, listing, scope.conditions, search));
   const ranked =
     isRankable(listing) &&
     (await listingReads.run(() => countUpTo(db, table.from, where, listing.countLimit))) <= listing.countLimit;
-  const keys = orderOf(table, listing, ranked);
+  const keys = orderOf(listing, ranked, search, table);
   const selection = selectionOf(table, keys);
   const readBatch = async (after: KeyValue[] | undefined) => {
     // Each batch takes its own turn: between two of them, other listings and every short request get in.
@@ -261,6 +285,30 @@ export async function* readAll<Row>(
 }
 
 /**
+ * The listing's `query` and `author` with their misspelt words corrected, when the answer should point to
+ * them ("did you mean"): a word was corrected and the search found something, or a search written in web
+ * search syntax (matched as written) found nothing and its corrected text finds something.
+ */
+async function correctedSearch(
+  db: Db,
+  table: ListingTable,
+  listing: Listing,
+  search: ListingSearch,
+  total: number,
+  scope: SQL[] = [],
+): Promise<Correction | undefined> {
+  const corrected: Correction = {
+    ...(search.query?.corrected !== undefined && { query: search.query.corrected }),
+    ...(search.author?.corrected !== undefined && { author: search.author.corrected }),
+  };
+  if (corrected.query === undefined && corrected.author === undefined) return undefined;
+  if (total > 0) return search.query?.broadened || search.author?.broadened ? corrected : undefined;
+  const where = await listingWhere(db, table, { ...listing, ...corrected }, scope);
+  const found = rowsOf(await db.execute(sql`select 1 from ${table.from} where ${where ?? sql`true`} limit 1`));
+  return found.length > 0 ? corrected : undefined;
+}
+
+/**
  * Total of a listing: a counter when unfiltered or filtered on one counted field, else a bounded count,
  * else the planner's estimate.
  */
@@ -281,10 +329,10 @@ function countItems(
 }
 
 /** The ORDER BY keys: relevance then id for a ranked search, else the sort keys then id. */
-function orderOf(table: ListingTable, listing: Listing, ranked: boolean): OrderKey[] {
-  if (ranked) {
+function orderOf(listing: Listing, ranked: boolean, search: ListingSearch, table: ListingTable): OrderKey[] {
+  if (ranked && search.query) {
     return [
-      { expr: rankOf(table, listing.query as string), field: RANK, descending: true },
+      { expr: search.query.rank, field: RANK, descending: true },
       { expr: table.id, field: 'id', descending: false },
     ];
   }
@@ -307,11 +355,6 @@ function selectionOf(table: ListingTable, keys: OrderKey[]): SelectedFields {
   const selection: SelectedFields = { ...table.selection };
   for (const key of hidden) selection[key.field] = (key.expr as SQL).as(key.field);
   return selection;
-}
-
-/** `ts_rank` is a `real`: its value goes through JSON and back unchanged when compared as a `real`. */
-function rankOf(table: ListingTable, query: string): SQL<number> {
-  return sql<number>`ts_rank(${table.search.column}, ${tsQuery(table, query)})`.mapWith(Number);
 }
 
 function orderBy(keys: OrderKey[], backwards: boolean): SQL[] {
@@ -388,34 +431,4 @@ function columnOf(table: ListingTable, field: string): PgColumn {
   const column = (table.columns as Record<string, PgColumn>)[field];
   if (!column) throw new Error(`no column for listing field ${field}`);
   return column;
-}
-
-function tsQuery(table: ListingTable, text: string): SQL {
-  const config = sql.raw(`'${table.search.config}'::regconfig`);
-  const words = table.search.config === 'simple' && !usesSearchSyntax(text) ? nameWords(text) : undefined;
-  // Names are searched as typed (see `nameWords`). Phrases, `or` and `-word` keep the web search syntax.
-  return words === undefined ? sql`websearch_to_tsquery(${config}, ${text})` : sql`to_tsquery(${config}, ${words})`;
-}
-
-function usesSearchSyntax(text: string): boolean {
-  return /["]|(^|\s)-\S|(^|\s)or(\s|$)/i.test(text);
-}
-
-/**
- * A name as a person types it, as a `tsquery` of the `simple` configuration: every word is a word of the
- * name, and the last one may be unfinished, as in search-as-you-type (`ursula le gu` → `ursula & le &
- * gu:*`, `tolk` → `tolk:*`). Words are the runs of letters and digits, as the text search parser splits
- * them (`O'Brien` → `o & brien:*`); undefined when there are none.
- *
- * Only the last word is a prefix because a prefix reads every word it begins: `author:*` read a posting
- * list as long as the catalogue's names, where the whole word `author` is skipped through (0.2 ms against
- * 1–4 ms per search at 100,000 authors sharing that word).
- */
-export function nameWords(text: string): string | undefined {
-  const words = text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== '');
-  if (words.length === 0) return undefined;
-  return words.map((word, i) => (i === words.length - 1 ? `${word}:*` : word)).join(' & ');
 }

@@ -11,8 +11,11 @@ export const authors = pgTable(
     name: text('name').notNull(),
     /** Bumped by every update; the ETag carries it so that `If-Match` is checked by the UPDATE itself. */
     version: integer('version').notNull().default(1),
-    /** Full-text vector of the name; `simple` because names are not English words to be stemmed. */
-    search: tsvector('search').notNull().generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, name)`),
+    /**
+     * Full-text vector of the name, accents folded (`catalogue_simple`: simple + unaccent, see the
+     * `search_words` migration); not stemmed, because names are not English words.
+     */
+    search: tsvector('search').notNull().generatedAlwaysAs(sql`to_tsvector('catalogue_simple'::regconfig, name)`),
   },
   (t) => [
     check('authors_name_not_blank', sql`btrim(${t.name}) <> ''`),
