@@ -176,7 +176,9 @@ export async function planSearch(
       looked.map((word, i) => [...(asTyped[i] ?? []), ...(word.known ? [] : word.corrections.map((c) => operand(c)))]),
     );
   }
-  return { query, rank: rankOf(table, config, query, typedQuery, text), corrected, broadened };
+  // What was meant ranks as if it had been typed: an exact title after a correction is still exact.
+  const texts = broadened && corrected !== undefined ? [text, corrected] : [text];
+  return { query, rank: rankOf(table, config, query, typedQuery, texts), corrected, broadened };
 
   /** The words as typed (folded), all of them, the last one also as a prefix (no web search syntax). */
   function asTypedQuery(words: string[]): SQL {
@@ -200,12 +202,24 @@ function tsQuery(config: SQL, words: string[][]): SQL {
  * 1 all the words as typed, 0 only with corrections) plus `ts_rank` normalised into [0, 1) (flag 32), so
  * that a tier always outranks the one below.
  */
-function rankOf(table: SearchTable, config: SQL, query: SQL, typedQuery: SQL, text: string): SQL<number> {
+function rankOf(
+  table: SearchTable,
+  config: SQL,
+  query: SQL,
+  typedQuery: SQL,
+  texts: readonly string[],
+): SQL<number> {
+  // Exact: the whole title has the words of the text in order, and no other word (`length` counts a
+  // tsvector's words), so "the hobbit" and "hobbit" are both exactly The Hobbit.
   const exact = table.exact
-    ? sql`when to_tsvector(${config}, ${table.exact}) = to_tsvector(${config}, ${text}) then 3`
-    : sql``;
-  return sql<number>`((case ${exact}
-      when ${table.column} @@ phraseto_tsquery(${config}, ${text}) then 2
+    ? texts.map(
+        (text) =>
+          sql`when to_tsvector(${config}, ${table.exact}) @@ phraseto_tsquery(${config}, ${text})
+            and length(to_tsvector(${config}, ${table.exact})) = length(to_tsvector(${config}, ${text})) then 3`,
+      )
+    : [];
+  const phrase = texts.map((text) => sql`when ${table.column} @@ phraseto_tsquery(${config}, ${text}) then 2`);
+  return sql<number>`((case ${sql.join([...exact, ...phrase], sql` `)}
       when ${table.column} @@ ${typedQuery} then 1
       else 0 end) + ts_rank(${table.column}, ${query}, 32))::real`.mapWith(Number);
 }

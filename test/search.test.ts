@@ -1,0 +1,237 @@
+/**
+ * Search that forgives: accents and case folded, misspelt words corrected to the catalogue's own words,
+ * the last word a prefix, nonsense finding nothing, relevance tiers, "did you mean" links, and the word
+ * dictionary kept exact by every write, also concurrent ones.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../src/db/client.js';
+import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+
+let t: TestCatalogue;
+const b: Record<string, number> = {};
+
+interface Page {
+  data: { id: number; title: string }[];
+  meta: { total_items: number };
+  links: { rel: string; href: string; title?: string }[];
+}
+
+beforeAll(async () => {
+  t = await openTestCatalogue();
+  const kierkegaard = await addAuthor(t, 'Søren Kierkegaard');
+  const lagerlof = await addAuthor(t, 'Selma Lagerlöf');
+  const zola = await addAuthor(t, 'Émile Zola');
+  const shelley = await addAuthor(t, 'Mary Shelley');
+  const aldiss = await addAuthor(t, 'Brian Aldiss');
+  const other = await addAuthor(t, 'Petra Ordinary');
+  b.fear = await addBook(t, 'Fear and Trembling', 1843, kierkegaard);
+  b.either = await addBook(t, 'Either/Or', 1843, kierkegaard);
+  b.gosta = await addBook(t, 'Gösta Berling’s Saga', 1891, lagerlof);
+  b.nils = await addBook(t, 'The Wonderful Adventures of Nils', 1906, lagerlof);
+  b.germinal = await addBook(t, 'Germinal', 1885, zola);
+  b.therese = await addBook(t, 'Thérèse Raquin', 1867, zola);
+  b.unbound = await addBook(t, 'Frankenstein Unbound', 1973, aldiss);
+  b.frankenstein = await addBook(t, 'Frankenstein', 1818, shelley);
+  b.manCameLast = await addBook(t, 'The Man Who Came Last', 1990, other);
+  b.lastManStanding = await addBook(t, 'Last Man Standing', 1980, other);
+  b.theLastMan = await addBook(t, 'The Last Man', 1826, shelley);
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+async function search(params: Record<string, string>, client = t.anonymous): Promise<Page> {
+  const response = await client.request(`/books?${new URLSearchParams({ per_page: '50', ...params })}`);
+  expect(response.status).toBe(200);
+  return json<Page>(response);
+}
+
+const found = async (query: string) => (await search({ query })).data.map((book) => book.id);
+const correction = (page: Page) => page.links.find((link) => link.rel === 'correction');
+
+describe('accents and case', () => {
+  it('are folded in the catalogue and in the search alike', async () => {
+    expect(await found('gosta berling')).toEqual([b.gosta]);
+    expect(await found('THERESE raquin')).toEqual([b.therese]);
+    expect(await found('Thérèse')).toEqual([b.therese]);
+    expect(await found('Frankénstein unbound')).toEqual([b.unbound]);
+    expect((await search({ author: 'lagerlof' })).data.map((book) => book.id)).toEqual([b.gosta, b.nils]);
+    expect((await search({ author: 'EMILE zola' })).data.map((book) => book.id)).toEqual([b.germinal, b.therese]);
+    expect((await search({ author: 'soren' })).data.map((book) => book.id)).toEqual([b.fear, b.either]);
+  });
+});
+
+describe('misspelt words', () => {
+  it('match the catalogue’s words within one edit (4–7 letters) or two (8 and more)', async () => {
+    expect(await found('germinl')).toEqual([b.germinal]);
+    expect(await found('raqin')).toEqual([b.therese]);
+    expect(await found('kierkegard trembling')).toEqual([b.fear]);
+    expect(await found('frankenstien')).toEqual([b.frankenstein, b.unbound]);
+    expect((await search({ author: 'lagerlaf' })).data.map((book) => book.id)).toEqual([b.gosta, b.nils]);
+  });
+
+  it('are not corrected beyond their edit distance, nor when shorter than four letters', async () => {
+    expect(await found('rqnin')).toEqual([]);
+    expect(await found('raquim zola')).toEqual([b.therese]);
+    expect(await found('mab')).toEqual([]);
+    expect(await found('zla')).toEqual([]);
+  });
+
+  it('nonsense finds nothing, and offers no correction', async () => {
+    for (const query of ['qwxzvbn', 'zzzzzz', 'xkcdqp frankenstein', 'ghjkl']) {
+      const page = await search({ query });
+      expect(page.data, query).toEqual([]);
+      expect(correction(page), query).toBeUndefined();
+    }
+  });
+});
+
+describe('the last word', () => {
+  it('matches as a prefix, as a person types; the words before it only whole (or corrected)', async () => {
+    expect(await found('germ')).toEqual([b.germinal]);
+    expect(await found('fear and trem')).toEqual([b.fear]);
+    expect(await found('kierk')).toEqual([b.fear, b.either]);
+    expect(await found('wond adventures')).toEqual([]);
+    expect(await found('trem fear')).toEqual([]);
+  });
+});
+
+describe('relevance', () => {
+  it('ranks an exact title first, then the words as a phrase, then all the words', async () => {
+    expect(await found('last man')).toEqual([b.theLastMan, b.lastManStanding, b.manCameLast]);
+    expect(await found('the last man')).toEqual([b.theLastMan, b.lastManStanding, b.manCameLast]);
+  });
+
+  it('ranks an exact title first after a correction too, and an author’s name like a title', async () => {
+    expect(await found('frankenstein')).toEqual([b.frankenstein, b.unbound]);
+    expect(await found('frankenstien')).toEqual([b.frankenstein, b.unbound]);
+    // "Shelley" is in the author's name, "last man" in the title: both count.
+    expect(await found('shelley last man')).toEqual([b.theLastMan]);
+  });
+
+  it('keeps ties in a stable order, so that following `next` walks every match once', async () => {
+    const all = (await search({ query: 'man' })).data.map((book) => book.id);
+    expect(all).toHaveLength(3);
+    const walked: number[] = [];
+    let href: string | undefined = `/books?query=man&per_page=1`;
+    while (href) {
+      const page: Page = await json<Page>(await t.anonymous.request(href));
+      walked.push(...page.data.map((book) => book.id));
+      href = page.links.find((link) => link.rel === 'next')?.href;
+    }
+    expect(walked).toEqual(all);
+  });
+});
+
+describe('"did you mean"', () => {
+  it('links a search whose word was corrected to the corrected search, titled with its text', async () => {
+    const page = await search({ query: 'germinl' });
+    expect(correction(page)).toMatchObject({ title: 'germinal' });
+    const corrected = await json<Page>(await t.anonymous.request(correction(page)?.href as string));
+    expect(corrected.data.map((book) => book.id)).toEqual([b.germinal]);
+    expect(correction(corrected)).toBeUndefined();
+    expect(new URL(correction(page)?.href as string, 'http://x').searchParams.get('query')).toBe('germinal');
+  });
+
+  it('keeps what was typed right as it was typed', async () => {
+    const page = await search({ query: 'Frankenstein Unbond' });
+    expect(correction(page)?.title).toBe('Frankenstein unbound');
+  });
+
+  it('offers no correction for a search found as typed', async () => {
+    expect(correction(await search({ query: 'germinal' }))).toBeUndefined();
+    expect(correction(await search({ query: 'germ' }))).toBeUndefined();
+  });
+
+  it('for a search in web syntax that found nothing, links the corrected one that finds something', async () => {
+    const page = await search({ query: '"fear and trembeling"' });
+    expect(page.data).toEqual([]);
+    expect(correction(page)?.title).toBe('"fear and trembling"');
+    const corrected = await json<Page>(await t.anonymous.request(correction(page)?.href as string));
+    expect(corrected.data.map((book) => book.id)).toEqual([b.fear]);
+  });
+
+  it('corrects `author=` too', async () => {
+    const page = await search({ author: 'lagerlaf' });
+    const link = correction(page);
+    expect(link?.title).toBe('lagerlof');
+    expect(new URL(link?.href as string, 'http://x').searchParams.get('author')).toBe('lagerlof');
+  });
+
+  it('is in the HAL document as a link', async () => {
+    const response = await t.anonymous.request('/books?query=germinl&per_page=5', {
+      headers: { Accept: 'application/hal+json' },
+    });
+    const hal = await json<{ _links: Record<string, { href: string; title?: string }> }>(response);
+    expect(hal._links.correction).toMatchObject({ title: 'germinal' });
+  });
+});
+
+describe('the dictionary of the catalogue’s words', () => {
+  /** The dictionary as it is, and as it would be counted again from every title and name. */
+  async function dictionaryAndRecount() {
+    const db = t.database.db;
+    const kept = rowsOf<{ word: string; in_titles: number; in_names: number }>(
+      await db.execute(sql`select word, in_titles, in_names from search_words order by word`),
+    );
+    const recount = rowsOf<{ word: string; in_titles: number; in_names: number }>(
+      await db.execute(sql`
+        select word, sum(in_titles)::int as in_titles, sum(in_names)::int as in_names from (
+          select word, 1 as in_titles, 0 as in_names from books, unnest(catalogue_words(title)) as word
+          union all
+          select word, 0, 1 from authors, unnest(catalogue_words(name)) as word
+        ) as uses group by word order by word`),
+    );
+    return { kept: kept.map((row) => ({ ...row })), recount: recount.map((row) => ({ ...row })) };
+  }
+
+  it('learns a new title’s words in the writing transaction, and forgets them when retitled', async () => {
+    const author = await addAuthor(t, 'Wanda Dictionary');
+    const id = await addBook(t, 'Zanzibar Nights', 2001, author);
+    expect(await found('zanzibr')).toEqual([id]);
+    const retitled = await t.send('PATCH', `/books/${id}`, { title: 'Other Nights' }, { 'If-Match': '*' });
+    expect(retitled.status).toBe(200);
+    const page = await search({ query: 'zanzibr' });
+    expect(page.data).toEqual([]);
+    expect(correction(page)).toBeUndefined();
+    expect(await found('nigts')).toEqual([id]);
+  });
+
+  it('stays exactly the count of the words of every title and name after concurrent writes', async () => {
+    const author = await addAuthor(t, 'Concurrent Scribe');
+    const titles = Array.from({ length: 24 }, (_, i) => `Quasar ${['Harbour', 'Lantern', 'Meadow'][i % 3]} Tale`);
+    const created = await Promise.all(
+      titles.map((title, i) =>
+        t.send('POST', '/books', { title, publication_year: 1900 + i, author_id: author }).then(json<{ id: number }>),
+      ),
+    );
+    await Promise.all(
+      created
+        .slice(0, 8)
+        .map((book) => t.send('PATCH', `/books/${book.id}`, { title: 'Nebula Lantern' }, { 'If-Match': '*' })),
+    );
+    await Promise.all(created.slice(8, 12).map((book) => t.request(`/books/${book.id}`, { method: 'DELETE' })));
+    await t.send('PATCH', `/authors/${author}`, { name: 'Concurrent Scrivener' }, { 'If-Match': '*' });
+    const { kept, recount } = await dictionaryAndRecount();
+    expect(kept).toEqual(recount);
+    expect(kept.find((row) => row.word === 'quasar')?.in_titles).toBe(12);
+    expect(kept.find((row) => row.word === 'scribe')).toBeUndefined();
+    expect(await found('quasr lantern')).toHaveLength(4);
+  });
+});
+
+describe('bad input still answers in the error shape', () => {
+  it('a search of only punctuation, or of many words, changes nothing and never fails', async () => {
+    expect((await search({ query: '%%%' })).data).toEqual([]);
+    expect((await search({ query: "'\\:*&|!" })).data).toEqual([]);
+    const many = Array.from({ length: 16 }, (_, i) => `wörd${i}`).join(' ');
+    expect((await search({ query: many })).data).toEqual([]);
+    const response = await t.anonymous.request(
+      `/books?query=${encodeURIComponent(Array.from({ length: 17 }, () => 'w').join(' '))}`,
+    );
+    expect(response.status).toBe(400);
+    expect(await json(response)).toMatchObject({ error: { code: 400, message: expect.stringContaining('query') } });
+  });
+});
