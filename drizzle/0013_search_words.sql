@@ -40,6 +40,8 @@ CREATE TABLE "search_words" (
 --> statement-breakpoint
 CREATE INDEX "search_words_trgm_idx" ON "search_words" USING gist ("word" gist_trgm_ops);
 --> statement-breakpoint
+CREATE INDEX "search_words_prefix_idx" ON "search_words" USING btree ("word" text_pattern_ops);
+--> statement-breakpoint
 -- Adds (or, negative, takes away) uses of words: titles (`titles` true) or names. Words in sorted order,
 -- so two transactions counting the same words lock them in the same order; a word nothing uses goes.
 -- Taking away updates the rows (locked in order first): an INSERT's proposed row would be checked, and

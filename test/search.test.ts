@@ -36,6 +36,7 @@ beforeAll(async () => {
   b.manCameLast = await addBook(t, 'The Man Who Came Last', 1990, other);
   b.lastManStanding = await addBook(t, 'Last Man Standing', 1980, other);
   b.theLastMan = await addBook(t, 'The Last Man', 1826, shelley);
+  b.station = await addBook(t, 'Station 4.50 Diaries', 1957, other);
 });
 
 afterAll(async () => {
@@ -85,6 +86,15 @@ describe('misspelt words', () => {
       expect(page.data, query).toEqual([]);
       expect(correction(page), query).toBeUndefined();
     }
+  });
+});
+
+describe('what found something before search forgave', () => {
+  it('still finds it: tokens the parser keeps whole, web syntax, stems', async () => {
+    expect(await found('4.50 diaries')).toEqual([b.station]);
+    expect(await found('station 4.50')).toEqual([b.station]);
+    expect(await found('"last man" -standing')).toEqual([b.theLastMan]);
+    expect(await found('diary')).toEqual([b.station]);
   });
 });
 

@@ -47,6 +47,8 @@ const EDITS_BY_LENGTH: ReadonlyArray<readonly [minLength: number, edits: number]
 const CANDIDATES = 64;
 /** Completions of the last word also matched as whole words (see `LookedUp.completions`). */
 const COMPLETIONS = 8;
+/** A last word shorter than this is matched as a prefix only: it begins too many words to pick from. */
+const COMPLETED_FROM = 3;
 /** Corrections a misspelt word also matches (the first is the one a "did you mean" proposes). */
 const CORRECTIONS_PER_WORD = 3;
 /** Beyond this many words a text is matched as typed (folded), without looking each word up. */
@@ -95,28 +97,28 @@ async function lookUp(db: Db, words: string[], dictionary: 'any' | 'names', last
     corrections: string[] | string;
   }>(
     await db.execute(sql`
-      select t.i::int as i, f.folded,
-        exists (select 1 from search_words s where s.word = f.folded and ${used}) as known,
-        array(
-          select s.word from search_words s
-          where t.i = ${words.length} and ${lastIsPrefix} and s.word like f.folded || '%' and s.word <> f.folded
-            and ${used}
-          order by ${uses} desc, s.word
-          limit ${COMPLETIONS}
-        ) as completions,
-        array(
+      select t.i::int as i, f.folded, k.known, k.completions,
+        case when k.known or cardinality(k.completions) > 0 or t.edits = 0 then '{}'::text[] else array(
           select c.word from (
             select s.word, ${uses} as uses from search_words s where ${used}
             order by s.word <-> f.folded limit ${CANDIDATES}
           ) as c
-          where t.edits > 0 and c.word <> f.folded
-            and levenshtein_less_equal(c.word, f.folded, t.edits) <= t.edits
+          where c.word <> f.folded and levenshtein_less_equal(c.word, f.folded, t.edits) <= t.edits
           order by levenshtein(c.word, f.folded), c.uses desc, c.word
           limit ${CORRECTIONS_PER_WORD}
-        ) as corrections
+        ) end as corrections
       from json_to_recordset(${JSON.stringify(words.map((word, i) => ({ word, edits: edits[i], i: i + 1 })))}::json)
           as t(word text, edits int, i int),
-        lateral (select catalogue_fold(t.word) as folded) as f
+        lateral (select catalogue_fold(t.word) as folded) as f,
+        lateral (select
+          exists (select 1 from search_words s where s.word = f.folded and ${used}) as known,
+          array(
+            select s.word from search_words s
+            where t.i = ${words.length} and ${lastIsPrefix} and char_length(f.folded) >= ${COMPLETED_FROM}
+              and s.word like f.folded || '%' and s.word <> f.folded and ${used}
+            order by ${uses} desc, s.word
+            limit ${COMPLETIONS}
+          ) as completions) as k
       order by t.i`),
   );
   return rows.map((row): LookedUp => {
@@ -166,15 +168,18 @@ export async function planSearch(
       ? [operand(word.folded, true), ...word.completions.map((c) => operand(c))]
       : [operand(word.folded)],
   );
-  const typedQuery = tsQuery(config, asTyped);
+  // What the text matched before it was forgiven, too: the parser keeps tokens such as `4.50` whole,
+  // which the words looked up split.
+  const typedQuery = sql`(websearch_to_tsquery(${config}, ${text}) || ${tsQuery(config, asTyped)})`;
   let query: SQL;
   if (syntax) query = sql`websearch_to_tsquery(${config}, ${text})`;
   else if (!broadened) query = typedQuery;
   else {
-    query = tsQuery(
-      config,
-      looked.map((word, i) => [...(asTyped[i] ?? []), ...(word.known ? [] : word.corrections.map((c) => operand(c)))]),
-    );
+    const alternatives = looked.map((word, i) => [
+      ...(asTyped[i] ?? []),
+      ...(word.known ? [] : word.corrections.map((c) => operand(c))),
+    ]);
+    query = sql`(websearch_to_tsquery(${config}, ${text}) || ${tsQuery(config, alternatives)})`;
   }
   // What was meant ranks as if it had been typed: an exact title after a correction is still exact.
   const texts = broadened && corrected !== undefined ? [text, corrected] : [text];
@@ -202,13 +207,7 @@ function tsQuery(config: SQL, words: string[][]): SQL {
  * 1 all the words as typed, 0 only with corrections) plus `ts_rank` normalised into [0, 1) (flag 32), so
  * that a tier always outranks the one below.
  */
-function rankOf(
-  table: SearchTable,
-  config: SQL,
-  query: SQL,
-  typedQuery: SQL,
-  texts: readonly string[],
-): SQL<number> {
+function rankOf(table: SearchTable, config: SQL, query: SQL, typedQuery: SQL, texts: readonly string[]): SQL<number> {
   // Exact: the whole title has the words of the text in order, and no other word (`length` counts a
   // tsvector's words), so "the hobbit" and "hobbit" are both exactly The Hobbit.
   const exact = table.exact

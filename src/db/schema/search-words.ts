@@ -19,5 +19,7 @@ export const searchWords = pgTable(
     check('search_words_counted', sql`${t.inTitles} >= 0 and ${t.inNames} >= 0`),
     // Trigram distance finds the words near a misspelt one (`<->`) and near a typed prefix (`<<->`).
     index('search_words_trgm_idx').using('gist', t.word.op('gist_trgm_ops')),
+    // The words a typed prefix begins (`like 'prefix%'`), whatever the database's collation.
+    index('search_words_prefix_idx').on(t.word.op('text_pattern_ops')),
   ],
 );
