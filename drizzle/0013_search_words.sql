@@ -42,14 +42,16 @@ CREATE INDEX "search_words_trgm_idx" ON "search_words" USING gist ("word" gist_t
 --> statement-breakpoint
 CREATE INDEX "search_words_prefix_idx" ON "search_words" USING btree ("word" text_pattern_ops);
 --> statement-breakpoint
--- Adds (or, negative, takes away) uses of words: titles (`titles` true) or names. Words in sorted order,
--- so two transactions counting the same words lock them in the same order; a word nothing uses goes.
--- Taking away updates the rows (locked in order first): an INSERT's proposed row would be checked, and
--- refused, for its negative count before ON CONFLICT turned it into an update.
+-- Adds (or, negative, takes away) uses of words: titles (`titles` true) or names; a word nothing uses
+-- goes. Under the change feed's lock, which every catalogue write takes (0010): a retitling takes words
+-- away and adds others, and two of them taking those row locks in turn would deadlock. Taking away
+-- updates the rows: an INSERT's proposed row would be checked, and refused, for its negative count before
+-- ON CONFLICT turned it into an update.
 CREATE FUNCTION count_search_words(counted text[], delta integer, titles boolean) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
   IF cardinality(counted) = 0 THEN RETURN; END IF;
+  PERFORM pg_advisory_xact_lock(7305413);
   IF delta > 0 THEN
     INSERT INTO search_words AS s (word, in_titles, in_names)
     SELECT word, CASE WHEN titles THEN n * delta ELSE 0 END, CASE WHEN titles THEN 0 ELSE n * delta END
@@ -58,7 +60,6 @@ BEGIN
     ON CONFLICT (word) DO UPDATE
     SET in_titles = s.in_titles + excluded.in_titles, in_names = s.in_names + excluded.in_names;
   ELSE
-    PERFORM 1 FROM search_words WHERE word = ANY (counted) ORDER BY word FOR UPDATE;
     UPDATE search_words AS s
     SET in_titles = s.in_titles + CASE WHEN titles THEN uses.n * delta ELSE 0 END,
         in_names = s.in_names + CASE WHEN titles THEN 0 ELSE uses.n * delta END
@@ -110,8 +111,8 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
--- Named to fire after the change feed's triggers (books_record_*, authors_record_*), which take the
--- feed's lock first: concurrent writers then count words one after another, never in a deadlock.
+-- Named to fire after the change feed's triggers (books_record_*, authors_record_*) where both are
+-- statement triggers, so the feed's lock is taken in the same order as before.
 CREATE TRIGGER books_words_inserted AFTER INSERT ON books REFERENCING NEW TABLE AS new_rows
 FOR EACH STATEMENT EXECUTE FUNCTION count_inserted_words('titles');
 --> statement-breakpoint

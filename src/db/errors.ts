@@ -24,25 +24,29 @@ export const FOREIGN_KEY_VIOLATION = '23503';
 export const CHECK_VIOLATION = '23514';
 
 /** Why a database error means "not now" rather than "wrong": the 503 cases. */
-export type Unavailability = 'unreachable' | 'over-budget';
+export type Unavailability = 'unreachable' | 'over-budget' | 'contended';
 
 /**
  * Recognises errors that say the database cannot be used now, rather than that the request is wrong:
  * no connection (refused, reset, timed out, closed; SQLSTATE class 08), a server shutting down or
- * starting up (57P01–57P03), too many connections (53300), or a statement cancelled by its time budget
- * (57014). postgres.js reports socket errors by their Node code, PostgreSQL errors by SQLSTATE.
+ * starting up (57P01–57P03), too many connections (53300), a statement cancelled by its time budget
+ * (57014), or a transaction rolled back for another's sake (deadlock 40P01, serialization failure 40001). postgres.js reports socket errors by their Node code, PostgreSQL errors by SQLSTATE.
  */
 export function databaseUnavailability(error: unknown): Unavailability | undefined {
   for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
     const code = (e as { code?: unknown }).code;
     if (typeof code !== 'string') continue;
     if (code === QUERY_CANCELED) return 'over-budget';
+    // The database gave up on this transaction so that another could finish: the same request can succeed.
+    if (code === DEADLOCK_DETECTED || code === SERIALIZATION_FAILURE) return 'contended';
     if (UNREACHABLE_CODES.has(code) || code.startsWith('08')) return 'unreachable';
   }
   return undefined;
 }
 
 const QUERY_CANCELED = '57014';
+const DEADLOCK_DETECTED = '40P01';
+const SERIALIZATION_FAILURE = '40001';
 
 const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED',

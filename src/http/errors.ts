@@ -105,6 +105,10 @@ const UNAVAILABLE = {
     log: 'database unreachable',
     message: 'the catalogue cannot reach its database right now; try again shortly',
   },
+  contended: {
+    log: 'transaction rolled back for a concurrent one',
+    message: 'the catalogue was busy with a conflicting change; try again',
+  },
   'over-budget': {
     log: 'query over its time budget',
     message: 'the catalogue is too busy to answer this in time; try again shortly',

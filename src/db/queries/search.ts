@@ -9,7 +9,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.js';
-import { rowsOf } from '../client.js';
+import { type LookedUp, lookUpWords } from './search-words.js';
 
 /** How a collection is searched. */
 export interface SearchTable {
@@ -38,19 +38,6 @@ export interface SearchPlan {
   broadened: boolean;
 }
 
-/** Words this long and longer are corrected, within this many edits; shorter ones only match as typed. */
-const EDITS_BY_LENGTH: ReadonlyArray<readonly [minLength: number, edits: number]> = [
-  [8, 2],
-  [4, 1],
-];
-/** Dictionary words nearest by trigrams, among which those within the edit distance are looked for. */
-const CANDIDATES = 64;
-/** Completions of the last word also matched as whole words (see `LookedUp.completions`). */
-const COMPLETIONS = 8;
-/** A last word shorter than this is matched as a prefix only: it begins too many words to pick from. */
-const COMPLETED_FROM = 3;
-/** Corrections a misspelt word also matches (the first is the one a "did you mean" proposes). */
-const CORRECTIONS_PER_WORD = 3;
 /** Beyond this many words a text is matched as typed (folded), without looking each word up. */
 const WORDS_LOOKED_UP = 16;
 
@@ -60,83 +47,6 @@ const WORD = /[\p{L}\p{N}]+/gu;
 /** Web search syntax: a quoted phrase, `or`, or `-word`. Such a text is matched as written, not broadened. */
 export function usesSearchSyntax(text: string): boolean {
   return /["]|(^|\s)-\S|(^|\s)or(\s|$)/i.test(text);
-}
-
-function editsFor(word: string): number {
-  const length = [...word].length;
-  return EDITS_BY_LENGTH.find(([minLength]) => length >= minLength)?.[1] ?? 0;
-}
-
-interface LookedUp {
-  folded: string;
-  /** The word is one of the catalogue's (or, the last word, begins one): it needs no correction. */
-  known: boolean;
-  /**
-   * The last word: the catalogue's most used words it begins. Matched beside the prefix itself, because a
-   * prefix is stemmed as if it were a word (`darknes` → `darkn`), which the stem of `darkness` (`dark`) is not.
-   */
-  completions: string[];
-  corrections: string[];
-}
-
-/**
- * Looks every word up in one statement: folded as the index folds it, whether the catalogue has it (the
- * last word: whether a word of the catalogue begins with it), and if not, the words within its edit
- * distance, nearest first, then the most used.
- */
-async function lookUp(db: Db, words: string[], dictionary: 'any' | 'names', lastIsPrefix: boolean) {
-  const used = dictionary === 'names' ? sql`s.in_names > 0` : sql`true`;
-  const uses = dictionary === 'names' ? sql`s.in_names` : sql`s.in_titles + s.in_names`;
-  const edits = words.map(editsFor);
-  // One JSON parameter: both drivers pass it the same way, where an array parameter would not be.
-  const rows = rowsOf<{
-    i: number;
-    folded: string;
-    known: boolean;
-    completions: string[] | string;
-    corrections: string[] | string;
-  }>(
-    await db.execute(sql`
-      select t.i::int as i, f.folded, k.known, k.completions,
-        case when k.known or cardinality(k.completions) > 0 or t.edits = 0 then '{}'::text[] else array(
-          select c.word from (
-            select s.word, ${uses} as uses from search_words s where ${used}
-            order by s.word <-> f.folded limit ${CANDIDATES}
-          ) as c
-          where c.word <> f.folded and levenshtein_less_equal(c.word, f.folded, t.edits) <= t.edits
-          order by levenshtein(c.word, f.folded), c.uses desc, c.word
-          limit ${CORRECTIONS_PER_WORD}
-        ) end as corrections
-      from json_to_recordset(${JSON.stringify(words.map((word, i) => ({ word, edits: edits[i], i: i + 1 })))}::json)
-          as t(word text, edits int, i int),
-        lateral (select catalogue_fold(t.word) as folded) as f,
-        lateral (select
-          exists (select 1 from search_words s where s.word = f.folded and ${used}) as known,
-          array(
-            select s.word from search_words s
-            where t.i = ${words.length} and ${lastIsPrefix} and char_length(f.folded) >= ${COMPLETED_FROM}
-              and s.word like f.folded || '%' and s.word <> f.folded and ${used}
-            order by ${uses} desc, s.word
-            limit ${COMPLETIONS}
-          ) as completions) as k
-      order by t.i`),
-  );
-  return rows.map((row): LookedUp => {
-    const completions = parseArray(row.completions);
-    return {
-      folded: row.folded,
-      known: row.known || completions.length > 0,
-      completions,
-      corrections: parseArray(row.corrections),
-    };
-  });
-}
-
-/** A `text[]` as the driver hands it over: an array, or (PGlite for some plans) its literal. */
-function parseArray(value: string[] | string): string[] {
-  if (Array.isArray(value)) return value;
-  const inner = value.slice(1, -1);
-  return inner === '' ? [] : inner.split(',').map((item) => item.replace(/^"|"$/g, ''));
 }
 
 /** A word as one operand of `to_tsquery`: quoted, so that whatever folding made of it stays one operand. */
@@ -159,7 +69,7 @@ export async function planSearch(
     const query = syntax || typed.length === 0 ? sql`websearch_to_tsquery(${config}, ${text})` : asTypedQuery(typed);
     return { query, rank: sql<number>`ts_rank(${table.column}, ${query}, 32)`.mapWith(Number), broadened: false };
   }
-  const looked = await lookUp(db, typed, table.dictionary, !syntax);
+  const looked = await lookUpWords(db, typed, table.dictionary, !syntax);
   const corrected = correctedText(text, looked);
   const broadened = !syntax && looked.some((word) => !word.known && word.corrections.length > 0);
   const last = looked.length - 1;
