@@ -25,9 +25,9 @@ export function authorBookCount(authorId: number): SQL {
   return authorsBookCount([authorId]);
 }
 
-/** The books of any of these authors. */
+/** The books of any of these authors (as many as `author=` may name: one array, not a parameter each). */
 export function authorsBookCount(authorIds: number[]): SQL {
-  return sql`select coalesce(sum(${authorBookCounts.n}), 0)::float8 from ${authorBookCounts} where ${inArray(authorBookCounts.authorId, authorIds)}`;
+  return sql`select coalesce(sum(${authorBookCounts.n}), 0)::float8 from ${authorBookCounts} where ${authorBookCounts.authorId} = any(${sql.param(authorIds)}::integer[])`;
 }
 
 /** The books published in any of these years. */
