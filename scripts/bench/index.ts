@@ -22,6 +22,7 @@ import { catalogueEntry, output, repoRoot, type Server, startRestartable, startS
 import { type PeerOutcome, type Results, writeReport } from './report.js';
 import { measureStream, type StreamFigures } from './stream.js';
 import { GATHERED_BASELINE, measureThroughput, type ThroughputResult } from './throughput.js';
+import { measureWrites } from './writes.js';
 import { WRK, wrkMissing } from './wrk.js';
 
 const started = Date.now();
@@ -140,6 +141,23 @@ async function main(options: BenchOptions): Promise<void> {
           streamError = error instanceof Error ? error.message : String(error);
           log(`  FAILED: ${streamError}`);
         }
+
+        // Last on this catalogue: it writes books (and deletes them after).
+        log(`creating books at ${size.toLocaleString('en')} books, with the dictionary kept and without`);
+        const writes = await measureWrites(
+          fresh,
+          catalogue,
+          {
+            seconds: options.duration,
+            connections: options.connections,
+            threads: options.threads,
+            rounds: options.rounds,
+            token: benchToken,
+          },
+          log,
+        );
+        if (writes.error) log(`  FAILED: ${writes.error}`);
+        throughput.push(writes);
       } finally {
         while (servers.length) await servers.pop()?.stop();
         await catalogue.drop();

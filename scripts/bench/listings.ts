@@ -1,9 +1,10 @@
 /**
  * @module Listing latency: single sequential requests, each one not asked before (the page size, word,
- * year or name changes between requests), so that no result or count cache answers them. The same
+ * year, name or prefix changes between requests), so that no result or count cache answers them. The same
  * scenarios run at every catalogue size; what matters is how their latency grows with the size.
  */
-import { COMMON_WORDS } from '../../src/db/generate.js';
+import { parse } from 'uri-template';
+import { ADJECTIVES, COMMON_WORDS, NOUNS } from '../../src/db/generate.js';
 import type { Catalogue } from './catalogues.js';
 import { median, percentile } from './stats.js';
 
@@ -13,15 +14,64 @@ export interface ListingScenario {
   label: string;
   /** A few plain words, for the chart's legend. */
   short: string;
+  /** Its targets: the median at the largest size at most `growth` times the smallest's, and at most `p50Ms`. */
+  targets: { growth?: number; p50Ms?: number };
 }
 
+/** The median of a listing may grow this much from the smallest catalogue to the largest. */
+const GROWTH = 1.5;
+
 export const listingScenarios: ListingScenario[] = [
-  { key: 'page1', label: '`/books?page=1&per_page=P`', short: 'page 1' },
-  { key: 'sorted', label: 'same, `sort=-publication_year`', short: 'sort=-publication_year' },
-  { key: 'author', label: '`author=Author N`', short: 'author=Author N' },
-  { key: 'search', label: '`query=<word in 10% of titles>`', short: 'query (word in 10%)' },
-  { key: 'next', label: 'following `next` from the middle of a sorted listing', short: 'next, from the middle' },
-  { key: 'filter', label: '`filter=publication_year:Y`', short: 'filter=publication_year:Y' },
+  { key: 'page1', label: '`/books?page=1&per_page=P`', short: 'page 1', targets: { growth: GROWTH } },
+  {
+    key: 'sorted',
+    label: 'same, `sort=-publication_year`',
+    short: 'sort=-publication_year',
+    targets: { growth: GROWTH },
+  },
+  { key: 'author', label: '`author=Author N`', short: 'author=Author N', targets: { growth: GROWTH } },
+  {
+    key: 'author-share',
+    label: '`author=Author NN`: a prefix naming a fixed 1.1% of the authors (and of the books)',
+    short: 'author=Author NN (1.1%)',
+    targets: { growth: GROWTH },
+  },
+  {
+    key: 'search',
+    label: '`query=<word in 10% of titles>`',
+    short: 'query (word in 10%)',
+    targets: { growth: GROWTH, p50Ms: 50 },
+  },
+  {
+    key: 'typo',
+    label: '`query=<adjective> <common word with a letter dropped>`: one misspelt word of two',
+    short: 'query, one word misspelt',
+    targets: { growth: GROWTH, p50Ms: 50 },
+  },
+  {
+    key: 'facets',
+    label: '`query=<word in 10% of titles>&facets=author,decade,available`',
+    short: 'query with facets',
+    targets: { p50Ms: 100 },
+  },
+  {
+    key: 'suggest',
+    label: "the root's `suggestions` link, `query=<4-letter prefix>`",
+    short: 'suggestions (4 letters)',
+    targets: { p50Ms: 20 },
+  },
+  {
+    key: 'next',
+    label: 'following `next` from the middle of a sorted listing',
+    short: 'next, from the middle',
+    targets: { growth: GROWTH },
+  },
+  {
+    key: 'filter',
+    label: '`filter=publication_year:Y`',
+    short: 'filter=publication_year:Y',
+    targets: { growth: GROWTH },
+  },
 ];
 
 export interface LatencyFigures {
@@ -50,16 +100,26 @@ export async function measureListings(
 ): Promise<Record<string, LatencyFigures>> {
   const results: Record<string, LatencyFigures> = {};
   const count = WARM_UP + samples;
+  const suggestions = await suggestionsTemplate(baseUrl);
+  const requests = { catalogue, suggestions, count: WARM_UP_PAGES + count };
+  const failed = new Map<string, unknown>();
   for (const scenario of listingScenarios) {
-    if (scenario.key !== 'next') await timeEach(baseUrl, listingPaths(scenario.key, WARM_UP_PAGES, catalogue, 2));
+    if (scenario.key === 'next') continue;
+    try {
+      await timeEach(baseUrl, listingPaths(scenario.key, WARM_UP_PAGES, requests, 2));
+    } catch (error) {
+      // A scenario the catalogue cannot answer (no suggestions link, say) is reported, not measured, below.
+      failed.set(scenario.key, error);
+    }
   }
   for (const scenario of listingScenarios) {
     let times: number[];
     try {
+      if (failed.has(scenario.key)) throw failed.get(scenario.key);
       times =
         scenario.key === 'next'
           ? await followNextFromMiddle(baseUrl, count)
-          : await timeEach(baseUrl, listingPaths(scenario.key, count, catalogue, 1));
+          : await timeEach(baseUrl, listingPaths(scenario.key, count, requests, 1));
     } catch (error) {
       // One failing scenario (a 503 past the statement budget, say) leaves the others their figures.
       const message = error instanceof Error ? error.message : String(error);
@@ -79,13 +139,32 @@ export async function measureListings(
   return results;
 }
 
-/** `count` distinct request paths for a scenario, each asking page `page`. */
-function listingPaths(key: string, count: number, catalogue: Catalogue, page: number): string[] {
+/** What a scenario's requests are made of. */
+interface RequestMaterial {
+  catalogue: Catalogue;
+  /** The root's `suggestions` link (RFC 6570), when it has one. */
+  suggestions: string | undefined;
+  /** How many requests a scenario makes in all, warm-up and measured: words are drawn apart for each. */
+  count: number;
+}
+
+/**
+ * `count` distinct request paths for a scenario, each asking page `page`. Page 2 is the warm-up's; where
+ * the words change with every request (a misspelt search, a prefix), the warm-up draws them apart from
+ * the measured requests, so that neither repeats the other even where a request has no page.
+ */
+function listingPaths(key: string, count: number, material: RequestMaterial, page: number): string[] {
+  const { catalogue } = material;
   const authors = distinctRandom(count, 1, catalogue.authors);
   const years = distinctRandom(count, 1500, 2025);
+  // Two-digit prefixes name 1 + 10 + 100 + … authors of every power of ten: 1.1% of them (1% below 1,000).
+  const shares = distinctRandom(count, 10, 99);
   return Array.from({ length: count }, (_, i) => {
     // 10…100: at most 91 distinct page sizes, more than any run asks for.
     const perPage = 10 + (i % 91);
+    // Words drawn by number: the warm-up's from the other end of the numbers than the measured requests'.
+    const drawn = (n: number) => (page === 1 ? n : material.count - 1 - n);
+    const word = COMMON_WORDS[i % COMMON_WORDS.length] as string;
     switch (key) {
       case 'page1':
         return `/books?page=${page}&per_page=${perPage}`;
@@ -93,14 +172,59 @@ function listingPaths(key: string, count: number, catalogue: Catalogue, page: nu
         return `/books?page=${page}&per_page=${perPage}&sort=-publication_year`;
       case 'author':
         return `/books?page=${page}&per_page=20&author=${encodeURIComponent(`Author ${authors[i]}`)}`;
+      case 'author-share':
+        return `/books?page=${page}&per_page=${perPage}&author=${encodeURIComponent(`Author ${shares[i]}`)}`;
       case 'search':
-        return `/books?page=${page}&per_page=${perPage}&query=${COMMON_WORDS[i % COMMON_WORDS.length]}`;
+        return `/books?page=${page}&per_page=${perPage}&query=${word}`;
+      case 'typo':
+        return `/books?page=${page}&per_page=${perPage}&query=${encodeURIComponent(misspeltSearch(drawn(i)))}`;
+      case 'facets':
+        return `/books?page=${page}&per_page=${perPage}&query=${word}&facets=author,decade,available`;
+      case 'suggest':
+        return suggestionsPath(material, drawn(i));
       case 'filter':
         return `/books?page=${page}&per_page=20&filter=publication_year:${years[i]}`;
       default:
         throw new Error(`unknown listing scenario ${key}`);
     }
   });
+}
+
+/**
+ * The `i`th two-word search of an adjective and a common word with one letter dropped (never the first:
+ * people seldom miss it), one edit from the word (`silent gardn`). Every title has an adjective and a
+ * common word, so each search means about 0.3% of the titles (1 in 38 × 10), at every size. The word,
+ * the adjective and the letter change from one request to the next.
+ */
+function misspeltSearch(i: number): string {
+  const word = COMMON_WORDS[i % COMMON_WORDS.length] as string;
+  const adjective = ADJECTIVES[Math.floor(i / COMMON_WORDS.length) % ADJECTIVES.length] as string;
+  const dropped = 1 + (Math.floor(i / 3) % (word.length - 1));
+  return `${adjective} ${word.slice(0, dropped)}${word.slice(dropped + 1)}`;
+}
+
+/** The distinct 4-letter beginnings of the generated titles' words, in a fixed shuffled order. */
+const PREFIXES = [...new Set([...COMMON_WORDS, ...ADJECTIVES, ...NOUNS].map((word) => word.slice(0, 4)))]
+  .filter((prefix) => prefix.length === 4)
+  .sort((a, b) => hash(a) - hash(b));
+
+function suggestionsPath(material: RequestMaterial, i: number): string {
+  if (material.suggestions === undefined) throw new Error('the root document has no `suggestions` link');
+  const prefix = PREFIXES[((i % PREFIXES.length) + PREFIXES.length) % PREFIXES.length] as string;
+  return pathOf(parse(material.suggestions).expand({ query: prefix }));
+}
+
+/** The root's `suggestions` link, as a client finds it. */
+async function suggestionsTemplate(baseUrl: string): Promise<string | undefined> {
+  const root = await getJson(baseUrl, '/');
+  return root.body.links?.find((link) => link.rel === 'suggestions')?.href;
+}
+
+/** A small stable hash, to shuffle a list the same way in every run. */
+function hash(text: string): number {
+  let h = 2166136261;
+  for (const char of text) h = Math.imul(h ^ (char.codePointAt(0) as number), 16777619) >>> 0;
+  return h;
 }
 
 /**
@@ -132,8 +256,11 @@ interface Envelope {
 
 function nextLink(body: Envelope): string | undefined {
   const href = body.links?.find((link) => link.rel === 'next')?.href;
-  if (href === undefined) return undefined;
-  // Path-absolute today; an absolute href (CATALOGUE_PUBLIC_URL) is reduced to its path and query.
+  return href === undefined ? undefined : pathOf(href);
+}
+
+/** Path-absolute today; an absolute href (CATALOGUE_PUBLIC_URL) is reduced to its path and query. */
+function pathOf(href: string): string {
   const url = new URL(href, 'http://catalogue.invalid');
   return url.pathname + url.search;
 }

@@ -8,6 +8,7 @@ import { type LatencyFigures, listingScenarios } from './listings.js';
 import type { StreamFigures } from './stream.js';
 import { lineChart } from './svg.js';
 import { GATHERED_BASELINE, type ThroughputResult } from './throughput.js';
+import { WRITES_SCENARIO } from './writes.js';
 
 export interface PeerOutcome {
   name: string;
@@ -44,8 +45,6 @@ export interface Results {
   peer?: PeerOutcome;
 }
 
-const SEARCH_P50_TARGET_MS = 50;
-const LISTING_RATIO_TARGET = 1.5;
 const STREAM_GROWTH_TARGET_MIB = 64;
 const STREAM_RATE_TARGET = 150_000;
 
@@ -173,27 +172,32 @@ function targetRows(r: Results, smallest: number, largest: number): string[] {
   const rows = r.throughput.map((t) =>
     row(`${t.label}: ≥ ${t.target}× ${t.referenceLabel}`, `${t.ratio.toFixed(2)}×`, t.ratio >= t.target, t.ratio),
   );
+  // Figures saved before the writes were measured have none: the target is still listed.
+  if (!r.throughput.some((t) => t.key === WRITES_SCENARIO.key)) {
+    const w = WRITES_SCENARIO;
+    rows.push(row(`${w.label}: ≥ ${w.target}× ${w.referenceLabel}`, '', false, Number.NaN));
+  }
   rows.push(...gatheringTargetRows(r, row));
   for (const scenario of listingScenarios) {
-    const ratio = listingRatio(r, scenario.key, smallest, largest);
-    rows.push(
-      row(
-        `${scenario.label}: median at ${count(largest)} ≤ ${LISTING_RATIO_TARGET}× at ${count(smallest)}`,
-        `×${ratio.toFixed(2)}`,
-        ratio <= LISTING_RATIO_TARGET,
-        ratio,
-      ),
-    );
+    const { growth, p50Ms } = scenario.targets;
+    if (growth !== undefined) {
+      const ratio = listingRatio(r, scenario.key, smallest, largest);
+      rows.push(
+        row(
+          `${scenario.label}: median at ${count(largest)} ≤ ${growth}× at ${count(smallest)}`,
+          `×${ratio.toFixed(2)}`,
+          ratio <= growth,
+          ratio,
+        ),
+      );
+    }
+    if (p50Ms !== undefined) {
+      const median = r.listings[largest]?.[scenario.key]?.medianMs ?? Number.NaN;
+      rows.push(
+        row(`${scenario.label}: p50 at ${count(largest)} ≤ ${p50Ms} ms`, `${ms(median)} ms`, median <= p50Ms, median),
+      );
+    }
   }
-  const search = r.listings[largest]?.search?.medianMs ?? Number.NaN;
-  rows.push(
-    row(
-      `search of a word in 10% of ${count(largest)} titles, page 1 p50 ≤ ${SEARCH_P50_TARGET_MS} ms`,
-      `${ms(search)} ms`,
-      search <= SEARCH_P50_TARGET_MS,
-      search,
-    ),
-  );
   if (r.streamError) rows.push(row('unpaginated `GET /books`: RSS and books/s', '', false, Number.NaN));
   if (r.stream) {
     const s = r.stream;
@@ -362,9 +366,19 @@ const method = `## Method
   \`borrow\`. The baseline answers the same row to both. PGlite is compared with the catalogue on PostgreSQL, not with the baseline.
 - **Listing latency.** One request at a time over a kept-alive connection, timed to the last byte, after
   three warm-up requests. No request repeats: the page size (10–100), word (one of the ten common words),
-  year, and author name change between requests, so no result or count cache answers them. \`next\` is
+  year, author name and prefix change between requests, so no result or count cache answers them. \`next\` is
   followed ten times from the middle page of a listing sorted by \`-publication_year\`, one chain per page
-  size; the jump to the middle page itself is not timed.
+  size; the jump to the middle page itself is not timed. \`author=Author NN\` (two digits, 10–99) names
+  1 + 10 + 100 + … of the authors of every power of ten: 1.1% of them, and of the books, at 10k as at 1M.
+  A misspelt search pairs one of the titles' adjectives with a common word missing one letter (never
+  the first: \`silent gardn\`), one edit away. Suggestions follow the root document's \`suggestions\` link
+  with the first four letters of a word of the generated titles. A scenario the catalogue cannot answer
+  (a parameter or link it does not have) is reported as not measured.
+- **Writes.** \`POST /books\` as the librarian, from wrk (-t/-c as above) with titles made as the generator
+  makes them, one in four with a word of its own, on the largest catalogue after everything else. The
+  same server and database are measured, in interleaved rounds, with the dictionary's triggers
+  (\`books_words_*\`) disabled (\`ALTER TABLE books DISABLE TRIGGER\`) as the reference and enabled;
+  they are enabled again after, and the books written are deleted, each run's as it was written.
 - **Stream.** A freshly started catalogue server streams \`GET /books\` to a client that counts the books
   and discards the bytes; its memory is read from /proc/<pid>/status (VmRSS every 20 ms, and VmHWM after
   resetting it) and compared with its RSS when idle just before.

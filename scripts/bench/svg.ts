@@ -21,7 +21,18 @@ export interface ChartParams {
 const WIDTH = 760;
 const HEIGHT = 440;
 const MARGIN = { top: 40, right: 250, bottom: 50, left: 64 };
-const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
+const COLOURS = [
+  '#1f77b4',
+  '#d62728',
+  '#2ca02c',
+  '#ff7f0e',
+  '#9467bd',
+  '#8c564b',
+  '#e377c2',
+  '#17becf',
+  '#7f7f7f',
+  '#bcbd22',
+];
 
 export function lineChart({ title, xLabel, yLabel, xs, series }: ChartParams): string {
   const values = series.flatMap((s) => s.values).filter((v) => Number.isFinite(v) && v > 0);

@@ -9,7 +9,7 @@ import { median } from './stats.js';
 
 export const WRK = '/usr/bin/wrk';
 const REQUEST_TIMEOUT_SECONDS = 10;
-const script = new URL('./wrk-paths.lua', import.meta.url).pathname;
+const pathsScript = new URL('./wrk-paths.lua', import.meta.url).pathname;
 
 export function wrkMissing(): string | undefined {
   if (existsSync(WRK)) return undefined;
@@ -28,6 +28,8 @@ export interface WrkLoad {
   threads: number;
   /** `false` for a warm-up, where a cold server's slow or failed answers are expected. */
   check?: boolean;
+  /** Another wrk script than the one of GETs by path, and its arguments (`path` and `ids` are then unused). */
+  script?: { file: string; args: string[] };
 }
 
 export interface WrkRun {
@@ -55,13 +57,11 @@ export async function runWrk(load: WrkLoad): Promise<WrkRun> {
     '--timeout',
     `${REQUEST_TIMEOUT_SECONDS}s`,
     '-s',
-    script,
+    load.script?.file ?? pathsScript,
     ...Object.entries(load.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
     load.url,
     '--',
-    load.path,
-    String(load.ids?.[0] ?? 1),
-    String(load.ids?.[1] ?? 1),
+    ...(load.script?.args ?? [load.path, String(load.ids?.[0] ?? 1), String(load.ids?.[1] ?? 1)]),
   ];
   const text = await new Promise<string>((resolve, reject) => {
     const child = spawn(WRK, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -100,6 +100,8 @@ export interface Contender {
   load: WrkLoad;
   /** Makes it fresh before each of its runs (a new process), which is then warmed up again. */
   fresh?: () => Promise<void>;
+  /** Sets the stage before each of its runs and warm-ups (a setting of the database), with no new warm-up. */
+  before?: () => Promise<void>;
 }
 
 export interface ContenderResult {
@@ -125,7 +127,10 @@ export async function interleave(
   rounds: number,
   onRun: (name: string, run: WrkRun) => void,
 ): Promise<ContenderResult[]> {
-  for (const { load } of contenders) await runWrk({ ...load, seconds: WARM_UP_SECONDS, check: false });
+  for (const { load, before } of contenders) {
+    await before?.();
+    await runWrk({ ...load, seconds: WARM_UP_SECONDS, check: false });
+  }
   const runs = new Map<string, WrkRun[]>(contenders.map((c) => [c.name, []]));
   for (let round = 0; round < rounds; round++) {
     // Who goes first alternates: a machine that slows down (or warms up) during a round favours neither.
@@ -135,6 +140,7 @@ export async function interleave(
         await contender.fresh();
         await runWrk({ ...contender.load, seconds: WARM_UP_SECONDS, check: false });
       }
+      await contender.before?.();
       const run = await runWrk(contender.load);
       runs.get(contender.name)?.push(run);
       onRun(contender.name, run);

@@ -21,13 +21,15 @@ export const COMMON_WORDS = [
   'voyage',
 ] as const;
 
-const ADJECTIVES = (
+/** The first word of every generated title (the benchmark's misspelt searches pair one with a common word). */
+export const ADJECTIVES = (
   'silent golden hidden broken distant burning quiet bitter endless fallen scarlet hollow gentle wild ' +
   'frozen ancient secret last crimson lonely bright silver dark forgotten wandering restless painted ' +
   'sunken velvet iron amber pale savage patient crooked hungry sleeping northern southern eastern'
 ).split(' ');
 
-const NOUNS = (
+/** The last word of every generated title (the benchmark's suggestions type their beginnings). */
+export const NOUNS = (
   'kings sea stars city wolves desert empire moon orchard bells lantern tides forest crown valley storm ' +
   'mirror clock prophet sparrow glacier harbour bridge cathedral meadow comet thief widow soldier ' +
   'painter monk tower circus lighthouse archive vineyard canyon railway market monastery frontier delta ' +
