@@ -191,15 +191,16 @@ function listingPaths(key: string, count: number, material: RequestMaterial, pag
 }
 
 /**
- * The `i`th two-word search of an adjective and a common word with one letter dropped (never the first:
- * people seldom miss it), one edit from the word (`silent gardn`). Every title has an adjective and a
+ * The `i`th two-word search of an adjective and a common word with one letter dropped (neither the first,
+ * which people seldom miss, nor the last, which would leave a prefix of the word), one edit from the word
+ * (`silent grden`). Every title has an adjective and a
  * common word, so each search means about 0.3% of the titles (1 in 38 × 10), at every size. The word,
  * the adjective and the letter change from one request to the next.
  */
 function misspeltSearch(i: number): string {
   const word = COMMON_WORDS[i % COMMON_WORDS.length] as string;
   const adjective = ADJECTIVES[Math.floor(i / COMMON_WORDS.length) % ADJECTIVES.length] as string;
-  const dropped = 1 + (Math.floor(i / 3) % (word.length - 1));
+  const dropped = 1 + (Math.floor(i / 3) % (word.length - 2));
   return `${adjective} ${word.slice(0, dropped)}${word.slice(dropped + 1)}`;
 }
 

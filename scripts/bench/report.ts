@@ -370,8 +370,8 @@ const method = `## Method
   followed ten times from the middle page of a listing sorted by \`-publication_year\`, one chain per page
   size; the jump to the middle page itself is not timed. \`author=Author NN\` (two digits, 10–99) names
   1 + 10 + 100 + … of the authors of every power of ten: 1.1% of them, and of the books, at 10k as at 1M.
-  A misspelt search pairs one of the titles' adjectives with a common word missing one letter (never
-  the first: \`silent gardn\`), one edit away. Suggestions follow the root document's \`suggestions\` link
+  A misspelt search pairs one of the titles' adjectives with a common word missing one letter (neither
+  the first nor the last: \`silent grden\`), one edit away. Suggestions follow the root document's \`suggestions\` link
   with the first four letters of a word of the generated titles. A scenario the catalogue cannot answer
   (a parameter or link it does not have) is reported as not measured.
 - **Writes.** \`POST /books\` as the librarian, from wrk (-t/-c as above) with titles made as the generator
