@@ -52,21 +52,27 @@ export async function measureWrites(
     const [authors] = await sql<{ first: number; last: number }[]>`
       select min(id)::int as first, max(id)::int as last from authors`;
     if (!authors) return failed('the catalogue has no authors');
-    const setTriggers = async (kept: boolean) => {
-      for (const name of triggers) {
-        await sql.unsafe(`alter table books ${kept ? 'enable' : 'disable'} trigger "${name.replaceAll('"', '""')}"`);
-      }
-    };
+    /**
+     * Within one transaction: enables or disables the triggers, then does `then`. ALTER TABLE waits for
+     * every write in flight and holds off new ones until the transaction ends, so what `then` sees of the
+     * books was all written with the triggers as they were, and every book written after, as they are.
+     */
+    const withTriggers = <T>(kept: boolean, then: (tx: postgres.TransactionSql) => Promise<T>) =>
+      sql.begin(async (tx) => {
+        for (const name of triggers) {
+          await tx.unsafe(`alter table books ${kept ? 'enable' : 'disable'} trigger "${name.replaceAll('"', '""')}"`);
+        }
+        return then(tx);
+      });
+    const lastBookId = async (tx: postgres.Sql | postgres.TransactionSql = sql) =>
+      Number((await tx<{ id: number }[]>`select coalesce(max(id), 0)::int as id from books`)[0]?.id);
     // Where each run's books begin, and whether the dictionary was kept for them, so that each is deleted
-    // as it was written: ALTER TABLE waits for every write in flight, so the ids after it are the run's.
+    // as it was written and the dictionary ends as it began.
     const runs: { after: number; kept: boolean }[] = [];
-    const lastBookId = async () =>
-      Number((await sql<{ id: number }[]>`select coalesce(max(id), 0)::int as id from books`)[0]?.id);
     const lastBefore = await lastBookId();
     const startRun = (kept: boolean) => async () => {
-      await settled(lastBookId);
-      await setTriggers(kept);
-      runs.push({ after: await lastBookId(), kept });
+      await settled(() => lastBookId());
+      runs.push({ after: await withTriggers(kept, lastBookId), kept });
     };
     const load: WrkLoad = {
       url: server.url,
@@ -101,15 +107,17 @@ export async function measureWrites(
       log(`    → dictionary kept / off = ${ratio} (target ≥ ${WRITES_SCENARIO.target})`);
       return { ...WRITES_SCENARIO, contenders, ratio };
     } finally {
+      await settled(() => lastBookId());
       let deleted = 0;
       for (const [i, run] of runs.entries()) {
-        await setTriggers(run.kept);
         const until = runs[i + 1]?.after;
-        const rows =
-          await sql`delete from books where id > ${run.after} ${until === undefined ? sql`` : sql`and id <= ${until}`}`;
+        const rows = await withTriggers(
+          run.kept,
+          (tx) => tx`delete from books where id > ${run.after} ${until === undefined ? tx`` : tx`and id <= ${until}`}`,
+        );
         deleted += rows.count;
       }
-      await setTriggers(true);
+      await withTriggers(true, async () => {});
       log(`    deleted the ${deleted} books written (ids past ${lastBefore})`);
     }
   } catch (error) {
