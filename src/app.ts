@@ -30,6 +30,7 @@ import { loanRoutes } from './http/routes/loans.js';
 import { mcpRoutes } from './http/routes/mcp.js';
 import { healthRoutes, rootRoutes } from './http/routes/root.js';
 import { sessionRoutes } from './http/routes/session.js';
+import { suggestionRoutes } from './http/routes/suggestions.js';
 import { userRoutes } from './http/routes/users.js';
 import { Uris } from './hypermedia/uris.js';
 import { vocabulary as catalogueVocabulary, type Vocabulary } from './hypermedia/vocabulary.js';
@@ -103,6 +104,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   descriptionRoutes(app, { formats, vocabulary });
   sessionRoutes(app);
   bookRoutes(app);
+  suggestionRoutes(app);
   authorRoutes(app);
   loanRoutes(app);
   copyRoutes(app);

@@ -266,7 +266,7 @@ function parseText(name: string, value: string): string {
 }
 
 /** A search's cost grows with its words, all of which must match: a few carry all the meaning. */
-function parseSearch(value: string): string {
+export function parseSearch(value: string): string {
   const text = parseText('query', value);
   if (text.split(/\s+/).filter((word) => word !== '').length > MAX_SEARCH_WORDS) {
     throw invalid('query', `must have at most ${MAX_SEARCH_WORDS} words`);

@@ -52,6 +52,7 @@ export const paths = {
   userTokens: template('/users/{id}/tokens{?filter*,sort,page,per_page,cursor,fields}'),
   userToken: template('/users/{id}/tokens/{token}'),
   changes: template('/changes{?cursor,from,per_page}'),
+  suggestions: template('/suggestions{?query}'),
   session: template('/session'),
   profile: template('/profile'),
   openapi: template('/openapi.json'),
@@ -143,6 +144,9 @@ export class Uris {
   userToken = (id: number, token: number) => this.at(paths.userToken.expand({ id, token }));
 
   changes = (params: ChangesParams = {}) => this.at(paths.changes.expand({ ...params }));
+  /** Suggestions for a text typed so far; without it, the template the root advertises. */
+  suggestions = (query?: string) =>
+    this.at(query === undefined ? paths.suggestions.text : paths.suggestions.expand({ query }));
   session = () => this.at(paths.session.expand({}));
   profile = () => this.at(paths.profile.expand({}));
   openapi = () => this.at(paths.openapi.expand({}));

@@ -39,10 +39,15 @@ export const rels = {
   self: { means: 'This resource.' },
   collection: { means: 'The collection this item belongs to (its first page).' },
   item: { means: 'A member of this collection.' },
-  author: { means: 'The author of this book.' },
+  author: { means: 'The author of this book; on a suggestion, the author suggested.' },
   books: { means: 'The books collection (first page); from an author, the books by that author.' },
   authors: { means: 'The authors collection (first page).' },
   search: { means: 'A URI template for searching and listing books.' },
+  suggestions: {
+    means:
+      'A URI template answering, for the text a person has typed so far (`query`), up to 10 authors and books ' +
+      'it may mean: authors first, each linking to its author or book (rel `author` or `book`, titled).',
+  },
   correction: {
     means:
       'On a search where a misspelt word was corrected ("did you mean"): the same search with the corrected words, ' +
@@ -56,7 +61,7 @@ export const rels = {
     means:
       'The resource one level up (from a page of an author\u2019s or a borrower\u2019s items, that author or borrower).',
   },
-  book: { means: 'The book a loan, copy or hold is of.' },
+  book: { means: 'The book a loan, copy or hold is of; on a suggestion, the book suggested.' },
   borrower: { means: 'The user who borrowed (a loan\u2019s borrower), or who waits for the book (a hold\u2019s).' },
   copies: { means: 'The copies of this book: each lendable item, with its barcode and where it is.' },
   copy: { means: 'The copy a loan lends, or that is set aside for a ready hold.' },

@@ -16,6 +16,7 @@ export function renderRoot(ctx: RenderContext): Resource {
       { rel: 'books', href: uris.books(firstPage), title: 'Books' },
       { rel: 'authors', href: uris.authors(firstPage), title: 'Authors' },
       { rel: 'search', href: uris.booksSearchTemplate(), templated: true, title: 'Search books' },
+      { rel: 'suggestions', href: uris.suggestions(), templated: true, title: 'Suggestions as you type' },
       { rel: 'changes', href: uris.changes(), title: 'Changes' },
     );
   }

@@ -29,6 +29,21 @@ export interface LookedUp {
   completions: string[];
   /** The words it most likely meant, nearest first, then the most used; empty when known. */
   corrections: string[];
+  /** How many titles and names (those of the dictionary searched) have the word. */
+  uses: number;
+}
+
+/** What the dictionary says of a last word still being typed (`lookUpCompletion`). */
+export interface Completion {
+  /** How many titles and names have a word it begins (counted over up to `BEGUN_COUNTED` words). */
+  begunUses: number;
+  /**
+   * The most used words whose start is one edit from it (`hemm` → hemingway, `tolkein` → tolkien: a letter
+   * changed, added, left out or two swapped), other than those it begins; from four letters on.
+   */
+  near: string[];
+  /** How many titles and names have one of the `near` words. */
+  nearUses: number;
 }
 
 /** Words this long and longer are corrected, within this many edits; shorter ones only match as typed. */
@@ -123,7 +138,7 @@ export async function lookUpWords(
           .filter((variant) => usesOf.has(variant))
           .sort((x, y) => (usesOf.get(y) ?? 0) - (usesOf.get(x) ?? 0) || (x < y ? -1 : 1))
           .slice(0, CORRECTIONS_PER_WORD);
-    return { folded: word, known, completions: completed, corrections };
+    return { folded: word, known, completions: completed, corrections, uses: usesOf.get(word) ?? 0 };
   });
   const farther = looked.filter(
     (word) =>
@@ -135,6 +150,51 @@ export async function lookUpWords(
   }
   return looked;
 }
+
+/** Words beginning with a last word whose uses are added up (`Completion.begunUses`): bounds the sum's cost. */
+const BEGUN_COUNTED = 1000;
+/** A last word this long and longer also completes to words whose start is one edit from it. */
+const NEAR_FROM = 4;
+
+/**
+ * What a last word still being typed (folded) may begin: how many use the words it begins, and the words
+ * whose start is one edit from it. Each string one edit from it is a prefix read as a range of the prefix
+ * index (`~>=~`, `~<~`: byte order, whatever the collation), a few words each.
+ */
+export async function lookUpCompletion(db: Db, word: string, dictionary: Dictionary): Promise<Completion> {
+  const usable = dictionary === 'names' ? sql`s.in_names > 0` : sql`true`;
+  const uses = dictionary === 'names' ? sql`s.in_names` : sql`s.in_titles + s.in_names`;
+  const variants = [...word].length >= NEAR_FROM && CORRECTABLE.test(word) ? [...oneEditFrom(word)] : [];
+  const [begun, near] = await Promise.all([
+    db.execute(sql`select coalesce(sum(b.uses), 0)::int as uses from (
+        select ${uses} as uses from search_words s where s.word like ${likePrefix(word)} and ${usable}
+        limit ${BEGUN_COUNTED}) as b`),
+    variants.length === 0
+      ? Promise.resolve([])
+      : db.execute(sql`
+          select distinct n.word, n.uses from (values ${sql.join(
+            variants.map((variant) => sql`(${variant}::text)`),
+            sql`, `,
+          )}) as v(prefix),
+          lateral (
+            select s.word, ${uses} as uses from search_words s
+            where s.word ~>=~ v.prefix and s.word ~<~ v.prefix || ${LAST_CHARACTER}::text and ${usable}
+              and not starts_with(s.word, ${word}::text)
+            order by ${uses} desc limit ${COMPLETIONS}
+          ) as n
+          order by n.uses desc, n.word
+          limit ${COMPLETIONS}`),
+  ]);
+  const nearRows = rowsOf<{ word: string; uses: number }>(near);
+  return {
+    begunUses: Number(rowsOf<{ uses: number }>(begun)[0]?.uses ?? 0),
+    near: nearRows.map((row) => row.word),
+    nearUses: nearRows.reduce((sum, row) => sum + Number(row.uses), 0),
+  };
+}
+
+/** Sorts after every character a word may hold: a prefix's range ends at the prefix followed by it. */
+const LAST_CHARACTER = '\u{10FFFF}';
 
 /** The words folded as the index folds them (`catalogue_fold`: lower case, accents removed). */
 async function foldWords(db: Db, words: string[]): Promise<string[]> {

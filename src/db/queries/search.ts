@@ -9,7 +9,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.js';
-import { type LookedUp, lookUpWords } from './search-words.js';
+import { type LookedUp, lookUpCompletion, lookUpWords } from './search-words.js';
 
 /** How a collection is searched. */
 export interface SearchTable {
@@ -144,4 +144,76 @@ function correctedText(text: string, looked: LookedUp[]): string | undefined {
     return fix.corrections[0] as string;
   });
   return changed ? corrected : undefined;
+}
+
+/**
+ * Matches at least this many titles or names, by the dictionary's counts, are common: read in table order,
+ * the first few come soon, where the full-text index would list every one of them first. Fewer are rare:
+ * the index finds them all at once. (A text search's row estimate cannot tell the two apart for a word
+ * outside its statistics, nor for a misspelling's corrections.)
+ */
+export const COMMON_MATCHES = 2000;
+
+/** One way of matching a text as it is typed. */
+export interface CompletionMatch {
+  /** The `tsquery` of the matches. */
+  query: SQL;
+  /** Whether the matches are common (`COMMON_MATCHES`): found soon in table order, else from the index. */
+  common: boolean;
+}
+
+/** What a text may mean as a person types it (`planCompletion`), as matches of a collection's words. */
+export interface CompletionPlan {
+  /**
+   * The words as typed, the last one as the start of a word, each earlier one also as the words it may be a
+   * misspelling of (corrected as `planSearch` corrects them).
+   */
+  typed: CompletionMatch;
+  /**
+   * The same earlier words, the last one as the words whose start is one edit from it, or (a whole word
+   * that none begins with) the words it misspells; absent when there are none.
+   */
+  near?: CompletionMatch;
+}
+
+/**
+ * Plans the matches of a text a person is still typing (suggestions): accents and case folded, earlier words
+ * corrected as in a search, and the last word a prefix, with a typo forgiven (see `Completion.near`). The
+ * text is not search syntax. `undefined` when it has no words.
+ */
+export async function planCompletion(db: Db, table: SearchTable, text: string): Promise<CompletionPlan | undefined> {
+  const config = sql.raw(`'${table.config}'::regconfig`);
+  const typed = [...text.matchAll(WORD)].map((match) => match[0].toLowerCase());
+  if (typed.length === 0) return undefined;
+  if (!table.dictionary || typed.length > WORDS_LOOKED_UP) {
+    const query = tsQuery(
+      config,
+      typed.map((word, i) => [operand(word, i === typed.length - 1)]),
+    );
+    return { typed: { query, common: false } };
+  }
+  const looked = await lookUpWords(db, typed, table.dictionary, true);
+  const last = looked.at(-1) as LookedUp;
+  const completion = await lookUpCompletion(db, last.folded, table.dictionary);
+  const before = looked.slice(0, -1);
+  const earlier = before.map((word) => [
+    operand(word.folded),
+    ...(word.known ? [] : word.corrections.map((c) => operand(c))),
+  ]);
+  // All the words must match: the matches are at most as many as those of the rarest. Words with digits are
+  // not in the dictionary, which cannot count them; a text of nothing else counts as rare.
+  const counted = (word: LookedUp, uses: number) => (/\p{N}/u.test(word.folded) ? [] : [uses]);
+  const fewestEarlier = before.flatMap((word) => counted(word, word.uses));
+  const common = (lastUses: number) => {
+    const fewest = Math.min(...fewestEarlier, ...counted(last, lastUses));
+    return Number.isFinite(fewest) && fewest >= COMMON_MATCHES;
+  };
+  const begun = [operand(last.folded, true), ...last.completions.map((c) => operand(c))];
+  const near = [...new Set([...completion.near, ...(last.known ? [] : last.corrections)])].map((c) => operand(c));
+  return {
+    typed: { query: tsQuery(config, [...earlier, begun]), common: common(completion.begunUses) },
+    ...(near.length > 0 && {
+      near: { query: tsQuery(config, [...earlier, near]), common: common(completion.nearUses) },
+    }),
+  };
 }
