@@ -32,7 +32,11 @@ export function resourcePage(resource: Resource, page: PageContext | undefined):
       {search && <SearchBox control={search} listing={page?.listing} />}
       <Links links={shownLinks} />
       <State state={resource.state} links={resource.items ? [] : resource.links} named={named} />
-      {resource.items && <Items items={resource.items} named={named} sort={page?.listing?.sort} />}
+      {resource.kind === 'suggestions' ? (
+        <LinkList items={resource.items ?? []} />
+      ) : (
+        resource.items && <Items items={resource.items} named={named} sort={page?.listing?.sort} />
+      )}
       <Pager links={resource.links} />
       <Controls controls={forPeople(resource.controls, page?.session)} />
     </>,
@@ -158,6 +162,7 @@ function titleOf(resource: Resource): string {
     'hold-page': 'Holds',
     'token-page': 'Tokens',
     'change-page': 'Changes',
+    suggestions: `Suggestions for “${String(state.query ?? '')}”`,
     loan: `Loan ${String(state.id ?? '')}`,
     copy: `Copy ${String(state.barcode ?? state.id ?? '')}`,
     hold: `Hold ${String(state.id ?? '')}`,
@@ -308,6 +313,24 @@ const Items: FC<{ items: Resource[]; named: Set<string>; sort: ListingView['sort
         </tbody>
       </table>
     </div>
+  );
+};
+
+/** Members that are each one link (suggestions): a list of those links, labelled by their titles. */
+const LinkList: FC<{ items: Resource[] }> = ({ items }) => {
+  const links = items.flatMap((item) => item.links.slice(0, 1));
+  if (links.length === 0) return <p class="empty">Nothing here.</p>;
+  return (
+    <ul class="link-list">
+      {links.map((link) => (
+        <li>
+          <a rel={link.rel} href={link.href}>
+            {link.title ?? label(link.rel)}
+          </a>{' '}
+          <span class="rel">{label(link.rel)}</span>
+        </li>
+      ))}
+    </ul>
   );
 };
 
