@@ -120,6 +120,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'books', href: '/books?page=1&per_page=20' },
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
         { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields}', templated: true },
+        { rel: 'suggestions', href: '/suggestions{?query}', templated: true },
         { rel: 'changes', href: '/changes' },
         ...descriptions,
       ]);
@@ -133,6 +134,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'books', href: '/books?page=1&per_page=20' },
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
         { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields}', templated: true },
+        { rel: 'suggestions', href: '/suggestions{?query}', templated: true },
         { rel: 'changes', href: '/changes' },
         { rel: 'me', href: `/users/${member.id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
@@ -150,6 +152,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'books', href: '/books?page=1&per_page=20' },
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
         { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields}', templated: true },
+        { rel: 'suggestions', href: '/suggestions{?query}', templated: true },
         { rel: 'changes', href: '/changes' },
         { rel: 'me', href: `/users/${id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
@@ -190,7 +193,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
       const second = await addBook(t, 'Expansion of Lists', 1813, author);
       const root = await fetchDoc(t, '/');
       const templated = root.links.filter((l) => l.templated);
-      expect(templated.map((l) => l.rel)).toEqual(['search']);
+      expect(templated.map((l) => l.rel)).toEqual(['search', 'suggestions']);
       for (const l of templated) {
         const href = parse(l.href).expand({
           query: 'expansion',
@@ -201,10 +204,17 @@ describe('hypermedia (path-absolute hrefs)', () => {
           per_page: 5,
           fields: 'id,title',
         });
-        expect(href).toContain('filter=publication_year%3A1811&filter=publication_year%3A1813');
         const response = await t.request(href);
         expect(response.status, href).toBe(200);
-        expect((await json(response)).data.map((b: { id: number }) => b.id)).toEqual([first, second]);
+        const { data } = await json(response);
+        if (l.rel === 'suggestions') {
+          expect(href).toBe('/suggestions?query=expansion');
+          const books = data.map((s: { links: { href: string }[] }) => s.links[0]?.href);
+          expect(books.sort()).toEqual([`/books/${first}`, `/books/${second}`].sort());
+          continue;
+        }
+        expect(href).toContain('filter=publication_year%3A1811&filter=publication_year%3A1813');
+        expect(data.map((b: { id: number }) => b.id)).toEqual([first, second]);
       }
     });
   });
@@ -628,6 +638,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
       { rel: 'books', href: `${base}/books?page=1&per_page=20` },
       { rel: 'authors', href: `${base}/authors?page=1&per_page=20` },
       { rel: 'search', href: `${base}/books{?query,author,filter*,sort,page,per_page,fields}`, templated: true },
+      { rel: 'suggestions', href: `${base}/suggestions{?query}`, templated: true },
       { rel: 'changes', href: `${base}/changes` },
       { rel: 'me', href: `${base}/users/${id}` },
       { rel: 'loans', href: `${base}/loans?page=1&per_page=20` },

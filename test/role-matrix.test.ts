@@ -1346,10 +1346,10 @@ describe('controls shown ⇔ allowed, for every caller and resource', () => {
       const root = await json<Doc>(await client.request('/'));
       const librarianRoot = await json<Doc>(await worldClient(w, 'librarian').request('/'));
       const expectedRels = {
-        anonymous: ['self', 'books', 'authors', 'search', 'changes'],
-        member: ['self', 'books', 'authors', 'search', 'changes', 'me', 'loans'],
-        otherMember: ['self', 'books', 'authors', 'search', 'changes', 'me', 'loans'],
-        librarian: ['self', 'books', 'authors', 'search', 'changes', 'me', 'loans', 'overdue', 'users'],
+        anonymous: ['self', 'books', 'authors', 'search', 'suggestions', 'changes'],
+        member: ['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans'],
+        otherMember: ['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans'],
+        librarian: ['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans', 'overdue', 'users'],
       }[role].concat('profile', 'service-desc', 'mcp');
       expect(root.links.map((l) => l.rel).sort()).toEqual([...expectedRels].sort());
       for (const link of root.links.filter((l) => !l.templated)) {

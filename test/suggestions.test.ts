@@ -148,6 +148,24 @@ describe('suggestions for a text typed so far', () => {
   });
 });
 
+describe('suggestions, described', () => {
+  it('in the profile (the rel and its links) and in the OpenAPI document (the required query)', async () => {
+    const profile = await json(await t.anonymous.request('/profile'));
+    expect(profile.vocabulary.rels.suggestions.means).toMatch(/text a person has typed so far/);
+    const openapi = await json(await t.anonymous.request('/openapi.json'));
+    const operation = openapi.paths['/suggestions'].get;
+    expect(operation.parameters).toEqual([
+      expect.objectContaining({
+        name: 'query',
+        in: 'query',
+        required: true,
+        schema: { type: 'string', minLength: 1, maxLength: MAX_QUERY_PARAM_LENGTH },
+      }),
+    ]);
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '401']));
+  });
+});
+
 describe('what suggestions refuse', () => {
   it('a missing, blank, repeated or too long query, and unknown parameters: 400 naming the parameter', async () => {
     const refusals: [string, string][] = [

@@ -56,4 +56,6 @@ export interface QueryParameter {
   name: string;
   description: string;
   schema: Record<string, unknown>;
+  /** The request is refused without it. */
+  required?: boolean;
 }

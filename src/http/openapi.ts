@@ -148,6 +148,7 @@ function operationOf(path: string, method: Method, operation: Operation, options
     ...(operation.parameters ?? []).map((p) => ({
       name: p.name,
       in: 'query',
+      ...(p.required && { required: true }),
       description: p.description,
       schema: p.schema,
     })),

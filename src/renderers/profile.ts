@@ -95,7 +95,7 @@ export function renderProfile(
             )
           : 'none',
         explanation:
-          'Searches (`query`), whole collections without `page`/`per_page` (streams) and writes spend from ' +
+          'Searches (`query`) and suggestions, whole collections without `page`/`per_page` (streams) and writes spend from ' +
           'per-caller quotas: a caller is a signed-in user, or a client address when anonymous. Responses that ' +
           'spend announce `RateLimit-Policy` and `RateLimit` (IETF httpapi draft): the quota, what is left ' +
           '(r) and seconds until the window turns (t). A spent quota answers 429 with `Retry-After`. Reading ' +

@@ -16,6 +16,7 @@ const suggest: Operation = {
   parameters: [
     {
       name: 'query',
+      required: true,
       description:
         `Required: the text typed so far, up to ${MAX_SEARCH_WORDS} words. Case and accents are ignored, ` +
         'earlier words are corrected as in a search, the last is the start of a word (a typo forgiven from ' +
