@@ -312,7 +312,9 @@ describe('refusals', () => {
       `no control "renew" on ${root.url} for this caller; the controls there are: login, search`,
     );
     const rel = await refused(anonymous, 'follow', { url: root.url, rel: 'loans' });
-    expect(rel.text).toMatch(/^no link "loans" on .*; its links are: self, books, authors, search, changes, profile/);
+    expect(rel.text).toMatch(
+      /^no link "loans" on .*; its links are: self, books, authors, search, suggestions, changes, profile/,
+    );
     const variable = await refused(anonymous, 'follow', { url: root.url, rel: 'search', values: { isbn: '1' } });
     expect(variable.text).toMatch(/^the "search" link has no variable "isbn"; its variables are: query, author/);
     const template = await refused(anonymous, 'get', { url: link(root, 'search').href });
