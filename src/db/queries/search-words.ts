@@ -178,7 +178,7 @@ export async function lookUpCompletion(db: Db, word: string, dictionary: Diction
           )}) as v(prefix),
           lateral (
             select s.word, ${uses} as uses from search_words s
-            where s.word ~>=~ v.prefix and s.word ~<~ v.prefix || ${LAST_CHARACTER}::text and ${usable}
+            where s.word ~>=~ v.prefix and s.word ~<~ (v.prefix || ${LAST_CHARACTER}::text) and ${usable}
               and not starts_with(s.word, ${word}::text)
             order by ${uses} desc limit ${COMPLETIONS}
           ) as n
