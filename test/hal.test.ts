@@ -110,7 +110,25 @@ const bookSearch = {
       type: 'text',
       required: false,
     },
-    { name: 'sort', prompt: 'Sort by field,-field', type: 'text', required: false },
+    {
+      name: 'sort',
+      prompt: 'Sort by',
+      type: 'text',
+      required: false,
+      // Labelled orders, as HAL-FORMS writes choices by value: one of them, or none.
+      options: {
+        inline: [
+          { prompt: 'Relevance', value: '' },
+          { prompt: 'Title A\u2013Z', value: 'title' },
+          { prompt: 'Title Z\u2013A', value: '-title' },
+          { prompt: 'Newest first', value: '-publication_year' },
+          { prompt: 'Oldest first', value: 'publication_year' },
+          { prompt: 'Most available', value: '-copies_available' },
+        ],
+        minItems: 0,
+        maxItems: 1,
+      },
+    },
     { name: 'page', prompt: 'Page', type: 'number', required: false, min: 1, max: 2147483647 },
     { name: 'per_page', prompt: 'Per page', type: 'number', required: false, value: 20, min: 1, max: 100 },
     { name: 'fields', prompt: 'Fields to return, comma-separated', type: 'text', required: false },

@@ -1,7 +1,8 @@
 /** @module Control fields built from the domain's input definitions. */
 import type { InputField } from '../domain/input.js';
 import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from '../domain/limits.js';
-import type { Field, FieldOptions } from '../hypermedia/model.js';
+import type { SortChoice } from '../domain/listing.js';
+import type { Field, FieldOptions, RemoteOptions } from '../hypermedia/model.js';
 import type { ListingParams } from '../hypermedia/uris.js';
 import type { RenderContext } from './context.js';
 
@@ -59,8 +60,15 @@ function fieldOf(
   return field;
 }
 
-/** The fields of a listing's search control: its query parameters, typed. */
-export function listingFields(options: { fieldNames: string[]; author: boolean }): Field[] {
+/**
+ * The fields of a listing's search control: its query parameters, typed; `sort` offers the listing's
+ * labelled orders as its choices (any other valid sort is still accepted).
+ */
+export function listingFields(options: {
+  fieldNames: string[];
+  author: boolean;
+  sortChoices?: readonly SortChoice[];
+}): Field[] {
   // In plain words: what a book's words match is its title and its author's name (an author's, the name).
   const words = options.author ? 'Search titles and authors' : 'Search names';
   const fields: Field[] = [{ name: 'query', type: 'string', required: false, title: words }];
@@ -72,7 +80,13 @@ export function listingFields(options: { fieldNames: string[]; author: boolean }
       required: false,
       title: `Exact match, field:value (${options.fieldNames.join(', ')})`,
     },
-    { name: 'sort', type: 'string', required: false, title: 'Sort by field,-field' },
+    {
+      name: 'sort',
+      type: 'string',
+      required: false,
+      title: 'Sort by',
+      ...(options.sortChoices && { options: options.sortChoices.map((choice) => ({ ...choice })) }),
+    },
     { name: 'page', type: 'integer', required: false, min: 1, max: MAX_PAGE, title: 'Page' },
     {
       name: 'per_page',
@@ -89,12 +103,12 @@ export function listingFields(options: { fieldNames: string[]; author: boolean }
 }
 
 /** Where the valid values of `author_id` come from: every author's id and name. */
-export function authorOptions({ uris }: RenderContext): FieldOptions {
+export function authorOptions({ uris }: RenderContext): RemoteOptions {
   return { href: uris.authors({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
 }
 
 /** Where the valid values of `borrower_id` come from: every user's id and name. */
-export function userOptions({ uris }: RenderContext): FieldOptions {
+export function userOptions({ uris }: RenderContext): RemoteOptions {
   return { href: uris.users({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
 }
 
@@ -102,7 +116,7 @@ export function userOptions({ uris }: RenderContext): FieldOptions {
 const onTheShelf: ListingParams = { filter: ['status:available'], fields: 'id,label' };
 
 /** Where the valid values of a borrow's `copy_id` come from: the book's copies on the shelf. */
-export function copyOptions({ uris }: RenderContext, bookId: number): FieldOptions {
+export function copyOptions({ uris }: RenderContext, bookId: number): RemoteOptions {
   return {
     href: uris.bookCopies(bookId, onTheShelf),
     valueField: 'id',

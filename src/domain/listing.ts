@@ -29,6 +29,17 @@ export interface ListingSpec {
   author: boolean;
   /** Whether the `query` parameter (full-text search) applies; it does unless this is false. */
   search?: boolean;
+  /**
+   * The orders a person picks from, labelled, in the order to offer them: each a `sort` value, `''` for the
+   * listing's own order (relevance, for a search). Any other valid `sort` stays accepted.
+   */
+  sortChoices?: readonly SortChoice[];
+}
+
+/** A labelled value of `sort`: "Title A\u2013Z" for `title`. */
+export interface SortChoice {
+  value: string;
+  prompt: string;
 }
 
 export interface SortKey {

@@ -1,5 +1,19 @@
-/** @module The listing specification of each collection: which fields can be sorted, filtered, selected. */
-import type { ListingSpec } from './listing.js';
+/**
+ * @module The listing specification of each collection: which fields can be sorted, filtered, selected,
+ * and the orders a person chooses among, in words.
+ */
+import type { ListingSpec, SortChoice } from './listing.js';
+
+/** A search's own order: the best matches first; without search words, the order items were added in. */
+const relevance: SortChoice = { value: '', prompt: 'Relevance' };
+
+/** A listing of names: alphabetical either way, or the latest added first. */
+const byName: readonly SortChoice[] = [
+  relevance,
+  { value: 'name', prompt: 'Name A\u2013Z' },
+  { value: '-name', prompt: 'Name Z\u2013A' },
+  { value: '-id', prompt: 'Newest added first' },
+];
 
 export const bookListingSpec = {
   fields: {
@@ -12,11 +26,20 @@ export const bookListingSpec = {
   filters: { available: 'boolean' },
   extraFields: ['available', 'due_at', 'copies_total'],
   author: true,
+  sortChoices: [
+    relevance,
+    { value: 'title', prompt: 'Title A\u2013Z' },
+    { value: '-title', prompt: 'Title Z\u2013A' },
+    { value: '-publication_year', prompt: 'Newest first' },
+    { value: 'publication_year', prompt: 'Oldest first' },
+    { value: '-copies_available', prompt: 'Most available' },
+  ],
 } satisfies ListingSpec;
 
 export const authorListingSpec = {
   fields: { id: 'integer', name: 'string' },
   author: false,
+  sortChoices: byName,
 } satisfies ListingSpec;
 
 export const userListingSpec = {
@@ -24,6 +47,7 @@ export const userListingSpec = {
   filters: { role: ['librarian', 'member'] },
   extraFields: ['role'],
   author: false,
+  sortChoices: byName,
 } satisfies ListingSpec;
 
 export const loanListingSpec = {
@@ -32,6 +56,11 @@ export const loanListingSpec = {
   extraFields: ['borrowed_at', 'due_at', 'returned_at', 'renewals', 'status'],
   author: false,
   search: false,
+  // Loans are numbered as they are made: by id is by the day borrowed.
+  sortChoices: [
+    { value: '', prompt: 'Oldest first' },
+    { value: '-id', prompt: 'Newest first' },
+  ],
 } satisfies ListingSpec;
 
 /** A user's tokens: never searched; paged (a user holds at most MAX_TOKENS_PER_USER, one page by default). */

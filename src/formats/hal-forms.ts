@@ -2,7 +2,7 @@
  * @module HAL-FORMS (`application/prs.hal-forms+json`, https://rwcbook.github.io/hal-forms/): the HAL
  * translation plus `_templates`, one template per control, with the control's fields as `properties`.
  */
-import type { Control, Field, FieldType } from '../hypermedia/model.js';
+import { type Control, type Field, type FieldType, isInline } from '../hypermedia/model.js';
 import { createHalFormat } from './hal.js';
 
 /** HAL-FORMS property types are HTML input types. */
@@ -53,6 +53,10 @@ function property(field: Field) {
 /** The spec's `options`: choices by reference (`link`) or by value (`inline`); one value is chosen. */
 function optionsOf(field: Field) {
   const minItems = field.required ? 1 : 0;
+  // Labelled choices are the spec's inline `{prompt, value}` pairs.
+  if (field.options && isInline(field.options)) {
+    return { inline: field.options.map(({ prompt, value }) => ({ prompt, value })), minItems, maxItems: 1 };
+  }
   if (field.options) {
     const { href, templated, promptField, valueField } = field.options;
     const link: Record<string, unknown> = { href };

@@ -14,7 +14,7 @@ import {
   MAX_QUERY_PARAM_LENGTH,
   MAX_SEARCH_WORDS,
 } from '../domain/limits.js';
-import { type ListingSpec, sortableFields } from '../domain/listing.js';
+import { type ListingSpec, type SortChoice, sortableFields } from '../domain/listing.js';
 import { SESSION_COOKIE } from '../domain/session.js';
 import type { Format } from '../formats/format.js';
 import type { Method } from '../hypermedia/model.js';
@@ -298,10 +298,14 @@ function listingParameters(spec: ListingSpec): Schema[] {
       style: 'form',
       explode: true,
     },
-    query('sort', `Keys, field or -field (descending), comma-separated. Sortable: ${sortable.join(', ')}.`, {
-      type: 'string',
-      pattern: `^-?${anyOf(sortable)}(?:,-?${anyOf(sortable)})*$`,
-    }),
+    {
+      ...query('sort', `Keys, field or -field (descending), comma-separated. Sortable: ${sortable.join(', ')}.`, {
+        type: 'string',
+        pattern: `^-?${anyOf(sortable)}(?:,-?${anyOf(sortable)})*$`,
+      }),
+      // The labelled orders the search control offers (its `sort` field's options), as named examples.
+      ...(spec.sortChoices && { examples: sortExamples(spec.sortChoices) }),
+    },
     query('page', 'With page or per_page the answer is one page; without, the whole collection.', {
       type: 'integer',
       minimum: 1,
@@ -324,6 +328,15 @@ function listingParameters(spec: ListingSpec): Schema[] {
       pattern: `^${anyOf(selectable)}(?:,${anyOf(selectable)})*$`,
     }),
   ];
+}
+
+/** Each labelled order as an OpenAPI example; the listing's own order is sending no `sort` at all. */
+function sortExamples(choices: readonly SortChoice[]): Schema {
+  return Object.fromEntries(
+    choices
+      .filter((choice) => choice.value !== '')
+      .map((choice) => [choice.value, { summary: choice.prompt, value: choice.value }]),
+  );
 }
 
 function errorResponse(status: string, description: string): Schema {

@@ -21,7 +21,7 @@ export interface Link {
 }
 
 /** Where the permitted values of a field can be looked up (e.g. the author ids for `author_id`). */
-export const fieldOptionsSchema = z
+export const remoteOptionsSchema = z
   .object({
     href: z.string().describe('A collection whose items are the choices.'),
     templated: z.boolean().optional().describe('True when `href` is a URI template.'),
@@ -30,7 +30,31 @@ export const fieldOptionsSchema = z
   })
   .describe('Where the choices come from: the items of this collection; send their valueField.');
 
+/** One choice of a field whose choices are few and fixed (a listing's orders), labelled for people. */
+export const fieldChoiceSchema = z
+  .object({
+    value: z.string().describe('What the field sends when this choice is made.'),
+    prompt: z.string().describe('The choice as a person reads it.'),
+  })
+  .describe('One labelled choice.');
+
+/**
+ * A field's choices: written inline when they are few and fixed (labelled values, one of them sent), or the
+ * items of a collection when they are many (an author for `author_id`).
+ */
+export const fieldOptionsSchema = z.union([
+  z.array(fieldChoiceSchema).describe('The choices themselves, in the order to offer them; send one value.'),
+  remoteOptionsSchema,
+]);
+
 export type FieldOptions = z.infer<typeof fieldOptionsSchema>;
+export type RemoteOptions = z.infer<typeof remoteOptionsSchema>;
+export type FieldChoice = z.infer<typeof fieldChoiceSchema>;
+
+/** Whether a field's choices are written inline (else they are the items of a collection). */
+export function isInline(options: FieldOptions): options is FieldChoice[] {
+  return Array.isArray(options);
+}
 
 /**
  * One input of a control: an input the domain defines (name, type, bounds, whether required), plus what

@@ -2,7 +2,7 @@
  * @module A document as an agent is shown it: the app's JSON answer read back into data, links and
  * controls, made compact for a model's context, and written both as text and as structured content.
  */
-import type { Field, Method } from '../hypermedia/model.js';
+import { type Field, isInline, type Method } from '../hypermedia/model.js';
 import type { Answer } from './app-client.js';
 import { ToolError } from './errors.js';
 
@@ -138,7 +138,9 @@ function fieldText(field: Field): string {
   if (field.maxLength !== undefined) facts.push(`at most ${field.maxLength} characters`);
   if (field.enum) facts.push(`one of ${field.enum.join(', ')}`);
   if (field.value !== undefined) facts.push(`value ${JSON.stringify(field.value)}`);
-  if (field.options) {
+  if (field.options && isInline(field.options)) {
+    facts.push(`one of ${field.options.map((c) => `${JSON.stringify(c.value)} (${c.prompt})`).join(', ')}`);
+  } else if (field.options) {
     const { href, valueField, promptField } = field.options;
     facts.push(`choose from the items of ${href} (send their ${valueField}; their ${promptField} names them)`);
   }

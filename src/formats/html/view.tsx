@@ -6,7 +6,14 @@
  * items as a table, and every control as a `<form rel>` with inputs typed from its fields. Generic: it
  * knows the model, not books or loans. Every value goes through JSX, which escapes it.
  */
-import type { Control, Field, Link, Resource, ResourceStream } from '../../hypermedia/model.js';
+import {
+  type Control,
+  type Field,
+  isInline,
+  type Link,
+  type Resource,
+  type ResourceStream,
+} from '../../hypermedia/model.js';
 import type { ErrorContent, ListingView, PageContext, SessionView } from '../format.js';
 // biome-ignore lint/correctness/noUnusedImports: the JSX below compiles to h(…) and Fragment (the pragmas above).
 import { escapeHtml, type FC, Fragment, type Html, h, type PropsWithChildren } from './jsx.js';
@@ -480,8 +487,19 @@ const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId }) => 
     required: field.required,
     'data-type': field.type,
   };
+  const remote = field.options && !isInline(field.options) ? field.options : undefined;
   let input: unknown;
-  if (field.enum) {
+  if (field.options && isInline(field.options)) {
+    input = (
+      <select {...common}>
+        {field.options.map((choice) => (
+          <option value={choice.value} selected={field.value === choice.value}>
+            {choice.prompt}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (field.enum) {
     input = (
       <select {...common}>
         {!field.required && <option value="" />}
@@ -504,9 +522,9 @@ const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId }) => 
         min={field.min}
         max={field.max}
         value={field.value === undefined ? undefined : String(field.value)}
-        data-options={field.options?.href}
-        data-option-value={field.options?.valueField}
-        data-option-prompt={field.options?.promptField}
+        data-options={remote?.href}
+        data-option-value={remote?.valueField}
+        data-option-prompt={remote?.promptField}
       />
     );
   } else {
@@ -527,8 +545,8 @@ const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId }) => 
         {field.required && <span class="required"> *</span>}
       </label>
       {input}
-      {field.options && (
-        <a class="choices" href={field.options.href} target="_blank" rel="noopener">
+      {remote && (
+        <a class="choices" href={remote.href} target="_blank" rel="noopener">
           Look up the {(field.title ?? label(field.name)).toLowerCase()}’s number
         </a>
       )}
