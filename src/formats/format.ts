@@ -3,7 +3,7 @@
  * bytes of one media type and decides nothing: which links and controls exist was settled by the
  * renderers. Adding a media type is a new module implementing `Format` plus one line in `registry.ts`.
  */
-import type { Control, Resource, ResourceStream } from '../hypermedia/model.js';
+import type { Control, Link, Resource, ResourceStream } from '../hypermedia/model.js';
 
 /** Where a document is shown, for formats that present a whole page (a browser's). */
 export interface PageContext {
@@ -23,10 +23,19 @@ export interface SessionView {
   controls: Control[];
 }
 
-/** A page of a listing: its search words, and where each sortable field's header leads. */
+/**
+ * A page of a listing as a person meets it: its search words, its order and narrowing (which a new search
+ * keeps), where each sortable field's header leads, and where suggestions come from as a person types.
+ */
 export interface ListingView {
   /** The words searched for, if any. */
   query?: string;
+  /** The `sort` asked for, as sent (`-publication_year`); absent for the listing's own order. */
+  sortedBy?: string;
+  /** The parameters that narrow the listing (`filter`, `author`), as sent: a new search keeps them. */
+  narrowing: [name: string, value: string][];
+  /** The root's templated link to suggestions for what a person is typing, when the catalogue offers one. */
+  suggestions?: Link;
   /**
    * Each field the listing can be sorted by: the href of the first page sorted by it (reversed when it is
    * already the first sort key, ascending), and the order it is in now if it is the first sort key.

@@ -19,6 +19,7 @@ import { authorize, type Decision } from '../domain/policy.js';
 import type { ListingView } from '../formats/format.js';
 import type { Resource } from '../hypermedia/model.js';
 import { type Collection, renderPage, renderStream } from '../renderers/collection.js';
+import { rootLink } from '../renderers/root.js';
 import type { AppEnv } from './env.js';
 import { queryParams } from './params.js';
 import { send, sendStream } from './respond.js';
@@ -50,7 +51,11 @@ export async function sendListing<Row>(
     // A page (its count and rows) takes one turn among listing reads, so many never crowd out the rest.
     const { rows, ...facts } = await c.get('database').listingReads.run(() => read.page(paged));
     const resource = renderPage(collection, paged, rows.map(renderItem), facts);
-    return send(c, resource, c.get('format').drawsPages ? { listing: listingView(spec, paged, collection) } : {});
+    if (!c.get('format').drawsPages) return send(c, resource);
+    const suggestions = rootLink(c.get('ctx'), 'suggestions');
+    return send(c, resource, {
+      listing: { ...listingView(spec, paged, collection), ...(suggestions && { suggestions }) },
+    });
   }
   return sendStream(c, renderStream(collection, listing, renderBatches(read.stream(limited), renderItem)));
 }
@@ -71,7 +76,15 @@ export function listingView(spec: ListingSpec, listing: PagedListing, collection
     );
     sort[field] = current ? { href, order: current } : { href };
   }
-  return listing.query === undefined ? { sort } : { query: listing.query, sort };
+  const { query, sort: sortedBy, filter = [], author } = listingQuery(listing);
+  const narrowing: ListingView['narrowing'] = filter.map((value) => ['filter', value]);
+  if (author !== undefined) narrowing.push(['author', author]);
+  return {
+    ...(query !== undefined && { query }),
+    ...(sortedBy !== undefined && { sortedBy }),
+    narrowing,
+    sort,
+  };
 }
 
 /**

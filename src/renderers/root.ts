@@ -53,6 +53,14 @@ export function renderRoot(ctx: RenderContext): Resource {
   };
 }
 
+/**
+ * One of the root's links, by rel, as this caller gets it: pages drawn for people offer some of them where
+ * a person needs them (the search box of a page of books suggests through the root's `suggestions`).
+ */
+export function rootLink(ctx: RenderContext, rel: string): Link | undefined {
+  return renderRoot(ctx).links.find((link) => link.rel === rel);
+}
+
 /** Signing in (anonymous) or out (a browser session): on the root, and in the header of every page. */
 export function sessionControls(ctx: RenderContext): Control[] {
   return offered(ctx, undefined, [signIn, signOut]);
