@@ -8,7 +8,16 @@ import { FieldInput, FormOf } from './forms.js';
 import { escapeHtml, type FC, Fragment, type Html, h } from './jsx.js';
 import { label } from './parts.js';
 
-export function document(title: string, page: PageContext | undefined, body: unknown): string {
+/**
+ * A whole page: `body` in the page's `<main>`, under the header. `script` names an asset of the view's
+ * own that this kind of page needs besides the common script (the search page's suggestions).
+ */
+export function document(
+  title: string,
+  page: PageContext | undefined,
+  body: unknown,
+  options: { script?: string } = {},
+): string {
   const home = page?.home ?? '/';
   const base = escapeHtml(home.replace(/\/$/, ''));
   const main = (
@@ -28,7 +37,9 @@ export function document(title: string, page: PageContext | undefined, body: unk
     '<head><meta charset="utf-8"/><meta name="viewport" content="width=device-width, initial-scale=1"/>' +
     `<title>${escapeHtml(title)} · catalogue</title><link rel="icon" href="data:,"/>` +
     `<link rel="stylesheet" href="${base}/assets/catalogue.css"/>` +
-    `<script src="${base}/assets/catalogue.js" defer=""></script></head>`;
+    `<script src="${base}/assets/catalogue.js" defer=""></script>` +
+    (options.script ? `<script src="${base}/assets/${options.script}" defer=""></script>` : '') +
+    '</head>';
   return `<!DOCTYPE html><html lang="en">${head}${main}</html>`;
 }
 

@@ -24,5 +24,9 @@ export const htmlFormat: Format = {
   sendsEmptyParameters: true,
   redirectAfterWrite: true,
   error: errorPage,
-  assets: [asset('catalogue.css', 'text/css; charset=utf-8'), asset('catalogue.js', 'text/javascript; charset=utf-8')],
+  assets: [
+    asset('catalogue.css', 'text/css; charset=utf-8'),
+    asset('catalogue.js', 'text/javascript; charset=utf-8'),
+    asset('search.js', 'text/javascript; charset=utf-8'),
+  ],
 };

@@ -8,6 +8,7 @@
  */
 import type { Control, Link, Resource, ResourceStream } from '../../hypermedia/model.js';
 import type { ErrorContent, ListingView, PageContext } from '../format.js';
+import { bookSearchPage } from './book-search.js';
 import { document } from './document.js';
 import { Controls, forPeople } from './forms.js';
 // biome-ignore lint/correctness/noUnusedImports: the JSX below compiles to h(…) and Fragment (the pragmas above).
@@ -16,6 +17,8 @@ import { isRecord, Links, label, PAGING, Pager, show, titleOf } from './parts.js
 
 /** A whole page for a resource. */
 export function resourcePage(resource: Resource, page: PageContext | undefined): string {
+  // A page of books is where patrons search: it has a layout of its own.
+  if (resource.kind === 'book-page') return bookSearchPage(resource, page);
   const title = titleOf(resource);
   // A field `x_id` whose link `x` has a title (a book's author) is shown as that title, linked: the link
   // then needs no place of its own.
