@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourcePage } from '../src/formats/html/view.js';
-import type { Resource } from '../src/hypermedia/model.js';
+import type { Control, Resource } from '../src/hypermedia/model.js';
+import type { Rel } from '../src/hypermedia/vocabulary.js';
 import {
   addAuthor,
   addBook,
@@ -68,7 +69,7 @@ describe('negotiation', () => {
     expect(next).toBeDefined();
     const second = await (await t.anonymous.request((next ?? '').replaceAll('&amp;', '&'), { headers: HTML })).text();
     expect(second.match(/<a rel="item"/g)).toHaveLength(3);
-    expect(second).toContain('<dd data-field="page">2</dd>');
+    expect(second).toContain('page <span data-field="page">2</span> of');
   });
 
   it('errors are pages naming the field that is wrong', async () => {
@@ -299,12 +300,17 @@ describe('a view made for people', () => {
 
   it("lists and a book's page show the author's name, linked, when the author link carries it", () => {
     const list = main(resourcePage(listOf(bookResource('Ursula <Le> Guin')), { home: '/' }));
-    expect(list).toContain('<th scope="col">Author</th>');
-    expect(list).not.toContain('Author id');
     expect(list).toContain(
+      '<p class="facts">by <a rel="author" href="/authors/3">Ursula &lt;Le&gt; Guin</a>, <span data-field="publication_year">1969</span></p>',
+    );
+    expect(list).not.toContain('Author id');
+    expect(list.match(/rel="author"/g)).toHaveLength(1);
+    // A list drawn as a table (a page of anything but books) names the column and links the name.
+    const table = main(resourcePage({ ...listOf(bookResource('Ursula <Le> Guin')), kind: 'hold-page' }, { home: '/' }));
+    expect(table).toContain('<th scope="col">Author</th>');
+    expect(table).toContain(
       '<td data-field="author_id"><a rel="author" href="/authors/3">Ursula &lt;Le&gt; Guin</a></td>',
     );
-    expect(list.match(/rel="author"/g)).toHaveLength(1);
     const own = main(resourcePage(bookResource('Ursula Le Guin'), { home: '/' }));
     expect(own).toContain(
       '<dt>Author</dt><dd data-field="author_id"><a rel="author" href="/authors/3">Ursula Le Guin</a></dd>',
@@ -312,53 +318,80 @@ describe('a view made for people', () => {
     expect(own.match(/rel="author"/g)).toHaveLength(1);
   });
 
-  it('without a title on the author link, the id and a link to the author stay', () => {
+  it('without a title on the author link, the link to the author stays', () => {
     const list = main(resourcePage(listOf(bookResource()), { home: '/' }));
-    expect(list).toContain('Author id');
-    expect(list).toContain('<td data-field="author_id">3</td>');
-    expect(list).toContain('<a rel="author" href="/authors/3">Author</a>');
+    expect(list).toContain('by <a rel="author" href="/authors/3">the author</a>');
+    const table = main(resourcePage({ ...listOf(bookResource()), kind: 'hold-page' }, { home: '/' }));
+    expect(table).toContain('Author id');
+    expect(table).toContain('<td data-field="author_id">3</td>');
+    expect(table).toContain('<a rel="author" href="/authors/3">Author</a>');
   });
 
-  it('every book list has a search box on top, in plain words, that sends only the search words', async () => {
+  it('every book list has a search box on top, in plain words, with the labelled orders of the control', async () => {
     for (const path of ['/books', `/authors/${author}/books`, '/books?query=html']) {
       const html = main(await page(path));
       const box = html.match(
-        /<search><form class="searchbox" method="get" action="([^"]+)"[^>]*>(.*?)<\/form><\/search>/,
+        /<search><form class="searchbox" id="patron-search" method="get" action="([^"]+)"[^>]*>(.*?)<\/form><\/search>/,
       );
       expect(box, path).not.toBeNull();
-      expect(html.indexOf('<search>'), path).toBeLessThan(html.indexOf('<table>'));
+      expect(html.indexOf('<search>'), path).toBeLessThan(html.indexOf('<ol class="results">'));
       expect(box?.[2]).toContain('<label for="searchbox-query">Search titles and authors</label>');
       expect(box?.[2]).toContain('id="searchbox-query" name="query"');
-      expect([...(box?.[2] ?? '').matchAll(/ name="(\w+)"/g)].map((m) => m[1])).toEqual(['query']);
+      expect(box?.[2]).toContain('<label for="searchbox-sort">Sort by</label>');
+      // The orders are the control's `sort` choices, by their labels: no field,-field to type.
+      const control = (await json(await t.request(path.includes('?') ? `${path}&page=1` : `${path}?page=1`))).controls
+        .search;
+      const sortField = control.fields.find((f: { name: string }) => f.name === 'sort');
+      const options = [...(box?.[2] ?? '').matchAll(/<option value="([^"]*)"[^>]*>([^<]+)<\/option>/g)];
+      expect(options.map((m) => ({ value: m[1], prompt: m[2] }))).toEqual(sortField.options);
+      // What the form sends besides the words and the order: the page size, and the facets the page asks
+      // for where the control takes them.
+      const hidden = [...(box?.[2] ?? '').matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)];
+      const facets = control.fields.some((f: { name: string }) => f.name === 'facets');
+      expect(Object.fromEntries(hidden.map((m) => [m[1], m[2]]))).toEqual({
+        ...(facets && { facets: 'author,decade,available' }),
+        per_page: '20',
+      });
     }
     expect(main(await page('/books?query=html'))).toMatch(/name="query" value="html"/);
   });
 
-  it('sortable column headers sort, a second click reverses, and the current sort is marked', async () => {
-    const unsorted = main(await page('/books?query=paged&per_page=5'));
+  it('the current order is the one selected; an order given otherwise is kept as it is', async () => {
+    const byYear = main(await page('/books?query=paged&sort=-publication_year'));
+    expect(byYear).toContain('<option value="-publication_year" selected="">Newest first</option>');
+    expect(byYear.match(/ selected=""/g)).toHaveLength(1);
+    const relevance = main(await page('/books?query=paged'));
+    expect(relevance).toContain('<option value="" selected="">Relevance</option>');
+    const free = main(await page('/books?query=paged&sort=title,-id'));
+    expect(free).toContain('<option value="title,-id" selected="">title,-id</option>');
+  });
+
+  it('a new search keeps what narrows the page (filters, author) and its page size', async () => {
+    const html = main(await page('/books?query=paged&filter=publication_year:2000&author=html&per_page=5'));
+    const form = html.match(/<form class="searchbox".*?<\/form>/)?.[0] ?? '';
+    expect(form).toContain('<input type="hidden" name="filter" value="publication_year:2000" data-narrowing=""/>');
+    expect(form).toContain('<input type="hidden" name="author" value="html" data-narrowing=""/>');
+    expect(form).toContain('<input type="hidden" name="per_page" value="5"/>');
+  });
+
+  it('sortable column headers of a table sort, a second click reverses, and the current sort is marked', async () => {
+    for (const name of ['Column Aster', 'Column Birch', 'Column Cedar']) await addAuthor(t, name);
+    const unsorted = main(await page('/authors?query=column&per_page=5'));
     expect(unsorted).toContain(
-      '<th scope="col"><a href="/books?query=paged&amp;sort=title&amp;page=1&amp;per_page=5" class="sort">Title</a></th>',
+      '<th scope="col"><a href="/authors?query=column&amp;sort=name&amp;page=1&amp;per_page=5" class="sort">Name</a></th>',
     );
-    // `available` is not a field the listing can sort by: its header is text.
-    expect(unsorted).toContain('<th scope="col">Available</th>');
     expect(unsorted).not.toContain('aria-sort');
-    const byTitle = main(await page('/books?query=paged&per_page=5&sort=title'));
-    expect(byTitle).toContain(
-      '<th scope="col" aria-sort="ascending"><a href="/books?query=paged&amp;sort=-title&amp;page=1&amp;per_page=5" class="sort" data-order="ascending">Title</a></th>',
+    const byName = main(await page('/authors?query=column&per_page=5&sort=name'));
+    expect(byName).toContain(
+      '<th scope="col" aria-sort="ascending"><a href="/authors?query=column&amp;sort=-name&amp;page=1&amp;per_page=5" class="sort" data-order="ascending">Name</a></th>',
     );
-    const reversed = main(await page('/books?query=paged&per_page=5&sort=-title'));
-    expect(reversed).toMatch(/aria-sort="descending"><a href="[^"]*sort=title&amp;[^"]*"/);
+    const reversed = main(await page('/authors?query=column&per_page=5&sort=-name'));
+    expect(reversed).toMatch(/aria-sort="descending"><a href="[^"]*sort=name&amp;[^"]*"/);
     // The header's link is a listing the service accepts, in that order.
-    const titles = async (path: string) =>
+    const names = async (path: string) =>
       [...(await page(path)).matchAll(/<a rel="item" href="[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
-    const href = /aria-sort="ascending"><a href="([^"]+)"/.exec(byTitle)?.[1]?.replaceAll('&amp;', '&') ?? '';
-    expect(await titles(href)).toEqual([
-      'Paged Html 21',
-      'Paged Html 20',
-      'Paged Html 19',
-      'Paged Html 18',
-      'Paged Html 17',
-    ]);
+    const href = /aria-sort="ascending"><a href="([^"]+)"/.exec(byName)?.[1]?.replaceAll('&amp;', '&') ?? '';
+    expect(await names(href)).toEqual(['Column Cedar', 'Column Birch', 'Column Aster']);
   });
 
   it('every page has sign-in in its header for an anonymous visitor, and who is signed in and sign-out for a session', async () => {
@@ -429,5 +462,177 @@ describe('a view made for people', () => {
       'data-options="/authors?fields=id%2Cname" data-option-value="id" data-option-prompt="name"',
     );
     expect(field).toContain('<a class="choices" href="/authors?fields=id%2Cname"');
+  });
+});
+
+describe('the patron search page', () => {
+  /** A page of books as the renderers build it, with what a search may add (facets, a correction). */
+  const searchPage = (extra: Partial<Resource> = {}): Resource => ({
+    kind: 'book-page',
+    state: { meta: { page: 1, per_page: 20, total_pages: 1, total_items: 1 } },
+    links: [{ rel: 'self', href: '/books?query=emma&page=1&per_page=20' }],
+    controls: [
+      {
+        name: 'search',
+        href: '/books',
+        method: 'GET',
+        title: 'Search books',
+        fields: [
+          { name: 'query', type: 'string', required: false, title: 'Search titles and authors' },
+          { name: 'facets', type: 'string', required: false, title: 'Facets to count' },
+          { name: 'per_page', type: 'integer', required: false, value: 20 },
+        ],
+      },
+    ],
+    items: [
+      {
+        kind: 'book',
+        state: { id: 4, title: 'Emma', publication_year: 1815, available: true, copies_total: 3, copies_available: 2 },
+        links: [
+          { rel: 'self', href: '/books/4' },
+          { rel: 'author', href: '/authors/1', title: 'Jane Austen' },
+        ],
+        controls: [],
+      },
+    ],
+    ...extra,
+  });
+  const facets: Resource['facets'] = [
+    {
+      name: 'decade',
+      title: 'Decade',
+      values: [
+        { value: '1810', label: '1810s', count: 6, chosen: true, href: '/books?query=emma&per_page=20' },
+        { value: '1870', label: '1870s', count: 1, chosen: false, href: '/books?filter=decade:1870' },
+      ],
+    },
+    {
+      name: 'available',
+      title: 'Availability',
+      estimated: true,
+      values: [{ value: 'true', label: 'On the shelf', count: 5, chosen: false, href: '/books?filter=available:true' }],
+    },
+  ];
+
+  it('shows facets in a sidebar with counts, each a link to the narrowed listing; chosen ones as removable chips', () => {
+    const html = main(resourcePage(searchPage({ facets }), { home: '/' }));
+    const aside = html.match(/<aside class="facets" aria-labelledby="facets-title">(.*?)<\/aside>/)?.[1] ?? '';
+    expect(aside).toContain('<h2 id="facets-title">Narrow your search</h2>');
+    // The chosen decade: a chip whose link is the listing without it, named for what it does.
+    expect(aside).toContain(
+      '<ul class="chips" aria-label="Chosen"><li><a class="chip" href="/books?query=emma&amp;per_page=20" aria-label="Remove Decade: 1810s">Decade: 1810s<span aria-hidden="true"> ×</span></a></li></ul>',
+    );
+    expect(aside).toContain('<span class="chosen" aria-current="true">1810s <span class="count">(6)</span></span>');
+    expect(aside).toContain('<a rel="facet" href="/books?filter=decade:1870">1870s <span class="count">(1)</span></a>');
+    // Estimated counts say so.
+    expect(aside).toContain('On the shelf <span class="count">(≈5)</span>');
+    expect(aside).toContain('<p class="estimated">Counts are estimates.</p>');
+    // The sidebar sits beside the results, after the search box.
+    expect(html.indexOf('<search>')).toBeLessThan(html.indexOf('<aside'));
+    expect(html.indexOf('<aside')).toBeLessThan(html.indexOf('<ol class="results">'));
+  });
+
+  it('asks for the facets it shows: the form carries them where the control takes them, and a button asks', () => {
+    const html = main(resourcePage(searchPage(), { home: '/' }));
+    expect(html).toContain('<input type="hidden" name="facets" value="author,decade,available"/>');
+    expect(html).toContain(
+      '<aside class="facets" aria-label="Narrow your search"><button type="submit" form="patron-search" class="secondary">',
+    );
+    const without = searchPage();
+    without.controls = [
+      { ...(without.controls[0] as Control), fields: (without.controls[0] as Control).fields.slice(0, 1) },
+    ];
+    const plain = main(resourcePage(without, { home: '/' }));
+    expect(plain).not.toContain('name="facets"');
+    expect(plain).not.toContain('<aside');
+  });
+
+  it('shows "did you mean" from the page\u2019s correction link, titled with the corrected words', () => {
+    const corrected = searchPage();
+    corrected.links.push({ rel: 'correction' as Rel, href: '/books?query=emma&page=1', title: 'emma' });
+    const html = main(resourcePage(corrected, { home: '/' }));
+    expect(html).toContain(
+      '<p class="correction">Did you mean <a rel="correction" href="/books?query=emma&amp;page=1">emma</a>?</p>',
+    );
+    expect(html.indexOf('class="correction"')).toBeLessThan(html.indexOf('<ol class="results">'));
+    expect(main(resourcePage(searchPage(), { home: '/' }))).not.toContain('Did you mean');
+  });
+
+  it('names the suggestions template, from the root\u2019s link, for the script to expand', () => {
+    const listing = {
+      sort: {},
+      narrowing: [],
+      suggestions: { rel: 'suggestions' as Rel, href: '/suggestions{?query}', templated: true },
+    };
+    const html = main(resourcePage(searchPage(), { home: '/', listing }));
+    expect(html).toMatch(
+      /<input type="search" id="searchbox-query" name="query"[^>]* data-suggestions="\/suggestions\{\?query\}"\/>/,
+    );
+    expect(main(resourcePage(searchPage(), { home: '/', listing: { sort: {}, narrowing: [] } }))).not.toContain(
+      'data-suggestions',
+    );
+  });
+
+  it('the page names the root\u2019s suggestions link exactly when the root offers one', async () => {
+    const root = await json(await t.anonymous.request('/'));
+    const template = root.links.find((l: { rel: string }) => l.rel === 'suggestions')?.href;
+    const html = main(await page('/books'));
+    if (template === undefined) expect(html).not.toContain('data-suggestions');
+    else expect(html).toContain(`data-suggestions="${template}"`);
+  });
+
+  it('each result links to its book and says whether it is on the shelf, or all out and when it is due back', async () => {
+    const out = await addBook(t, 'Availability Out', 1990, author);
+    const shelf = await addBook(t, 'Availability Shelf', 1991, author);
+    const loan = await json(await t.send('POST', `/books/${out}/borrow`, {}));
+    const html = main(await page('/books?query=availability'));
+    const result = (id: number) =>
+      html.match(new RegExp(`<li class="result"><h3><a rel="item" href="/books/${id}">.*?</li>`))?.[0] ?? '';
+    const due = String(loan.due_at);
+    expect(result(out)).toContain(
+      `<p class="availability" data-available="false">All out, due back <time datetime="${due}">${due.slice(0, 10)}</time></p>`,
+    );
+    expect(result(shelf)).toContain('<p class="availability" data-available="true">On the shelf</p>');
+    // The book's page is where borrowing lives.
+    expect(await page(`/books/${shelf}`, session)).toMatch(/<form rel="borrow"/);
+    // Several copies: how many are in.
+    expect(main(resourcePage(searchPage(), { home: '/' }))).toContain('On the shelf (2 of 3 copies)');
+  });
+
+  it('pages by the page\u2019s links only; every parameter stays reachable in the full form', async () => {
+    const html = main(await page('/books?query=paged&per_page=5'));
+    expect(html).toMatch(/<nav class="pager" aria-label="Pages"><a rel="first" href="[^"]+">« First<\/a>/);
+    expect(html).toMatch(/<a rel="next" href="\/books\?query=paged&amp;per_page=5&amp;cursor=[\w-]+">Next ›<\/a>/);
+    const [outside, details] = html.split('<details class="all-parameters"><summary>All search parameters</summary>');
+    expect(outside).not.toMatch(/name="(page|cursor)"/);
+    const full = details?.match(/<form rel="search".*?<\/form>/)?.[0] ?? '';
+    const control = (await json(await t.request('/books?query=paged&per_page=5'))).controls.search;
+    expect([...full.matchAll(/ name="(\w+)"/g)].map((m) => m[1]).sort()).toEqual(
+      control.fields.map((f: { name: string }) => f.name).sort(),
+    );
+    expect(html).not.toContain('<table>');
+  });
+
+  it('shows what the listing answers: its facets as the JSON has them, and its correction', async () => {
+    // Whatever the catalogue answers for these searches, the page shows the same facets and correction.
+    for (const path of ['/books?query=paged', '/books?query=pagd', `/authors/${author}/books?query=availability`]) {
+      const declares = (await json(await t.request(`${path}&page=1`))).controls.search.fields.some(
+        (f: { name: string }) => f.name === 'facets',
+      );
+      const asked = declares ? `${path}&facets=author,decade,available&per_page=20` : `${path}&per_page=20`;
+      const body = await json(await t.anonymous.request(asked));
+      const html = main(await page(asked));
+      for (const facet of body.facets ?? []) {
+        for (const value of facet.values) {
+          const href = value.href.replaceAll('&', '&amp;');
+          if (value.chosen) expect(html).toContain(`aria-label="Remove ${facet.title}: ${value.label}"`);
+          else expect(html).toContain(`<a rel="facet" href="${href}">${value.label} <span class="count">(`);
+        }
+      }
+      const correction = body.links.find((l: { rel: string }) => l.rel === 'correction');
+      if (correction)
+        expect(html).toContain(`Did you mean <a rel="correction" href="${correction.href.replaceAll('&', '&amp;')}">`);
+      else expect(html).not.toContain('Did you mean');
+    }
   });
 });
