@@ -1,7 +1,7 @@
 /** How the MCP tools read the app's answers: a whole collection cut short, and a 204's `Link` header. */
 import { describe, expect, it } from 'vitest';
 import { parseLinkHeader, wholeItems } from '../src/mcp/app-client.js';
-import { documentOf, MAX_ITEMS } from '../src/mcp/document.js';
+import { documentOf, MAX_ITEMS, textOf } from '../src/mcp/document.js';
 
 describe('a whole collection longer than the tools read', () => {
   it('keeps its complete members, whatever their strings hold', () => {
@@ -43,5 +43,34 @@ describe('an answer without a body', () => {
       links: [{ rel: 'collection', href: '/books' }],
       controls: [],
     });
+  });
+});
+
+describe('a control whose field offers labelled choices', () => {
+  it('names each choice with its label, so an agent sends a value the listing takes', () => {
+    const body = {
+      data: [],
+      links: [],
+      controls: {
+        search: {
+          href: '/books',
+          method: 'GET',
+          fields: [
+            {
+              name: 'sort',
+              type: 'string',
+              required: false,
+              title: 'Sort by',
+              options: [
+                { value: '', prompt: 'Relevance' },
+                { value: '-publication_year', prompt: 'Newest first' },
+              ],
+            },
+          ],
+        },
+      },
+    };
+    const text = textOf(documentOf({ status: 200, url: '/books', headerLinks: [], body, truncated: false }));
+    expect(text).toContain('sort string, one of "" (Relevance), "-publication_year" (Newest first) ("Sort by")');
   });
 });
