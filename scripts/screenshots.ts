@@ -118,6 +118,20 @@ try {
   await page.goto(base);
   await shoot(page, 'root');
 
+  // A patron's search: the results with their availability, the facets the page asks for, and, where the
+  // catalogue suggests, the suggestions for a few letters typed.
+  await page.locator('a[rel="books"]').click();
+  const box = page.getByRole('search').getByLabel('Search titles and authors');
+  await box.fill('austen');
+  await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
+  await page.waitForURL(/query=austen/);
+  if ((await page.getByRole('combobox', { name: 'Search titles and authors' }).count()) > 0) {
+    await box.fill('');
+    await box.pressSequentially('pers');
+    await page.getByRole('listbox', { name: 'Suggestions' }).waitFor();
+  }
+  await shoot(page, 'search');
+
   // Signed in as a librarian: every control the role allows is a form.
   await signIn(page);
   await page.goto(new URL('/books', base).href);

@@ -76,7 +76,8 @@ export function bookSearchPage(resource: Resource, page: PageContext | undefined
               ))}
             </ol>
           )}
-          <Pager links={resource.links} />
+          {/* One page has nowhere to go: its first and last links are itself. */}
+          {(meta.total_pages ?? 0) > 1 && <Pager links={resource.links} />}
         </section>
       </div>
       {search && (
