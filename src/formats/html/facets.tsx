@@ -3,8 +3,8 @@
 /** @jsxFrag Fragment */
 /**
  * @module The facets of a listing as a sidebar: the chosen values first, as chips whose link removes them,
- * then each facet's values with their counts, each a link to the listing narrowed to it. The hrefs are the
- * model's (`FacetValue.href`); nothing here builds a URL.
+ * then each facet's values with their counts, each a link to the listing narrowed to it (`rel="facet"`, as
+ * HAL names them). The hrefs are the model's (`FacetValue.href`); nothing here builds a URL.
  */
 import type { Facet, FacetValue } from '../../hypermedia/model.js';
 // biome-ignore lint/correctness/noUnusedImports: the JSX below compiles to h(…) and Fragment (the pragmas above).
@@ -18,22 +18,22 @@ export const FacetSidebar: FC<{ facets: Facet[] | undefined; ask?: string }> = (
   if (!facets) {
     if (!ask) return null;
     return (
-      <aside class="facets" aria-label="Narrow your search">
+      <div class="facets">
         <button type="submit" form={ask} class="secondary">
           Show ways to narrow this search
         </button>
-      </aside>
+      </div>
     );
   }
   const chosen = facets.flatMap((facet) => facet.values.filter((v) => v.chosen).map((value) => ({ facet, value })));
   return (
-    <aside class="facets" aria-labelledby="facets-title">
+    <nav class="facets" aria-labelledby="facets-title">
       <h2 id="facets-title">Narrow your search</h2>
       {chosen.length > 0 && (
         <ul class="chips" aria-label="Chosen">
           {chosen.map(({ facet, value }) => (
             <li>
-              <a class="chip" href={value.href} aria-label={`Remove ${facet.title}: ${value.label}`}>
+              <a rel="facet" href={value.href} data-chosen="" aria-label={`Remove ${facet.title}: ${value.label}`}>
                 {facet.title}: {value.label}
                 <span aria-hidden="true"> ×</span>
               </a>
@@ -56,23 +56,22 @@ export const FacetSidebar: FC<{ facets: Facet[] | undefined; ask?: string }> = (
             {facet.estimated && <p class="estimated">Counts are estimates.</p>}
           </section>
         ))}
-    </aside>
+    </nav>
   );
 };
 
 /** A value and its count: a link narrowing to it, or, once chosen, marked (its chip removes it). */
-const FacetValueItem: FC<{ value: FacetValue; estimated: boolean }> = ({ value, estimated }) => {
-  const count = <span class="count">({`${estimated ? '\u2248' : ''}${value.count}`})</span>;
-  if (value.chosen) {
-    return (
+const FacetValueItem: FC<{ value: FacetValue; estimated: boolean }> = ({ value, estimated }) => (
+  <>
+    {value.chosen ? (
       <span class="chosen" aria-current="true">
-        {value.label} {count}
+        {value.label}
       </span>
-    );
-  }
-  return (
-    <a rel="facet" href={value.href}>
-      {value.label} {count}
-    </a>
-  );
-};
+    ) : (
+      <a rel="facet" href={value.href}>
+        {value.label}
+      </a>
+    )}{' '}
+    <span class="count">{`${estimated ? '\u2248' : ''}${value.count}`}</span>
+  </>
+);
