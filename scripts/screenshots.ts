@@ -118,13 +118,13 @@ try {
   await page.goto(base);
   await shoot(page, 'root');
 
-  // A patron's search: the results with their availability, the facets the page asks for, and, where the
-  // catalogue suggests, the suggestions for a few letters typed.
+  // A patron's search, misspelt: did you mean, the results with their availability, the facets the page
+  // asks for, and, where the catalogue suggests, the suggestions for a few letters typed.
   await page.locator('a[rel="books"]').click();
   const box = page.getByRole('search').getByLabel('Search titles and authors');
-  await box.fill('austen');
+  await box.fill('jane austin');
   await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
-  await page.waitForURL(/query=austen/);
+  await page.waitForURL(/query=jane/);
   if ((await page.getByRole('combobox', { name: 'Search titles and authors' }).count()) > 0) {
     await box.fill('');
     await box.pressSequentially('pers');
