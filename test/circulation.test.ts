@@ -22,7 +22,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
-import { type ControlDoc, submit } from './support/documents.js';
+import { type ControlDoc, remoteOptions, submit } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -265,8 +265,8 @@ describe('circulation', () => {
 
       const control = (await book(t, id)).controls.borrow as ControlDoc;
       const copyField = control.fields.find((f) => f.name === 'copy_id');
-      expect(copyField?.options?.valueField).toBe('id');
-      const options = await json(await t.request(copyField?.options?.href as string));
+      expect(remoteOptions(copyField)?.valueField).toBe('id');
+      const options = await json(await t.request(remoteOptions(copyField)?.href as string));
       const onShelf = (await copiesOf(id)).filter((c) => c.status === 'available');
       expect(onShelf).toHaveLength(1);
       expect(ids(options)).toEqual(ids(onShelf));

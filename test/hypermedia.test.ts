@@ -15,7 +15,15 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
-import { type ControlDoc, type Doc, type FieldDoc, type LinkDoc, linkHeader, submit } from './support/documents.js';
+import {
+  type ControlDoc,
+  type Doc,
+  type FieldDoc,
+  type LinkDoc,
+  linkHeader,
+  remoteOptions,
+  submit,
+} from './support/documents.js';
 
 const knownRels = new Set(Object.keys(relVocabulary));
 const knownControls = new Set(Object.keys(controlVocabulary));
@@ -275,13 +283,13 @@ describe('hypermedia (path-absolute hrefs)', () => {
       ]);
       expect(borrow.fields[0]?.value).toBeUndefined();
       expect(borrow.fields[1]?.value).toBeUndefined();
-      const response = await t.request(borrow.fields[0]?.options?.href as string);
+      const response = await t.request(remoteOptions(borrow.fields[0])?.href as string);
       expect(response.status).toBe(200);
       const users = await json<{ id: number; name: string }[]>(response);
       expectVocabulary(users, response);
       expect(users).toContainEqual(expect.objectContaining({ id: await librarianId(t), name: 'Administrator' }));
       // The copy options: the book's one copy, on the shelf.
-      const copiesResponse = await t.request(borrow.fields[1]?.options?.href as string);
+      const copiesResponse = await t.request(remoteOptions(borrow.fields[1])?.href as string);
       expect(copiesResponse.status).toBe(200);
       const copies = await json<{ id: number; label: string }[]>(copiesResponse);
       expectVocabulary(copies, copiesResponse);
@@ -323,7 +331,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
       const author = await addAuthor(t, 'Optiona Fernhill');
       const id = await addBook(t, 'Optional Orchards', 1983, author);
       const book = await fetchDoc(t, `/books/${id}`);
-      const options = field(control(book, 'update'), 'author_id').options;
+      const options = remoteOptions(field(control(book, 'update'), 'author_id'));
       expect(options?.href).toMatch(/^\/authors(\?|$)/);
       const response = await t.request(options?.href as string);
       expect(response.status).toBe(200);
@@ -430,7 +438,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         ['author_id', 'integer', true],
       ]);
       expect(create.fields.every((f) => f.value === undefined)).toBe(true);
-      expect(field(create, 'author_id').options?.href).toMatch(/^\/authors(\?|$)/);
+      expect(remoteOptions(field(create, 'author_id'))?.href).toMatch(/^\/authors(\?|$)/);
       const search = control(page, 'search');
       expect(search).toMatchObject({ href: '/books', method: 'GET' });
       expect(search.fields.map((f) => [f.name, f.type])).toEqual(searchFieldTypes);
@@ -670,7 +678,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
     const book = await fetchPublic(location);
     expect(link(book, 'self')).toBe(location);
     expect(link(book, 'author')).toBe(`${base}/authors/${author.id}`);
-    expect(field(control(book, 'update'), 'author_id').options?.href.startsWith(`${base}/authors`)).toBe(true);
+    expect(remoteOptions(field(control(book, 'update'), 'author_id'))?.href.startsWith(`${base}/authors`)).toBe(true);
     expect(control(book, 'delete').href).toBe(location);
 
     const authorDoc = await fetchPublic(link(book, 'author'));

@@ -1194,6 +1194,7 @@ async function chooseValue(w: World, f: FieldDoc): Promise<unknown> {
   if (f.name === 'token') return w.member.token;
   // Whom a librarian lends to when they must name someone: the member at the desk.
   if (f.name === 'borrower_id') return w.member.id;
+  if (Array.isArray(f.options)) return f.options.find((choice) => choice.value !== '')?.value;
   if (f.options) {
     // The choices live in a collection: pick its first item (asking as the librarian, who may list any).
     // Only a required field is chosen: an optional one (a borrow's copy_id, from the copies on the shelf,
@@ -1215,15 +1216,27 @@ async function chooseValue(w: World, f: FieldDoc): Promise<unknown> {
   }
 }
 
-/** The options of a field: a listing (as a librarian reads it) whose items each carry the value field. */
+/**
+ * The options of a field: labelled choices written inline, or a listing (as a librarian reads it) whose
+ * items each carry the value field.
+ */
 async function expectOptions(w: World, f: FieldDoc): Promise<void> {
+  if (Array.isArray(f.options)) {
+    expect(f.options.length, `options of ${f.name}`).toBeGreaterThan(0);
+    for (const choice of f.options) {
+      expect(typeof choice.value, `options of ${f.name}`).toBe('string');
+      expect(choice.prompt, `options of ${f.name}`).toMatch(/\S/);
+    }
+    return;
+  }
   const href = f.options?.href as string;
   const response = await w.t.request(href);
   expect(response.status, `options of ${f.name} at ${href}`).toBe(200);
   const choices = await json<Record<string, unknown>[]>(response);
   expect(Array.isArray(choices), `options of ${f.name} at ${href}`).toBe(true);
   for (const choice of choices) {
-    expect(typeof choice[f.options?.valueField as string], `options of ${f.name} at ${href}`).toBe('number');
+    const valueField = (f.options as { valueField: string }).valueField;
+    expect(typeof choice[valueField], `options of ${f.name} at ${href}`).toBe('number');
   }
 }
 

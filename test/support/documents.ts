@@ -21,7 +21,20 @@ export interface FieldDoc {
   max?: number;
   maxLength?: number;
   enum?: string[];
-  options?: { href: string; valueField: string; promptField: string };
+  /** Labelled choices written inline, or the collection whose items are the choices. */
+  options?: { value: string; prompt: string }[] | RemoteOptionsDoc;
+}
+
+/** Where a field's choices are looked up: the items of a collection. */
+export interface RemoteOptionsDoc {
+  href: string;
+  valueField: string;
+  promptField: string;
+}
+
+/** A field's choices when they are a collection's items (an author for `author_id`), else undefined. */
+export function remoteOptions(field: FieldDoc | undefined): RemoteOptionsDoc | undefined {
+  return field?.options && !Array.isArray(field.options) ? field.options : undefined;
 }
 
 export interface ControlDoc {
