@@ -109,7 +109,8 @@ export function isAffordance(operation: Operation): operation is Affordance<unkn
 export function defaultFields(operation: Operation): Field[] {
   if (operation.body) return inputFields(operation.body.fields, { mode: operation.body.mode });
   if (operation.listing) {
-    return listingFields({ fieldNames: Object.keys(operation.listing.fields), author: operation.listing.author });
+    const { fields, author, facets } = operation.listing;
+    return listingFields({ fieldNames: Object.keys(fields), author, facets });
   }
   return [];
 }

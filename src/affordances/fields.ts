@@ -60,7 +60,12 @@ function fieldOf(
 }
 
 /** The fields of a listing's search control: its query parameters, typed. */
-export function listingFields(options: { fieldNames: string[]; author: boolean }): Field[] {
+export function listingFields(options: {
+  fieldNames: string[];
+  author: boolean;
+  /** The facets the listing offers to `facets`. */
+  facets?: readonly string[] | undefined;
+}): Field[] {
   // In plain words: what a book's words match is its title and its author's name (an author's, the name).
   const words = options.author ? 'Search titles and authors' : 'Search names';
   const fields: Field[] = [{ name: 'query', type: 'string', required: false, title: words }];
@@ -85,6 +90,14 @@ export function listingFields(options: { fieldNames: string[]; author: boolean }
     },
     { name: 'fields', type: 'string', required: false, title: 'Fields to return, comma-separated' },
   );
+  if (options.facets && options.facets.length > 0) {
+    fields.push({
+      name: 'facets',
+      type: 'string',
+      required: false,
+      title: `Facets to count, comma-separated (${options.facets.join(', ')})`,
+    });
+  }
   return fields;
 }
 

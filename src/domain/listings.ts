@@ -1,4 +1,5 @@
 /** @module The listing specification of each collection: which fields can be sorted, filtered, selected. */
+import { DECADE_MAX, DECADE_MIN, FACET_NAMES } from './facets.js';
 import type { ListingSpec } from './listing.js';
 
 export const bookListingSpec = {
@@ -9,9 +10,14 @@ export const bookListingSpec = {
     author_id: 'integer',
     copies_available: 'integer',
   },
-  filters: { available: 'boolean' },
+  filters: {
+    available: 'boolean',
+    // Publication years from the value to nine after it (decade:1810 is 1810–1819).
+    decade: { type: 'integer', min: DECADE_MIN, max: DECADE_MAX, step: 10 },
+  },
   extraFields: ['available', 'due_at', 'copies_total'],
   author: true,
+  facets: FACET_NAMES,
 } satisfies ListingSpec;
 
 export const authorListingSpec = {
