@@ -43,7 +43,7 @@ function counts(body: Page, name: string): Record<string, number> {
   return Object.fromEntries((facet as Facet).values.map((v) => [v.label, v.count]));
 }
 
-function valueOf(body: Page, name: string, label: string): FacetValue {
+function facetValue(body: Page, name: string, label: string): FacetValue {
   const value = body.facets?.find((f) => f.name === name)?.values.find((v) => v.label === label);
   expect(value, `${name} value ${label}`).toBeDefined();
   return value as FacetValue;
@@ -119,9 +119,9 @@ describe('facets of book listings', () => {
       ['On the shelf', 6],
       ['All out', 2],
     ]);
-    expect(valueOf(body, 'author', 'Jane Austen')).toMatchObject({ value: String(a.austen), chosen: false });
-    expect(valueOf(body, 'decade', '1810s')).toMatchObject({ value: '1810', chosen: false });
-    expect(valueOf(body, 'available', 'All out')).toMatchObject({ value: 'false', chosen: false });
+    expect(facetValue(body, 'author', 'Jane Austen')).toMatchObject({ value: String(a.austen), chosen: false });
+    expect(facetValue(body, 'decade', '1810s')).toMatchObject({ value: '1810', chosen: false });
+    expect(facetValue(body, 'available', 'All out')).toMatchObject({ value: 'false', chosen: false });
     // `facets` stays in the page's own links, so paging keeps the facets.
     for (const rel of ['self', 'first', 'next', 'last']) {
       expect(body.links.find((l) => l.rel === rel)?.href, rel).toContain('facets=author%2Cdecade%2Cavailable');
@@ -172,12 +172,12 @@ describe('facets of book listings', () => {
   it('marks a chosen value, lists it, and links to the listing without it', async () => {
     const listing = '/books?query=river&per_page=3&facets=author,decade,available';
     const whole = await page(t, listing);
-    const narrowedHref = valueOf(whole, 'decade', '1810s').href;
+    const narrowedHref = facetValue(whole, 'decade', '1810s').href;
     const narrowed = await page(t, `${narrowedHref}&filter=available:true`);
     expect(narrowed.meta.total_items).toBe(1);
-    const chosen = valueOf(narrowed, 'decade', '1810s');
+    const chosen = facetValue(narrowed, 'decade', '1810s');
     expect(chosen).toMatchObject({ chosen: true, count: 1 });
-    const shelf = valueOf(narrowed, 'available', 'On the shelf');
+    const shelf = facetValue(narrowed, 'available', 'On the shelf');
     expect(shelf).toMatchObject({ chosen: true, count: 1 });
     // Removing the decade answers the listing with availability alone, from page 1, per_page kept.
     const withoutDecade = await page(t, chosen.href);
@@ -189,7 +189,7 @@ describe('facets of book listings', () => {
     expect(withoutDecade.data).toEqual(availableOnly.data);
     expect(withoutDecade.facets).toEqual(availableOnly.facets);
     // Removing both gives the listing as it was.
-    const neither = await page(t, valueOf(withoutDecade, 'available', 'On the shelf').href);
+    const neither = await page(t, facetValue(withoutDecade, 'available', 'On the shelf').href);
     expect(neither.meta).toEqual(whole.meta);
     expect(neither.facets).toEqual(whole.facets);
   });
@@ -239,11 +239,11 @@ describe('facets of book listings', () => {
       const links = hal._links.facet as { href: string; title: string }[];
       expect(links, accept).toHaveLength(5);
       expect(links, accept).toContainEqual({
-        href: valueOf(seed, 'author', 'Jane Austen').href,
+        href: facetValue(seed, 'author', 'Jane Austen').href,
         title: 'Author: Jane Austen (3)',
       });
       expect(links, accept).toContainEqual({
-        href: valueOf(seed, 'available', 'All out').href,
+        href: facetValue(seed, 'available', 'All out').href,
         title: 'Availability: All out (2)',
       });
     }
