@@ -4,6 +4,8 @@
  * the links that remove them; invalid `facets`; estimates past the count limit; HAL's `facet` links; the
  * search control and the root's search template declaring the parameter.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
 import { expectError } from './support/errors.js';
@@ -249,6 +251,19 @@ describe('facets of book listings', () => {
     }
   });
 
+  it('shows facets in the HTML view as links, a chosen one marked', async () => {
+    const response = await t.request(`/books?page=1&facets=author,decade&filter=author_id:${a.brontë}`, {
+      headers: { Accept: 'text/html' },
+    });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('<nav class="facets"');
+    expect(html).toMatch(/<a rel="facet" href="[^"]*" data-chosen="" aria-label="Remove Author: Anne Brontë">/);
+    expect(html).toMatch(
+      /<a rel="facet" href="[^"]*filter=decade%3A1840[^"]*">1840s<\/a> <span class="count">2<\/span>/,
+    );
+  });
+
   it('declares `facets` in the search control and the root’s search template', async () => {
     const books = await page(t, '/books?page=1');
     const field = (books.controls.search.fields as { name: string; title?: string }[]).find((f) => f.name === 'facets');
@@ -330,5 +345,49 @@ describe('facets past the count limit', () => {
     expect(few.meta.total_items_estimated).toBeUndefined();
     expect(few.facets?.[0]?.estimated).toBeUndefined();
     expect(counts(few, 'decade')).toEqual({ '2000s': 1 });
+  });
+});
+
+describe('facets for an agent (MCP)', () => {
+  const base = 'https://library.example';
+  let t: TestCatalogue;
+  let client: Client;
+
+  beforeAll(async () => {
+    t = await openTestCatalogue({ seedSample: true, publicUrl: base });
+    client = new Client({ name: 'catalogue-test', version: '1.0.0' });
+    const inProcess = (url: string | URL, init?: RequestInit) => {
+      const at = new URL(url);
+      return t.anonymous.request(at.pathname + at.search, init);
+    };
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { fetch: inProcess }));
+  });
+  afterAll(async () => {
+    await client?.close();
+    await t?.close();
+  });
+
+  // biome-ignore lint/suspicious/noExplicitAny: tool results are inspected loosely
+  async function call(name: string, args: Record<string, unknown>): Promise<{ text: string; doc: any }> {
+    const result = await client.callTool({ name, arguments: args });
+    const text = (result.content as { type: string; text: string }[])[0]?.text as string;
+    expect(result.isError, text).toBeFalsy();
+    return { text, doc: result.structuredContent };
+  }
+
+  it('searches, then narrows by a facet, from tool results alone', async () => {
+    const { doc: root } = await call('start', {});
+    const search = await call('follow', {
+      url: root.url,
+      rel: 'search',
+      values: { query: 'austen', facets: 'decade,available' },
+    });
+    expect(search.doc.facets.map((f: Facet) => f.name)).toEqual(['decade', 'available']);
+    const decade = (search.doc.facets[0] as Facet).values.find((v) => v.label === '1810s') as FacetValue;
+    expect(search.text).toContain(`1810s (${decade.count}): ${decade.href}`);
+    const narrowed = await call('get', { url: decade.href });
+    expect(narrowed.doc.meta.total_items).toBe(decade.count);
+    expect(narrowed.doc.items.every((item: { title: string }) => typeof item.title === 'string')).toBe(true);
+    expect(narrowed.doc.facets[0].values).toEqual([expect.objectContaining({ label: '1810s', chosen: true })]);
   });
 });

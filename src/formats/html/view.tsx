@@ -6,7 +6,7 @@
  * items as a table, and every control as a `<form rel>` with inputs typed from its fields. Generic: it
  * knows the model, not books or loans. Every value goes through JSX, which escapes it.
  */
-import type { Control, Field, Link, Resource, ResourceStream } from '../../hypermedia/model.js';
+import type { Control, Facet, Field, Link, Resource, ResourceStream } from '../../hypermedia/model.js';
 import type { ErrorContent, ListingView, PageContext, SessionView } from '../format.js';
 // biome-ignore lint/correctness/noUnusedImports: the JSX below compiles to h(…) and Fragment (the pragmas above).
 import { escapeHtml, type FC, Fragment, type Html, h, type PropsWithChildren } from './jsx.js';
@@ -30,6 +30,7 @@ export function resourcePage(resource: Resource, page: PageContext | undefined):
     <>
       <h1>{title}</h1>
       {search && <SearchBox control={search} listing={page?.listing} />}
+      {resource.facets && <Facets facets={resource.facets} />}
       <Links links={shownLinks} />
       <State state={resource.state} links={resource.items ? [] : resource.links} named={named} />
       {resource.kind === 'suggestions' ? (
@@ -181,6 +182,35 @@ const Links: FC<{ links: Link[] }> = ({ links }) =>
       ))}
     </nav>
   );
+
+/** A page's facets: each value links to the listing narrowed to it, or, when chosen, to the listing without it. */
+const Facets: FC<{ facets: Facet[] }> = ({ facets }) => (
+  <nav class="facets" aria-label="Narrow the results">
+    {facets.map((facet) => (
+      <section data-facet={facet.name}>
+        <h2>
+          {facet.title}
+          {facet.estimated && ' (estimated)'}
+        </h2>
+        <ul>
+          {facet.values.map((value) => (
+            <li>
+              <a
+                rel="facet"
+                href={value.href}
+                data-chosen={value.chosen ? '' : undefined}
+                aria-label={value.chosen ? `Remove ${facet.title}: ${value.label}` : undefined}
+              >
+                {value.chosen ? `\u2715 ${value.label}` : value.label}
+              </a>{' '}
+              <span class="count">{value.count}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+    ))}
+  </nav>
+);
 
 const Pager: FC<{ links: Link[] }> = ({ links }) => {
   const paging = PAGING.map((rel) => links.find((l) => l.rel === rel)).filter((l): l is Link => l !== undefined);
