@@ -478,7 +478,7 @@ const ControlForm: FC<{ control: Control }> = ({ control }) => {
 };
 
 /** A search's fields a person rarely needs: exact matches and sparse fields, out of the way until asked for. */
-const MORE_OPTIONS = ['filter', 'fields'];
+const MORE_OPTIONS = ['filter', 'fields', 'facets'];
 
 /**
  * A deletion asks first, script or not: the form with the real button opens from a disclosure, and says
