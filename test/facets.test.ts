@@ -264,6 +264,20 @@ describe('facets of book listings', () => {
     );
   });
 
+  it('is described by the profile and OpenAPI: the parameter, the shape and the rel', async () => {
+    const profile = await json(await t.request('/profile'));
+    expect(profile.vocabulary.rels.facet.means).toMatch(/narrowed/);
+    expect(Object.keys(profile.listing_facets)).toEqual(['parameter', 'values', 'estimated']);
+    const searchAt = profile.vocabulary.controls.search.targets;
+    expect(Object.keys(searchAt['/books'].fields)).toContain('facets');
+    const openapi = await json(await t.request('/openapi.json'));
+    const parameter = openapi.paths['/books'].get.parameters.find((p: { name: string }) => p.name === 'facets');
+    expect(new RegExp(parameter.schema.pattern).test('author,decade,available')).toBe(true);
+    expect(new RegExp(parameter.schema.pattern).test('colour')).toBe(false);
+    expect(openapi.components.schemas.Facet.properties.name.enum).toEqual(['author', 'decade', 'available']);
+    expect(openapi.components.schemas.Link.properties.rel.enum).toContain('facet');
+  });
+
   it('declares `facets` in the search control and the root’s search template', async () => {
     const books = await page(t, '/books?page=1');
     const field = (books.controls.search.fields as { name: string; title?: string }[]).find((f) => f.name === 'facets');

@@ -66,7 +66,8 @@ export function renderProfile(
           'Present (true) in a page’s meta only when total_items and total_pages are estimates: more items ' +
           'match a filter or search than the catalogue counts exactly. Whole collections are always exact.',
       },
-      facets: {
+      // Not `facets`: in the JSON format that name is a page's counted facets.
+      listing_facets: {
         parameter:
           '`facets=author,decade,available` (any of them, comma-separated, each once) on a listing of books asks ' +
           'for a page envelope (page 1 unless page or cursor says otherwise) with a `facets` array: per facet ' +
