@@ -129,7 +129,8 @@ const bookFacets: FacetColumns = {
     labels: (ids) =>
       sql`select ${authors.id} as "value", ${authors.name} as "label" from ${authors} where ${inArray(authors.id, ids)}`,
   },
-  decade: { value: sql`(floor(${books.publicationYear} / 10.0) * 10)::int` },
+  // floor(year / 10) * 10 in integer arithmetic (`%` keeps the sign of a negative year): numeric was slower.
+  decade: { value: sql`${books.publicationYear} - (${books.publicationYear} % 10 + 10) % 10` },
   available: { value: sql`${books.copiesAvailable} > 0` },
 };
 
