@@ -41,7 +41,8 @@ export function renderFacets(
 ): Facet[] {
   const totals = facetTotals(counts, total);
   return (listing.facets ?? []).map((name) => {
-    const chosen = chosenValues(listing, name);
+    // A value given twice (`filter=decade:1810&filter=decade:1810`) is one choice.
+    const chosen = [...new Set(chosenValues(listing, name))];
     const counted = totals.filter((count) => count.name === name);
     const uncounted = chosen
       .filter((value) => !counted.some((count) => count.value === value))
