@@ -394,6 +394,7 @@ describe('golden HAL and HAL-FORMS documents', () => {
           templated: true,
           title: 'Search books',
         },
+        suggestions: { href: '/suggestions{?query}', templated: true, title: 'Suggestions as you type' },
         changes: { href: '/changes', title: 'Changes' },
         ...links,
         profile: { href: '/profile', title: 'What the links and controls mean' },
