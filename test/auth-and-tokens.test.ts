@@ -332,6 +332,7 @@ describe('a closed catalogue (publicReads: false)', () => {
       'books',
       'authors',
       'search',
+      'suggestions',
       'changes',
       'me',
       'loans',

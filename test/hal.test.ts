@@ -132,6 +132,12 @@ const bookSearch = {
     { name: 'page', prompt: 'Page', type: 'number', required: false, min: 1, max: 2147483647 },
     { name: 'per_page', prompt: 'Per page', type: 'number', required: false, value: 20, min: 1, max: 100 },
     { name: 'fields', prompt: 'Fields to return, comma-separated', type: 'text', required: false },
+    {
+      name: 'facets',
+      prompt: 'Facets to count, comma-separated (author, decade, available)',
+      type: 'text',
+      required: false,
+    },
   ],
 };
 
@@ -402,10 +408,11 @@ describe('golden HAL and HAL-FORMS documents', () => {
         books: { href: '/books?page=1&per_page=20', title: 'Books' },
         authors: { href: '/authors?page=1&per_page=20', title: 'Authors' },
         search: {
-          href: '/books{?query,author,filter*,sort,page,per_page,fields}',
+          href: '/books{?query,author,filter*,sort,page,per_page,fields,facets}',
           templated: true,
           title: 'Search books',
         },
+        suggestions: { href: '/suggestions{?query}', templated: true, title: 'Suggestions as you type' },
         changes: { href: '/changes', title: 'Changes' },
         ...links,
         profile: { href: '/profile', title: 'What the links and controls mean' },

@@ -444,11 +444,11 @@ describe('a view made for people', () => {
     );
   });
 
-  it('the search form tucks exact matches and sparse fields under "More options"', async () => {
+  it('the search form tucks exact matches, sparse fields and facets under "More options"', async () => {
     const html = main(await page('/books'));
     const search = html.match(/<form rel="search".*?<\/form>/)?.[0] ?? '';
     const more = search.match(/<details class="more"><summary>More options<\/summary>(.*?)<\/details>/)?.[1] ?? '';
-    expect([...more.matchAll(/ name="(\w+)"/g)].map((m) => m[1])).toEqual(['filter', 'fields']);
+    expect([...more.matchAll(/ name="(\w+)"/g)].map((m) => m[1])).toEqual(['filter', 'fields', 'facets']);
     expect(search.replace(more, '')).not.toMatch(/name="(filter|fields)"/);
   });
 

@@ -110,6 +110,7 @@ const searchFieldTypes = [
   ['page', 'integer'],
   ['per_page', 'integer'],
   ['fields', 'string'],
+  ['facets', 'string'],
 ];
 
 describe('hypermedia (path-absolute hrefs)', () => {
@@ -127,7 +128,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'self', href: '/' },
         { rel: 'books', href: '/books?page=1&per_page=20' },
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
-        { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields}', templated: true },
+        { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields,facets}', templated: true },
         { rel: 'suggestions', href: '/suggestions{?query}', templated: true },
         { rel: 'changes', href: '/changes' },
         ...descriptions,
@@ -141,7 +142,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'self', href: '/' },
         { rel: 'books', href: '/books?page=1&per_page=20' },
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
-        { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields}', templated: true },
+        { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields,facets}', templated: true },
         { rel: 'suggestions', href: '/suggestions{?query}', templated: true },
         { rel: 'changes', href: '/changes' },
         { rel: 'me', href: `/users/${member.id}` },
@@ -159,7 +160,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'self', href: '/' },
         { rel: 'books', href: '/books?page=1&per_page=20' },
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
-        { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields}', templated: true },
+        { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields,facets}', templated: true },
         { rel: 'suggestions', href: '/suggestions{?query}', templated: true },
         { rel: 'changes', href: '/changes' },
         { rel: 'me', href: `/users/${id}` },
@@ -645,7 +646,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
       { rel: 'self', href: `${base}/` },
       { rel: 'books', href: `${base}/books?page=1&per_page=20` },
       { rel: 'authors', href: `${base}/authors?page=1&per_page=20` },
-      { rel: 'search', href: `${base}/books{?query,author,filter*,sort,page,per_page,fields}`, templated: true },
+      { rel: 'search', href: `${base}/books{?query,author,filter*,sort,page,per_page,fields,facets}`, templated: true },
       { rel: 'suggestions', href: `${base}/suggestions{?query}`, templated: true },
       { rel: 'changes', href: `${base}/changes` },
       { rel: 'me', href: `${base}/users/${id}` },

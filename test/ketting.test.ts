@@ -299,3 +299,19 @@ describe('Ketting as a member: a hold on a book that is out, the borrow when it 
     expect(body.error.message).toMatch(/renewed as often as a loan may be/);
   });
 });
+
+describe('Ketting and facets', () => {
+  it('searches with facets through the root’s template and narrows by a `facet` link', async () => {
+    const ketting = client();
+    const results = await ketting.go().follow('search', { query: 'austen', facets: 'decade,available' });
+    const state = await results.get();
+    const facetLinks = state.links.getMany('facet');
+    expect(facetLinks.length).toBe(state.data.facets.flatMap((f: { values: unknown[] }) => f.values).length);
+    const decade = facetLinks.find((link) => link.title?.startsWith('Decade: 1810s ('));
+    expect(decade).toBeDefined();
+    const count = Number(/\((\d+)\)$/.exec(decade?.title ?? '')?.[1]);
+    const narrowed = await ketting.go(new URL(decade?.href as string, state.uri).href).get();
+    expect(narrowed.data.meta.total_items).toBe(count);
+    expect(narrowed.links.getMany('facet').map((link) => link.title)).toContain(`Decade: 1810s (${count}, chosen)`);
+  });
+});

@@ -166,8 +166,8 @@ describe('the OpenAPI document', () => {
         .map((p: Doc) => p.name);
     };
     const all = ['filter', 'sort', 'page', 'per_page', 'cursor', 'fields'];
-    expect(names('GET /books')).toEqual(['query', 'author', ...all]);
-    expect(names('GET /authors/{id}/books')).toEqual(['query', 'author', ...all]);
+    expect(names('GET /books')).toEqual(['query', 'author', ...all, 'facets']);
+    expect(names('GET /authors/{id}/books')).toEqual(['query', 'author', ...all, 'facets']);
     expect(names('GET /authors')).toEqual(['query', ...all]);
     expect(names('GET /users')).toEqual(['query', ...all]);
     expect(names('GET /loans')).toEqual(all);

@@ -109,8 +109,8 @@ export function isAffordance(operation: Operation): operation is Affordance<unkn
 export function defaultFields(operation: Operation): Field[] {
   if (operation.body) return inputFields(operation.body.fields, { mode: operation.body.mode });
   if (operation.listing) {
-    const { fields, author, sortChoices } = operation.listing;
-    return listingFields({ fieldNames: Object.keys(fields), author, sortChoices });
+    const { fields, author, sortChoices, facets } = operation.listing;
+    return listingFields({ fieldNames: Object.keys(fields), author, sortChoices, facets });
   }
   return [];
 }

@@ -68,6 +68,8 @@ export function listingFields(options: {
   fieldNames: string[];
   author: boolean;
   sortChoices?: readonly SortChoice[];
+  /** The facets the listing offers to `facets`. */
+  facets?: readonly string[] | undefined;
 }): Field[] {
   // In plain words: what a book's words match is its title and its author's name (an author's, the name).
   const words = options.author ? 'Search titles and authors' : 'Search names';
@@ -99,6 +101,14 @@ export function listingFields(options: {
     },
     { name: 'fields', type: 'string', required: false, title: 'Fields to return, comma-separated' },
   );
+  if (options.facets && options.facets.length > 0) {
+    fields.push({
+      name: 'facets',
+      type: 'string',
+      required: false,
+      title: `Facets to count, comma-separated (${options.facets.join(', ')})`,
+    });
+  }
   return fields;
 }
 

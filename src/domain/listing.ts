@@ -1,10 +1,11 @@
 /**
  * @module The listing conventions shared by every collection: parsing and validating `page`, `per_page`,
- * `cursor`, `sort`, `filter`, `author`, `query` and `fields` into a `Listing`, and turning one back into
- * query parameters for paging links. Invalid input is rejected naming the parameter.
+ * `cursor`, `sort`, `filter`, `author`, `query`, `fields` and `facets` into a `Listing`, and turning one
+ * back into query parameters for paging links. Invalid input is rejected naming the parameter.
  */
 import { type Cursor, decodeCursor, encodeCursor, fingerprint, type KeyType, type KeyValue } from './cursor.js';
 import { InvalidInput } from './errors.js';
+import type { FacetName } from './facets.js';
 import {
   DEFAULT_PER_PAGE,
   EXACT_COUNT_LIMIT,
@@ -19,8 +20,8 @@ import {
 export interface ListingSpec {
   /** Item fields by type; every one can be sorted on, filtered on and selected with `fields`. */
   fields: Readonly<Record<string, 'string' | 'integer'>>;
-  /** Derived properties that can be filtered on (not sorted): booleans or a fixed set of values. */
-  filters?: Readonly<Record<string, 'boolean' | readonly string[]>>;
+  /** Derived properties that can be filtered on (not sorted): booleans, a fixed set of values, or steps. */
+  filters?: Readonly<Record<string, 'boolean' | readonly string[] | IntegerSteps>>;
   /** Derived properties that can be sorted on (not filtered), by type; `extraFields` names them too. */
   sorts?: Readonly<Record<string, 'string' | 'integer'>>;
   /** Further item fields that `fields` may select (derived or timestamps), neither sorted nor filtered. */
@@ -34,12 +35,22 @@ export interface ListingSpec {
    * listing's own order (relevance, for a search). Any other valid `sort` stays accepted.
    */
   sortChoices?: readonly SortChoice[];
+  /** The facets `facets=` may ask for: counted values the listing can be narrowed to. None when absent. */
+  facets?: readonly FacetName[];
 }
 
 /** A labelled value of `sort`: "Title A\u2013Z" for `title`. */
 export interface SortChoice {
   value: string;
   prompt: string;
+}
+
+/** A derived integer filter whose values are bounded multiples of a step (a decade: 1810 for 1810–1819). */
+export interface IntegerSteps {
+  type: 'integer';
+  min: number;
+  max: number;
+  step: number;
 }
 
 export interface SortKey {
@@ -63,6 +74,8 @@ export interface Listing {
   query?: string;
   /** Item fields to return; absent means all. */
   fields?: string[];
+  /** Facets to count over the whole listing (a page envelope's `facets`); absent means none. */
+  facets?: FacetName[];
   /** From a paging link: where the page starts (keyset) and which page number it is. */
   cursor?: Cursor;
   /**
@@ -78,12 +91,13 @@ export type PagedListing = Listing & { paging: NonNullable<Listing['paging']> };
 /** Query parameters of a listing, one or more values each. */
 export type QueryParams = Record<string, string[]>;
 
-const SINGLE = ['page', 'per_page', 'cursor', 'sort', 'author', 'query', 'fields'] as const;
+const SINGLE = ['page', 'per_page', 'cursor', 'sort', 'author', 'query', 'fields', 'facets'] as const;
 
 export function parseListing(spec: ListingSpec, params: QueryParams, options: { countLimit?: number } = {}): Listing {
   const accepted = new Set<string>(['page', 'per_page', 'cursor', 'sort', 'filter', 'fields']);
   if (spec.search !== false) accepted.add('query');
   if (spec.author) accepted.add('author');
+  if (spec.facets && spec.facets.length > 0) accepted.add('facets');
   for (const name of Object.keys(params)) {
     if (!accepted.has(name)) {
       throw new InvalidInput(`unknown query parameter "${name}"; accepted: ${[...accepted].join(', ')}`, {
@@ -107,9 +121,12 @@ export function parseListing(spec: ListingSpec, params: QueryParams, options: { 
   const page = one('page');
   const perPage = one('per_page');
   const cursor = one('cursor');
+  const facets = one('facets');
+  if (facets !== undefined) listing.facets = parseFacets(spec, facets);
   // A cursor names its page itself; with `page` as well, one of the two would be silently ignored.
   if (cursor !== undefined && page !== undefined) throw invalid('cursor', 'cannot be combined with "page"');
-  if (page !== undefined || perPage !== undefined || cursor !== undefined) {
+  // Facets are counted for a page envelope, so asking for them asks for one, as `page` does.
+  if (page !== undefined || perPage !== undefined || cursor !== undefined || facets !== undefined) {
     listing.paging = {
       page: page === undefined ? 1 : parseWhole('page', page, 1, MAX_PAGE),
       perPage: perPage === undefined ? DEFAULT_PER_PAGE : parseWhole('per_page', perPage, 1, MAX_PER_PAGE),
@@ -146,7 +163,7 @@ export function orderKeys(listing: Listing): SortKey[] {
 
 /** The fingerprint a cursor carries: everything that decides the order and the pages, nothing else. */
 export function listingFit(listing: Listing): string {
-  const { paging, fields: _fields, cursor: _cursor, ...order } = listing;
+  const { paging, fields: _fields, cursor: _cursor, facets: _facets, ...order } = listing;
   return fingerprint(JSON.stringify([listingQuery(order), paging?.perPage]));
 }
 
@@ -178,6 +195,7 @@ export function listingQuery(listing: Listing, at?: number | { cursor: string })
     }),
     ...paging,
     ...(listing.fields && { fields: listing.fields.join(',') }),
+    ...(listing.facets && { facets: listing.facets.join(',') }),
   };
 }
 
@@ -244,8 +262,19 @@ function parseFilters(spec: ListingSpec, values: string[]): Filter[] {
   return [...byField.values()];
 }
 
-function filterValue(field: string, type: 'string' | 'integer' | 'boolean' | readonly string[], text: string) {
+function filterValue(
+  field: string,
+  type: 'string' | 'integer' | 'boolean' | readonly string[] | IntegerSteps,
+  text: string,
+) {
   if (type === 'integer') return parseInteger('filter', text, `${field} must be an integer`);
+  if (typeof type === 'object' && 'step' in type) {
+    const { min, max, step } = type;
+    const problem = `${field} must be a multiple of ${step} from ${min} to ${max}`;
+    const value = parseInteger('filter', text, problem);
+    if (value < min || value > max || value % step !== 0) throw invalid('filter', problem);
+    return value;
+  }
   if (type === 'boolean') {
     if (text !== 'true' && text !== 'false') throw invalid('filter', `${field} must be true or false`);
     return text === 'true';
@@ -265,6 +294,20 @@ function parseFields(spec: ListingSpec, value: string): string[] {
     }
   }
   return [...new Set(fields)];
+}
+
+/** The facets asked for, each offered by the listing and named once. */
+function parseFacets(spec: ListingSpec, value: string): FacetName[] {
+  const offered = spec.facets ?? [];
+  const names = value.split(',');
+  for (const name of names) {
+    if (name === '') throw invalid('facets', 'has an empty facet name; use names separated by commas');
+    if (!(offered as readonly string[]).includes(name)) {
+      throw invalid('facets', `has no facet "${name}"; available: ${offered.join(', ')}`);
+    }
+  }
+  if (new Set(names).size < names.length) throw invalid('facets', 'names a facet more than once');
+  return names as FacetName[];
 }
 
 /** Free text, compared with stored text that was normalised to NFC on input: so is this. */

@@ -2,6 +2,7 @@
  * @module The listing specification of each collection: which fields can be sorted, filtered, selected,
  * and the orders a person chooses among, in words.
  */
+import { DECADE_MAX, DECADE_MIN, FACET_NAMES } from './facets.js';
 import type { ListingSpec, SortChoice } from './listing.js';
 
 /** A search's own order: the best matches first; without search words, the order items were added in. */
@@ -23,7 +24,11 @@ export const bookListingSpec = {
     author_id: 'integer',
     copies_available: 'integer',
   },
-  filters: { available: 'boolean' },
+  filters: {
+    available: 'boolean',
+    // Publication years from the value to nine after it (decade:1810 is 1810–1819).
+    decade: { type: 'integer', min: DECADE_MIN, max: DECADE_MAX, step: 10 },
+  },
   extraFields: ['available', 'due_at', 'copies_total'],
   author: true,
   sortChoices: [
@@ -34,6 +39,7 @@ export const bookListingSpec = {
     { value: 'publication_year', prompt: 'Oldest first' },
     { value: '-copies_available', prompt: 'Most available' },
   ],
+  facets: FACET_NAMES,
 } satisfies ListingSpec;
 
 export const authorListingSpec = {

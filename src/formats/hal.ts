@@ -1,8 +1,10 @@
 /**
  * @module HAL (`application/hal+json`, draft-kelly-json-hal): state at the top level, links under `_links`
  * keyed by rel, members under `_embedded.item`. Plain HAL leaves controls out; HAL-FORMS adds `_templates`.
+ * A page's facets are a `facets` property, and each value a `facet` link too, so link-following clients
+ * (Ketting) find them.
  */
-import type { Control, Link, Resource, ResourceStream } from '../hypermedia/model.js';
+import type { Control, Facet, Link, Resource, ResourceStream } from '../hypermedia/model.js';
 import { type Format, groupsOf } from './format.js';
 
 /** A HAL Link Object. */
@@ -29,7 +31,8 @@ export function createHalFormat(options: HalFormatOptions): Format {
   /** `_templates` goes before `_embedded`, as in a stream, where only the members come late. */
   const document = (resource: Resource): Record<string, unknown> => {
     const body: Record<string, unknown> = Object.assign({}, resource.state);
-    body._links = linksOf(resource.links);
+    if (resource.facets) body.facets = resource.facets;
+    body._links = linksOf(resource.facets ? [...resource.links, ...facetLinks(resource.facets)] : resource.links);
     const templates = templatesOf(resource.controls);
     if (templates) body._templates = templates;
     if (resource.items) body._embedded = { item: resource.items.map(document) };
@@ -59,6 +62,17 @@ export function createHalFormat(options: HalFormatOptions): Format {
       yield first ? `${head}]}}` : ']}}';
     },
   };
+}
+
+/** Each facet value as a `facet` link, titled with its facet, label and count. */
+function facetLinks(facets: Facet[]): Link[] {
+  return facets.flatMap((facet) =>
+    facet.values.map((value) => ({
+      rel: 'facet' as const,
+      href: value.href,
+      title: `${facet.title}: ${value.label} (${value.count}${value.chosen ? ', chosen' : ''})`,
+    })),
+  );
 }
 
 /** Links keyed by rel: one Link Object, or an array of them when the rel repeats. */

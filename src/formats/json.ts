@@ -27,11 +27,12 @@ export function memberText(resource: Resource): string {
   return JSON.stringify(member(resource));
 }
 
-/** A document: the members of a page first, then the state, the links and the controls. */
+/** A document: the members of a page first, then the state, the facets, the links and the controls. */
 function document(resource: Resource): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (resource.items) body.data = resource.items.map(member);
   Object.assign(body, resource.state);
+  if (resource.facets) body.facets = resource.facets;
   body.links = resource.links.map(link);
   body.controls = controlsOf(resource.controls);
   return body;

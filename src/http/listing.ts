@@ -5,6 +5,7 @@
 import type { Context, Handler } from 'hono';
 import type { RenderContext } from '../affordances/context.js';
 import type { Database, Db } from '../db/client.js';
+import type { FacetCounts } from '../domain/facets.js';
 import { DEFAULT_PER_PAGE } from '../domain/limits.js';
 import {
   type Listing,
@@ -29,6 +30,8 @@ export interface ListingReader<Row> {
   page(listing: PagedListing): Promise<PageFacts & { rows: Row[] }>;
   /** Every row, in the batches read; a batch yielded is the consumer's, which may empty it as it goes. */
   stream(listing: Listing): AsyncIterable<Row[]>;
+  /** The facets a page asks for, counted over the whole listing; absent where none are offered. */
+  facets?(listing: PagedListing): Promise<FacetCounts>;
 }
 
 export async function sendListing<Row>(
@@ -48,9 +51,15 @@ export async function sendListing<Row>(
   const limited = { ...listing, countLimit: c.get('listingCountLimit') };
   if (paging) {
     const paged = { ...limited, paging };
-    // A page (its count and rows) takes one turn among listing reads, so many never crowd out the rest.
-    const { rows, ...facts } = await c.get('database').listingReads.run(() => read.page(paged));
-    const resource = renderPage(collection, paged, rows.map(renderItem), facts);
+    const { listingReads } = c.get('database');
+    const countFacets = paged.facets && read.facets?.bind(read);
+    // A page (its count and rows) takes one turn among listing reads, so many never crowd out the rest;
+    // its facets, when asked for, take another alongside it.
+    const [{ rows, ...facts }, facetCounts] = await Promise.all([
+      listingReads.run(() => read.page(paged)),
+      countFacets && listingReads.run(() => countFacets(paged)),
+    ]);
+    const resource = renderPage(collection, paged, rows.map(renderItem), facts, facetCounts);
     if (!c.get('format').drawsPages) return send(c, resource);
     const suggestions = rootLink(c.get('ctx'), 'suggestions');
     return send(c, resource, {
@@ -119,6 +128,8 @@ export interface ListedCollection<Row> {
   collection(ctx: RenderContext): Collection;
   page(db: Db, listing: PagedListing): Promise<PageFacts & { rows: Row[] }>;
   stream(database: Database, listing: Listing): AsyncIterable<Row[]>;
+  /** The facets a page asks for; absent where the collection offers none. */
+  facets?(db: Db, listing: PagedListing): Promise<FacetCounts>;
   renderItem(row: Row, ctx: RenderContext, options: { fields: string[] | undefined; asItem: true }): Resource;
 }
 
@@ -128,13 +139,18 @@ export function listHandler<Row>(listed: ListedCollection<Row>): Handler<AppEnv>
     const ctx = c.get('ctx');
     if (listed.mayList) authorize(listed.mayList(ctx));
     const database = c.get('database');
+    const { facets } = listed;
     const listing = parseListing(listed.spec, queryParams(c));
     return sendListing(
       c,
       listed.spec,
       listing,
       listed.collection(ctx),
-      { page: (paged) => listed.page(database.db, paged), stream: (all) => listed.stream(database, all) },
+      {
+        page: (paged) => listed.page(database.db, paged),
+        stream: (all) => listed.stream(database, all),
+        facets: facets && ((paged) => facets(database.db, paged)),
+      },
       (row: Row) => listed.renderItem(row, ctx, { fields: listing.fields, asItem: true }),
     );
   };

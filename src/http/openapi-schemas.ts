@@ -3,6 +3,7 @@
  * links, controls, fields, resources, pages) with the vocabulary's names, and the seed's error shape.
  */
 import * as z from 'zod';
+import { FACET_NAMES } from '../domain/facets.js';
 import { EXACT_COUNT_LIMIT } from '../domain/limits.js';
 import { fieldSchema } from '../hypermedia/model.js';
 import type { Vocabulary } from '../hypermedia/vocabulary.js';
@@ -77,9 +78,51 @@ export function schemas(vocabulary: Vocabulary): Record<string, Schema> {
                 },
               },
             },
+            facets: {
+              type: 'array',
+              description: 'Present only when the request asked for `facets`: those facets, in the order asked.',
+              items: ref('Facet'),
+            },
           },
         },
       ],
+    },
+    Facet: {
+      type: 'object',
+      description: 'A property the listing can be narrowed by, its values counted over the whole listing.',
+      required: ['name', 'title', 'values'],
+      properties: {
+        name: { type: 'string', enum: [...FACET_NAMES] },
+        title: { type: 'string' },
+        values: {
+          type: 'array',
+          description:
+            'Authors: the 10 with the most items, by count; decades in time; availability on the shelf first. ' +
+            'A chosen value is always listed.',
+          items: {
+            type: 'object',
+            required: ['value', 'label', 'count', 'chosen', 'href'],
+            properties: {
+              value: { type: 'string', description: 'What `filter=` takes: author_id, decade, or available.' },
+              label: { type: 'string' },
+              count: { type: 'integer', minimum: 0 },
+              chosen: { type: 'boolean', description: 'The listing is narrowed to this value already.' },
+              href: {
+                type: 'string',
+                description:
+                  'Unchosen: the listing narrowed to this value, from page 1. Chosen: the listing without it.',
+              },
+            },
+          },
+        },
+        estimated: {
+          type: 'boolean',
+          enum: [true],
+          description:
+            `Present only when more items match than are counted exactly (${EXACT_COUNT_LIMIT} by default): the ` +
+            'counts are over a sample of the matches, scaled to the total.',
+        },
+      },
     },
     Error: {
       type: 'object',

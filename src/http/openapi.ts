@@ -327,6 +327,17 @@ function listingParameters(spec: ListingSpec): Schema[] {
       type: 'string',
       pattern: `^${anyOf(selectable)}(?:,${anyOf(selectable)})*$`,
     }),
+    ...(spec.facets && spec.facets.length > 0
+      ? [
+          query(
+            'facets',
+            `Facets to count over the whole listing, comma-separated, each once: ${spec.facets.join(', ')}. ` +
+              'The answer is a page envelope (page 1 unless page or cursor says otherwise) with `facets`: each ' +
+              'value counted and linked to the listing narrowed to it (a chosen one, to the listing without it).',
+            { type: 'string', pattern: `^${anyOf([...spec.facets])}(?:,${anyOf([...spec.facets])})*$` },
+          ),
+        ]
+      : []),
   ];
 }
 

@@ -31,12 +31,12 @@ const byId = (t: ReturnType<typeof template>) => {
 export const paths = {
   root: template('/'),
   health: template('/health'),
-  books: template('/books{?query,author,filter*,sort,page,per_page,cursor,fields}'),
+  books: template('/books{?query,author,filter*,sort,page,per_page,cursor,fields,facets}'),
   book: template('/books/{id}'),
   bookAuthor: template('/books/{id}/author'),
   authors: template('/authors{?query,filter*,sort,page,per_page,cursor,fields}'),
   author: template('/authors/{id}'),
-  authorBooks: template('/authors/{id}/books{?query,author,filter*,sort,page,per_page,cursor,fields}'),
+  authorBooks: template('/authors/{id}/books{?query,author,filter*,sort,page,per_page,cursor,fields,facets}'),
   borrow: template('/books/{id}/borrow'),
   bookCopies: template('/books/{id}/copies{?filter*,sort,page,per_page,cursor,fields}'),
   copy: template('/copies/{id}'),
@@ -89,6 +89,8 @@ export interface ListingParams {
   /** An opaque keyset cursor from a paging link (`next`, `prev`, `last`). */
   cursor?: string;
   fields?: string;
+  /** Facets to count, comma-separated (listings of books). */
+  facets?: string;
 }
 
 /** A collection's first page: links into a collection lead there, so following links always finds controls. */

@@ -56,6 +56,12 @@ export const rels = {
   first: { means: 'The first page of this listing.' },
   last: { means: 'The last page of this listing; on the change feed, its end: only events that commit from now on.' },
   prev: { means: 'The previous page of this listing.' },
+  facet: {
+    means:
+      'A counted value of a facet of this listing (asked for with `facets`): the listing narrowed to it, from ' +
+      'its first page; for a value chosen already, the listing without it. Titled "<facet>: <value> (<count>)", ' +
+      'with ", chosen" after the count for a chosen value.',
+  },
   next: { means: 'The next page of this listing.' },
   up: {
     means:

@@ -2,7 +2,7 @@
  * @module A document as an agent is shown it: the app's JSON answer read back into data, links and
  * controls, made compact for a model's context, and written both as text and as structured content.
  */
-import { type Field, isInline, type Method } from '../hypermedia/model.js';
+import { type Facet, type Field, isInline, type Method } from '../hypermedia/model.js';
 import type { Answer } from './app-client.js';
 import { ToolError } from './errors.js';
 
@@ -47,6 +47,8 @@ export interface AgentDocument {
   items?: AgentItem[];
   /** Set when a whole collection had more items than shown. */
   truncated?: boolean;
+  /** A page's facets (asked for with `facets`): counted values, each with the href that narrows to it. */
+  facets?: Facet[];
   links: AgentLink[];
   controls: AgentControl[];
 }
@@ -72,7 +74,7 @@ export function documentOf(answer: Answer): AgentDocument {
     };
   }
   if (!isObject(body)) throw new ToolError(`the answer from ${url} is not a document`);
-  const { links, controls, data: members, meta, ...state } = body;
+  const { links, controls, data: members, meta, facets, ...state } = body;
   const page = Array.isArray(members);
   const shownLinks = Array.isArray(links) ? links.filter(isLink) : [];
   // Where the document lives, for the next call: its self link, else the new resource's Location (201).
@@ -83,6 +85,7 @@ export function documentOf(answer: Answer): AgentDocument {
     data: page ? state : { ...state, ...(members !== undefined && { data: members }) },
     ...(page && isObject(meta) && { meta }),
     ...(page && { items: members.map(itemOf) }),
+    ...(page && Array.isArray(facets) && { facets: facets as Facet[] }),
     links: shownLinks,
     controls: isObject(controls) ? controlsOf(controls) : [],
   };
@@ -111,6 +114,15 @@ export function textOf(document: AgentDocument): string {
     const more = document.truncated ? ` (the first ${document.items.length}; there are more)` : '';
     lines.push(document.items.length > 0 ? `items${more}:` : 'items: none');
     for (const { href, ...fields } of document.items) lines.push(`- ${href ?? '(no link)'} ${JSON.stringify(fields)}`);
+  }
+  if (document.facets && document.facets.length > 0) {
+    lines.push('facets (follow an href to narrow the listing to a value; a chosen value\u2019s href removes it):');
+    for (const facet of document.facets) {
+      lines.push(`- ${facet.title}${facet.estimated ? ' (estimated counts)' : ''}:`);
+      for (const value of facet.values) {
+        lines.push(`  - ${value.label} (${value.count})${value.chosen ? ' chosen' : ''}: ${value.href}`);
+      }
+    }
   }
   if (document.links.length > 0) {
     lines.push('links:');

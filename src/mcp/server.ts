@@ -42,6 +42,22 @@ const output = {
   meta: z.record(z.string(), z.unknown()).optional().describe('A page\u2019s numbers: page, per_page, totals.'),
   items: z.array(z.record(z.string(), z.unknown())).optional().describe('Members: each its href and fields.'),
   truncated: z.boolean().optional().describe('A whole collection had more items than shown.'),
+  facets: z
+    .array(
+      z.object({
+        name: z.string(),
+        title: z.string(),
+        values: z.array(
+          z.object({ value: z.string(), label: z.string(), count: z.number(), chosen: z.boolean(), href: z.string() }),
+        ),
+        estimated: z.boolean().optional(),
+      }),
+    )
+    .optional()
+    .describe(
+      'A page\u2019s facets (asked for with `facets`): counted values; get a value\u2019s href for the listing ' +
+        'narrowed to it, or, for a chosen one, the listing without it.',
+    ),
   links: z
     .array(
       z.object({ rel: z.string(), href: z.string(), title: z.string().optional(), templated: z.boolean().optional() }),

@@ -4,6 +4,7 @@
  */
 
 import type { Cursor } from '../domain/cursor.js';
+import type { FacetCounts } from '../domain/facets.js';
 import { DEFAULT_PER_PAGE } from '../domain/limits.js';
 import {
   cursorFor,
@@ -15,6 +16,7 @@ import {
 } from '../domain/listing.js';
 import type { Control, ItemKind, Link, Resource, ResourceStream } from '../hypermedia/model.js';
 import type { ListingParams } from '../hypermedia/uris.js';
+import { renderFacets } from './facets.js';
 
 /** One collection: how to address it with listing parameters, and what it offers. */
 export interface Collection {
@@ -39,13 +41,15 @@ export interface PageMeta {
 /**
  * A page envelope. `next` and `prev` carry keyset cursors from the page's last and first items, `last`
  * a cursor reading the end backwards, so following any of them costs what the first page costs; `first`
- * is `page=1`. `self` is the request as made.
+ * is `page=1`. `self` is the request as made. With `facetCounts` (the listing asked for facets), the
+ * page carries its facets.
  */
 export function renderPage(
   collection: Collection,
   listing: PagedListing,
   items: Resource[],
   facts: PageFacts,
+  facetCounts?: FacetCounts,
 ): Resource {
   const { perPage } = listing.paging;
   const { page, ranked, edges } = facts;
@@ -89,6 +93,7 @@ export function renderPage(
     links: [...links, ...collection.links],
     controls: collection.controls,
     items,
+    ...(facetCounts && { facets: renderFacets(collection, listing, facetCounts, facts.totalItems) }),
   };
 }
 

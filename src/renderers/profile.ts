@@ -66,6 +66,24 @@ export function renderProfile(
           'Present (true) in a page’s meta only when total_items and total_pages are estimates: more items ' +
           'match a filter or search than the catalogue counts exactly. Whole collections are always exact.',
       },
+      // Not `facets`: in the JSON format that name is a page's counted facets.
+      listing_facets: {
+        parameter:
+          '`facets=author,decade,available` (any of them, comma-separated, each once) on a listing of books asks ' +
+          'for a page envelope (page 1 unless page or cursor says otherwise) with a `facets` array: per facet ' +
+          '`name`, `title`, `values` and, when the counts are estimates, `estimated: true`. The search control ' +
+          'lists it among its fields.',
+        values:
+          'Each value: `value` (what `filter=` takes: `author_id:…`, `decade:…`, `available:…`), `label`, ' +
+          '`count` (items of the whole listing with it), `chosen` and `href`. Unchosen: the listing narrowed to ' +
+          'it, from its first page, whose meta.total_items is the count. Chosen (its filter is in the listing): ' +
+          'the listing without it; a chosen value is always listed. Authors: the 10 with the most items; ' +
+          'decades in time (`decade:1810` is 1810–1819); availability: on the shelf, all out.',
+        estimated:
+          'Counts are exact while the listing matches at most as many items as a total is counted exactly for; ' +
+          'beyond that they are counted over a sample of the matches, scaled to the total, and marked ' +
+          '`estimated`. In HAL each value is also a `facet` link.',
+      },
       problems: {
         explanation:
           'With `Accept: application/problem+json`, every error is an RFC 9457 problem document (Content-Type ' +

@@ -49,7 +49,17 @@ export interface ControlDoc {
 export type Doc = Record<string, any> & { links: LinkDoc[]; controls: Record<string, ControlDoc> };
 
 /** The rels of the root's links for an anonymous caller, in order. */
-export const ANONYMOUS_ROOT_RELS = ['self', 'books', 'authors', 'search', 'changes', 'profile', 'service-desc', 'mcp'];
+export const ANONYMOUS_ROOT_RELS = [
+  'self',
+  'books',
+  'authors',
+  'search',
+  'suggestions',
+  'changes',
+  'profile',
+  'service-desc',
+  'mcp',
+];
 
 /** A page of a listing. */
 // biome-ignore lint/suspicious/noExplicitAny: listing items are inspected loosely by design

@@ -1,8 +1,9 @@
 /** @module Reads and writes of books. Functions answer `undefined` for a missing row. */
 import type DataLoader from 'dataloader';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { BookInput, StoredBook } from '../../domain/book.js';
 import { UnprocessableEntity } from '../../domain/errors.js';
+import { TOP_AUTHORS } from '../../domain/facets.js';
 import { INT4_MAX } from '../../domain/limits.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import { bookListingSpec } from '../../domain/listings.js';
@@ -15,6 +16,7 @@ import { prepared } from '../prepared.js';
 import { rowLoader } from '../row-loader.js';
 import { authors, books, holds, loans } from '../schema/index.js';
 import { authorBookCount, authorsBookCount, collectionCount, yearsBookCount } from './counts.js';
+import { countFacets, type FacetColumns } from './facets.js';
 import { type ListingScope, listingTable, readAll, readPage } from './listing.js';
 import { isoTimestamp } from './sql.js';
 import { atVersions, rejectedWrite } from './writes.js';
@@ -98,6 +100,11 @@ export const bookListing = listingTable(bookListingSpec, {
   id: books.id,
   search: { column: books.search, config: 'catalogue_english', dictionary: 'any', exact: books.title },
   filters: {
+    // A range of publication years, which the index on publication_year serves.
+    decade: (decades) =>
+      or(
+        ...decades.map((decade) => sql`${books.publicationYear} between ${decade} and ${(decade as number) + 9}`),
+      ) as SQL,
     // Both true and false asked for: every book.
     available: (values) =>
       values.includes(true) && values.includes(false)
@@ -112,6 +119,20 @@ export const bookListing = listingTable(bookListingSpec, {
     authorIds: (query) => sql`select ${authors.id} from ${authors} where ${authors.search} @@ ${query}`,
   },
 });
+
+/** The facets of a listing of books, read from each book's row (its author's name is kept on it). */
+const bookFacets: FacetColumns = {
+  author: {
+    value: books.authorId,
+    label: books.authorName,
+    top: TOP_AUTHORS,
+    labels: (ids) =>
+      sql`select ${authors.id} as "value", ${authors.name} as "label" from ${authors} where ${inArray(authors.id, ids)}`,
+  },
+  // floor(year / 10) * 10 in integer arithmetic (`%` keeps the sign of a negative year): numeric was slower.
+  decade: { value: sql`${books.publicationYear} - (${books.publicationYear} % 10 + 10) % 10` },
+  available: { value: sql`${books.copiesAvailable} > 0` },
+};
 
 /** Which books a listing ranges over: all, or one author's. */
 export interface BookScope {
@@ -276,6 +297,11 @@ export async function deleteBook(db: Db, params: { id: number; versions?: number
 /** One page of the listing and its total. */
 export function listBooksPage(db: Db, listing: PagedListing, scope: BookScope = {}) {
   return readPage<StoredBook>(db, bookListing, listing, scopeOf(scope));
+}
+
+/** The facets the listing asks for, counted over all of it. */
+export function countBookFacets(db: Db, listing: Listing, scope: BookScope = {}) {
+  return countFacets(db, bookListing, listing, bookFacets, scopeOf(scope));
 }
 
 /** Every item of the listing, streamed from a cursor. */

@@ -11,7 +11,7 @@ import {
   streamAuthors,
   updateAuthor,
 } from '../../db/queries/authors.js';
-import { listBooksPage, streamBooks } from '../../db/queries/books.js';
+import { countBookFacets, listBooksPage, streamBooks } from '../../db/queries/books.js';
 import type { AuthorInput } from '../../domain/author.js';
 import type { StoredBook } from '../../domain/book.js';
 import { parseListing } from '../../domain/listing.js';
@@ -87,6 +87,7 @@ export function authorRoutes(app: Hono<AppEnv>): void {
           {
             page: (paged) => listBooksPage(database.db, paged, scope),
             stream: (all) => streamBooks(database, all, scope),
+            facets: (paged) => countBookFacets(database.db, paged, scope),
           },
           (book: StoredBook) => renderBook(book, ctx, { fields: listing.fields, asItem: true }),
         );

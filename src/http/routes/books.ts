@@ -8,6 +8,7 @@ import type { Db } from '../../db/client.js';
 import { findAuthorOfBook } from '../../db/queries/authors.js';
 import {
   type BookRecord,
+  countBookFacets,
   findBook,
   findBookForCaller,
   insertBook,
@@ -60,6 +61,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         collection: booksCollection,
         page: listBooksPage,
         stream: streamBooks,
+        facets: countBookFacets,
         renderItem: renderBook,
       }),
       POST: createHandler(storedBook, addBook),
