@@ -236,6 +236,17 @@ describe('the dictionary of the catalogue’s words', () => {
 });
 
 describe('bad input still answers in the error shape', () => {
+  it('a word longer than any misspelling (300 letters) in the catalogue or the search is matched as typed', async () => {
+    const author = await addAuthor(t, 'Lengthy Writer');
+    const long = `long${'o'.repeat(296)}`;
+    const id = await addBook(t, `The ${long} Road`, 2003, author);
+    expect(await found(long)).toEqual([id]);
+    expect(await found(`${long}x`)).toEqual([]);
+    expect(await found(`l${'o'.repeat(290)}`)).toEqual([]);
+    const suggested = await t.anonymous.request(`/suggestions?query=${'o'.repeat(300)}`);
+    expect(suggested.status).toBe(200);
+  });
+
   it('a search of only punctuation, or of many words, changes nothing and never fails', async () => {
     expect((await search({ query: '%%%' })).data).toEqual([]);
     expect((await search({ query: "'\\:*&|!" })).data).toEqual([]);

@@ -62,9 +62,16 @@ const CANDIDATES = 64;
 /** The letters an edit may add or change: folded words are in these, and those of the word itself. */
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
+/**
+ * Words longer than this are matched only as typed: no word people misspell is this long, and the strings
+ * one edit from a word grow with its length (and `levenshtein` refuses strings over 255 characters).
+ */
+const LONGEST_CORRECTED = 40;
+
 /** How many edits a word of this many letters may be corrected by. */
 export function editsFor(word: string): number {
   const length = [...word].length;
+  if (length > LONGEST_CORRECTED) return 0;
   return EDITS_BY_LENGTH.find(([minLength]) => length >= minLength)?.[1] ?? 0;
 }
 
@@ -153,8 +160,6 @@ export async function lookUpWords(
 
 /** Words beginning with a last word whose uses are added up (`Completion.begunUses`): bounds the sum's cost. */
 const BEGUN_COUNTED = 1000;
-/** A last word this long and longer also completes to words whose start is one edit from it. */
-const NEAR_FROM = 4;
 
 /**
  * What a last word still being typed (folded) may begin: how many use the words it begins, and the words
@@ -164,7 +169,7 @@ const NEAR_FROM = 4;
 export async function lookUpCompletion(db: Db, word: string, dictionary: Dictionary): Promise<Completion> {
   const usable = dictionary === 'names' ? sql`s.in_names > 0` : sql`true`;
   const uses = dictionary === 'names' ? sql`s.in_names` : sql`s.in_titles + s.in_names`;
-  const variants = [...word].length >= NEAR_FROM && CORRECTABLE.test(word) ? [...oneEditFrom(word)] : [];
+  const variants = editsFor(word) > 0 && CORRECTABLE.test(word) ? [...oneEditFrom(word)] : [];
   const [begun, near] = await Promise.all([
     db.execute(sql`select coalesce(sum(b.uses), 0)::int as uses from (
         select ${uses} as uses from search_words s where s.word like ${likePrefix(word)} and ${usable}
@@ -229,7 +234,8 @@ async function twoEditsFrom(db: Db, words: string[], dictionary: Dictionary): Pr
           select s.word, ${uses} as uses from search_words s where ${usable}
           order by s.word <-> t.word limit ${CANDIDATES}
         ) as n
-        where levenshtein_less_equal(n.word, t.word, 2) <= 2
+        where char_length(n.word) between char_length(t.word) - 2 and char_length(t.word) + 2
+          and levenshtein_less_equal(n.word, t.word, 2) <= 2
         order by edits, n.uses desc, n.word
         limit ${CORRECTIONS_PER_WORD}
       ) as c
