@@ -3,6 +3,7 @@
  * listings at every size and throughput and the stream at the largest, and writes docs/performance.md.
  * Never part of `npm test`. See docs/performance.md for the method; `npm run bench -- --help` for options.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +37,9 @@ const log = (line: string) => {
 async function main(options: BenchOptions): Promise<void> {
   const missing = wrkMissing();
   if (missing) throw new OptionsError(missing);
+  // The servers and the CLI run from dist/ when it exists: measure the sources as they are, not a stale build.
+  const built = spawnSync(process.execPath, [join(repoRoot, 'scripts/build.js'), '--if-stale'], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('building dist/ failed');
   const scratch = mkdtempSync('/tmp/catalogue-bench-');
   const largest = options.sizes[options.sizes.length - 1] as number;
   const listings: Record<string, Record<string, LatencyFigures>> = {};

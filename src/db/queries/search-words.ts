@@ -98,9 +98,9 @@ export function oneEditFrom(word: string): Set<string> {
 const CORRECTABLE = /^\p{L}+$/u;
 
 /**
- * Looks the words up; `lastIsPrefix` when the last word is being typed (it may be unfinished). Two or
- * three short statements: fold, then look up the words and everything one edit from them and the last
- * word's completions, then (rarely) the words two edits from the long words still unmatched.
+ * Looks the words up; `lastIsPrefix` when the last word is being typed (it may be unfinished). Short
+ * statements: fold, then look up the words and the last word's completions; only for words the catalogue
+ * does not have, everything one edit from them, and (rarely) the words two edits from the long ones.
  */
 export async function lookUpWords(
   db: Db,
@@ -114,16 +114,14 @@ export async function lookUpWords(
   const uses =
     dictionary === 'names' ? searchWords.inNames : sql<number>`${searchWords.inTitles} + ${searchWords.inNames}`;
 
-  const variants = folded.map((word) =>
-    editsFor(word) > 0 && CORRECTABLE.test(word) ? oneEditFrom(word) : new Set<string>(),
-  );
-  const probes = [...new Set([...folded, ...variants.flatMap((set) => [...set])])];
-  const prefix = lastIsPrefix && [...(folded[last] ?? '')].length >= COMPLETED_FROM ? folded[last] : undefined;
-  const [found, completions] = await Promise.all([
+  const select = (probes: string[]) =>
     db
       .select({ word: searchWords.word, uses })
       .from(searchWords)
-      .where(and(inArray(searchWords.word, probes), usable)),
+      .where(and(inArray(searchWords.word, probes), usable));
+  const prefix = lastIsPrefix && [...(folded[last] ?? '')].length >= COMPLETED_FROM ? folded[last] : undefined;
+  const [found, completions] = await Promise.all([
+    select([...new Set(folded)]),
     prefix === undefined
       ? Promise.resolve([])
       : db
@@ -139,14 +137,21 @@ export async function lookUpWords(
   const looked = folded.map((word, i): LookedUp => {
     const completed = i === last ? completions.map((row) => row.word) : [];
     const known = usesOf.has(word) || completed.length > 0;
-    const corrections = known
-      ? []
-      : [...(variants[i] ?? [])]
-          .filter((variant) => usesOf.has(variant))
-          .sort((x, y) => (usesOf.get(y) ?? 0) - (usesOf.get(x) ?? 0) || (x < y ? -1 : 1))
-          .slice(0, CORRECTIONS_PER_WORD);
-    return { folded: word, known, completions: completed, corrections, uses: usesOf.get(word) ?? 0 };
+    return { folded: word, known, completions: completed, corrections: [], uses: usesOf.get(word) ?? 0 };
   });
+  // Only the words the catalogue does not have are looked for one edit away: most searches have none.
+  const misspelt = looked.filter((word) => !word.known && editsFor(word.folded) > 0 && CORRECTABLE.test(word.folded));
+  if (misspelt.length > 0) {
+    const variants = new Map(misspelt.map((word) => [word.folded, oneEditFrom(word.folded)]));
+    const near = await select([...new Set([...variants.values()].flatMap((set) => [...set]))]);
+    const nearUses = new Map(near.map((row) => [row.word, Number(row.uses)]));
+    for (const word of misspelt) {
+      word.corrections = [...(variants.get(word.folded) ?? [])]
+        .filter((variant) => nearUses.has(variant))
+        .sort((x, y) => (nearUses.get(y) ?? 0) - (nearUses.get(x) ?? 0) || (x < y ? -1 : 1))
+        .slice(0, CORRECTIONS_PER_WORD);
+    }
+  }
   const farther = looked.filter(
     (word) =>
       !word.known && word.corrections.length === 0 && editsFor(word.folded) > 1 && CORRECTABLE.test(word.folded),
