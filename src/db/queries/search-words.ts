@@ -68,6 +68,13 @@ const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
  */
 const LONGEST_CORRECTED = 40;
 
+/** The words of a dictionary (those some title or name has, or names only), and how many use each. */
+function counted(dictionary: Dictionary): { usable: SQL; uses: SQL<number> } {
+  return dictionary === 'names'
+    ? { usable: gt(searchWords.inNames, 0) as SQL, uses: sql<number>`${searchWords.inNames}` }
+    : { usable: sql`true`, uses: sql<number>`${searchWords.inTitles} + ${searchWords.inNames}` };
+}
+
 /** How many edits a word of this many letters may be corrected by. */
 export function editsFor(word: string): number {
   const length = [...word].length;
@@ -110,9 +117,7 @@ export async function lookUpWords(
 ): Promise<LookedUp[]> {
   const folded = await foldWords(db, words);
   const last = folded.length - 1;
-  const usable = dictionary === 'names' ? gt(searchWords.inNames, 0) : undefined;
-  const uses =
-    dictionary === 'names' ? searchWords.inNames : sql<number>`${searchWords.inTitles} + ${searchWords.inNames}`;
+  const { usable, uses } = counted(dictionary);
 
   const select = (probes: string[]) =>
     db
@@ -172,12 +177,11 @@ const BEGUN_COUNTED = 1000;
  * index (`~>=~`, `~<~`: byte order, whatever the collation), a few words each.
  */
 export async function lookUpCompletion(db: Db, word: string, dictionary: Dictionary): Promise<Completion> {
-  const usable = dictionary === 'names' ? sql`s.in_names > 0` : sql`true`;
-  const uses = dictionary === 'names' ? sql`s.in_names` : sql`s.in_titles + s.in_names`;
+  const { usable, uses } = counted(dictionary);
   const variants = editsFor(word) > 0 && CORRECTABLE.test(word) ? [...oneEditFrom(word)] : [];
   const [begun, near] = await Promise.all([
     db.execute(sql`select coalesce(sum(b.uses), 0)::int as uses from (
-        select ${uses} as uses from search_words s where s.word like ${likePrefix(word)} and ${usable}
+        select ${uses} as uses from ${searchWords} where ${searchWords.word} like ${likePrefix(word)} and ${usable}
         limit ${BEGUN_COUNTED}) as b`),
     variants.length === 0
       ? Promise.resolve([])
@@ -187,9 +191,9 @@ export async function lookUpCompletion(db: Db, word: string, dictionary: Diction
             sql`, `,
           )}) as v(prefix),
           lateral (
-            select s.word, ${uses} as uses from search_words s
-            where s.word ~>=~ v.prefix and s.word ~<~ (v.prefix || ${LAST_CHARACTER}::text) and ${usable}
-              and not starts_with(s.word, ${word}::text)
+            select ${searchWords.word}, ${uses} as uses from ${searchWords}
+            where ${searchWords.word} ~>=~ v.prefix and ${searchWords.word} ~<~ (v.prefix || ${LAST_CHARACTER}::text) and ${usable}
+              and not starts_with(${searchWords.word}, ${word}::text)
             order by ${uses} desc limit ${COMPLETIONS}
           ) as n
           order by n.uses desc, n.word
@@ -226,8 +230,7 @@ function likePrefix(prefix: string): string {
 
 /** For each word, the words within two edits among its nearest by trigrams: nearest first, then most used. */
 async function twoEditsFrom(db: Db, words: string[], dictionary: Dictionary): Promise<Map<string, string[]>> {
-  const usable: SQL = dictionary === 'names' ? sql`s.in_names > 0` : sql`true`;
-  const uses: SQL = dictionary === 'names' ? sql`s.in_names` : sql`s.in_titles + s.in_names`;
+  const { usable, uses } = counted(dictionary);
   const rows = rowsOf<{ typed: string; word: string }>(
     await db.execute(sql`
       select t.word as typed, c.word from (values ${sql.join(
@@ -236,8 +239,8 @@ async function twoEditsFrom(db: Db, words: string[], dictionary: Dictionary): Pr
       )}) as t(word),
       lateral (
         select n.word, levenshtein(n.word, t.word) as edits, n.uses from (
-          select s.word, ${uses} as uses from search_words s where ${usable}
-          order by s.word <-> t.word limit ${CANDIDATES}
+          select ${searchWords.word}, ${uses} as uses from ${searchWords} where ${usable}
+          order by ${searchWords.word} <-> t.word limit ${CANDIDATES}
         ) as n
         where char_length(n.word) between char_length(t.word) - 2 and char_length(t.word) + 2
           and levenshtein_less_equal(n.word, t.word, 2) <= 2
