@@ -78,9 +78,11 @@ export async function planSearch(
       ? [operand(word.folded, true), ...word.completions.map((c) => operand(c))]
       : [operand(word.folded)],
   );
-  // What the text matched before it was forgiven, too: the parser keeps tokens such as `4.50` whole,
-  // which the words looked up split.
-  const typedQuery = sql`(websearch_to_tsquery(${config}, ${text}) || ${tsQuery(config, asTyped)})`;
+  // What the text matched before it was forgiven, too, when the parser may read it otherwise: it keeps
+  // tokens such as `4.50` whole, which the words looked up split. Plain words it reads as they are looked
+  // up, and matching them twice would walk the index twice.
+  const parsed = PLAIN_WORDS.test(text) ? [] : [sql`websearch_to_tsquery(${config}, ${text})`];
+  const typedQuery = anyOf([...parsed, tsQuery(config, asTyped)]);
   let query: SQL;
   if (syntax) query = sql`websearch_to_tsquery(${config}, ${text})`;
   else if (!broadened) query = typedQuery;
@@ -89,7 +91,7 @@ export async function planSearch(
       ...(asTyped[i] ?? []),
       ...(word.known ? [] : word.corrections.map((c) => operand(c))),
     ]);
-    query = sql`(websearch_to_tsquery(${config}, ${text}) || ${tsQuery(config, alternatives)})`;
+    query = anyOf([...parsed, tsQuery(config, alternatives)]);
   }
   // What was meant ranks as if it had been typed: an exact title after a correction is still exact.
   const texts = broadened && corrected !== undefined ? [text, corrected] : [text];
@@ -102,6 +104,14 @@ export async function planSearch(
       words.map((word, i) => [operand(word, !syntax && i === words.length - 1)]),
     );
   }
+}
+
+/** Text the search parser splits into exactly the words `WORD` finds: letters, digits and spaces. */
+const PLAIN_WORDS = /^[\p{L}\p{N}\s]*$/u;
+
+/** A `tsquery` matching what any of these match. */
+function anyOf(queries: SQL[]): SQL {
+  return queries.length === 1 ? (queries[0] as SQL) : sql`(${sql.join(queries, sql` || `)})`;
 }
 
 /** Every word, each one any of its alternatives. */
