@@ -52,37 +52,66 @@ export async function countUpTo(db: Db, from: PgTable, where: SQL | undefined, l
 /** A listing's total, and earlier, whether it is within the limit (which decides whether a search is ranked). */
 export interface Counting {
   withinLimit: Promise<boolean>;
+  /**
+   * Before the count is done, whether the planner expects so many more rows than the limit that the count
+   * will surely exceed it (`FAR_BEYOND`): the unranked page may then be read while they are counted.
+   */
+  farBeyondLimit: Promise<boolean>;
   total: Promise<Total>;
 }
 
 /**
- * Counts the matching rows up to `limit`; past it, asks the planner how many it expects (statistics, no
- * scan), so the cost is bounded by the limit whatever the catalogue's size. `withinLimit` is known as soon
- * as the count is, so the page can be read while the planner is asked.
+ * The planner expecting this many times the limit is taken to mean the count will exceed it. A wrong
+ * guess costs one read of the unranked page more, never a wrong answer: the count still decides.
  */
-export function boundedCount(db: Db, from: PgTable, where: SQL | undefined, limit: number): Counting {
+const FAR_BEYOND = 2;
+
+/**
+ * Counts the matching rows up to `limit`; past it, the planner's estimate (statistics, no scan) is the
+ * total, so the cost is bounded by the limit whatever the catalogue's size. The planner is asked alongside
+ * the count, when `estimateAtOnce` (a search deciding whether to rank): its guess is then known before the
+ * count (`farBeyondLimit`); otherwise only once the count exceeds the limit.
+ */
+export function boundedCount(
+  db: Db,
+  from: PgTable,
+  where: SQL | undefined,
+  limit: number,
+  { estimateAtOnce = false } = {},
+): Counting {
   const counted = countUpTo(db, from, where, limit);
+  const estimate = () => estimatedRows(db, from, where);
+  const early = estimateAtOnce ? estimate() : undefined;
   const total = counted.then(async (n): Promise<Total> => {
     if (n <= limit) return { n, estimated: false };
-    const matching = db.select({ one: sql`1` }).from(from).where(where);
-    const plan = planOf(await db.execute(sql`explain (format json) ${matching}`));
-    return { n: Math.max(Math.round(plan?.Plan?.['Plan Rows'] ?? 0), limit + 1), estimated: true };
+    return { n: Math.max(await (early ?? estimate()), limit + 1), estimated: true };
   });
-  return handled({ withinLimit: counted.then((n) => n <= limit), total });
+  return handled({
+    withinLimit: counted.then((n) => n <= limit),
+    farBeyondLimit: early ? early.then((rows) => rows >= FAR_BEYOND * limit) : Promise.resolve(false),
+    total,
+  });
+}
+
+/** How many rows the planner expects `where` to match. */
+async function estimatedRows(db: Db, from: PgTable, where: SQL | undefined): Promise<number> {
+  const matching = db.select({ one: sql`1` }).from(from).where(where);
+  const plan = planOf(await db.execute(sql`explain (format json) ${matching}`));
+  return Math.round(plan?.Plan?.['Plan Rows'] ?? 0);
 }
 
 /** A total known at once (a counter's), in the shape of a bounded count. */
 export function countedTotal(total: Promise<Total>, limit: number): Counting {
-  return handled({ withinLimit: total.then(({ n, estimated }) => !estimated && n <= limit), total });
+  const withinLimit = total.then(({ n, estimated }) => !estimated && n <= limit);
+  return handled({ withinLimit, farBeyondLimit: withinLimit.then((within) => !within), total });
 }
 
 /**
- * A caller may await only one of the two (a failed count fails both): neither may surface later as an
- * unhandled rejection that ends the process.
+ * A caller may await only some of them (a failed count fails all): none may surface later as an unhandled
+ * rejection that ends the process.
  */
 function handled(counting: Counting): Counting {
-  counting.withinLimit.catch(() => {});
-  counting.total.catch(() => {});
+  for (const promise of [counting.withinLimit, counting.farBeyondLimit, counting.total]) promise.catch(() => {});
   return counting;
 }
 

@@ -156,9 +156,13 @@ async function namedAuthors(
 ): Promise<NamedAuthors> {
   if (plan === undefined) return { ids: [] };
   const authorIds = named.authorIds(plan.query);
-  const rows = rowsOf<{ id: number }>(await db.execute(sql`${authorIds} limit ${NAMED_AUTHORS_LISTED + 1}`));
-  if (rows.length > NAMED_AUTHORS_LISTED) return { query: authorIds };
-  return { ids: rows.map((row) => Number(row.id)) };
+  // One array, not a row per author: a prefix may name a thousand of them.
+  const [row] = rowsOf<{ ids: number[] | null }>(
+    await db.execute(sql`select array_agg(id) as ids from (${authorIds} limit ${NAMED_AUTHORS_LISTED + 1}) as named`),
+  );
+  const ids = (row?.ids ?? []).map(Number);
+  if (ids.length > NAMED_AUTHORS_LISTED) return { query: authorIds };
+  return { ids };
 }
 
 /** Items by one of the named authors. */
@@ -178,53 +182,19 @@ export async function readPage<Row>(
 ): Promise<PageRead<Row>> {
   const search = await planListingSearch(db, table, listing);
   const where = await listingWhere(db, table, listing, scope.conditions, search);
-  const { perPage } = listing.paging;
   const cursor = listing.cursor;
-  // The count runs alongside the page's read (past the limit, the planner's estimate does).
-  const counting = countItems(db, table, listing, where, scope, search.authors);
   // Without a cursor saying so, whether a search is ranked depends on how many items match: relevance is
   // ranked only over few enough matches that ranking them all stays cheap.
-  const ranked = cursor ? cursor.ranked : isRankable(listing) && (await counting.withinLimit);
-  const keys = orderOf(listing, ranked, search, table);
-  const selection = selectionOf(table, keys);
-  const select = (backwards: boolean, limit: number, offset = 0) =>
-    db
-      .select(selection)
-      .from(table.from)
-      .where(where)
-      .orderBy(...orderBy(keys, backwards))
-      .limit(limit)
-      .offset(offset) as unknown as Promise<Record<string, unknown>[]>;
-  const beyond = (values: KeyValue[], backwards: boolean, limit: number) =>
-    readBeyond(db, { table, selection, where, keys, values, backwards, limit });
-
-  let page = listing.paging.page;
-  let rows: Record<string, unknown>[];
-  let more: boolean;
-  if (cursor?.direction === 'after') {
-    rows = await beyond(cursor.keys, false, perPage + 1);
-    more = rows.length > perPage;
-    rows = rows.slice(0, perPage);
-  } else if (cursor?.direction === 'before') {
-    rows = (await beyond(cursor.keys, true, perPage + 1)).reverse();
-    if (rows.length > perPage) rows = rows.slice(1);
-    else {
-      // The start was reached (items before were deleted meanwhile): that is page 1, read as such.
-      page = 1;
-      rows = await select(false, perPage);
-    }
-    more = true;
-  } else if (cursor?.direction === 'last') {
-    const { n } = await counting.total;
-    const size = n - (Math.max(Math.ceil(n / perPage), 1) - 1) * perPage;
-    rows = size > 0 ? (await select(true, size)).reverse() : [];
-    more = false;
-  } else {
-    // A direct jump: OFFSET reads every row before the page, so a deep jump costs more (docs/api.md).
-    rows = await select(false, perPage + 1, (page - 1) * perPage);
-    more = rows.length > perPage;
-    rows = rows.slice(0, perPage);
-  }
+  const rankable = !cursor && isRankable(listing);
+  // The count runs alongside the page's read (past the limit, the planner's estimate does).
+  const counting = countItems(db, table, listing, where, scope, search.authors, { estimateAtOnce: rankable });
+  const read = (ranked: boolean) => readRows(db, { table, listing, where, search, counting, ranked });
+  // Where the planner expects far more matches than are ranked, the unranked page is read while they are
+  // counted, rather than after: the count of a common word's matches takes as long as the read.
+  const early = rankable && (await counting.farBeyondLimit) ? read(false) : undefined;
+  early?.catch(() => {}); // Not awaited when the count says the search is ranked after all.
+  const ranked = cursor ? cursor.ranked : rankable && (await counting.withinLimit);
+  const { rows, keys, page, more } = await (early && !ranked ? early : read(ranked));
   const total = await counting.total;
   const first = rows[0];
   const last = rows.at(-1);
@@ -239,6 +209,62 @@ export async function readPage<Row>(
     ...(first && last && { edges: { first: keysOf(keys, first), last: keysOf(keys, last) } }),
     more,
   };
+}
+
+/** What one page's rows are read from. */
+interface RowsRead {
+  table: ListingTable;
+  listing: PagedListing;
+  where: SQL | undefined;
+  search: ListingSearch;
+  counting: Counting;
+  ranked: boolean;
+}
+
+/**
+ * The rows of the page a listing asks for (by its cursor or page number), in relevance order or not, with
+ * the order keys they were read by, the page they are (a cursor before the start reads page 1), and
+ * whether more follow.
+ */
+async function readRows(
+  db: Db,
+  { table, listing, where, search, counting, ranked }: RowsRead,
+): Promise<{ rows: Record<string, unknown>[]; keys: OrderKey[]; page: number; more: boolean }> {
+  const { perPage } = listing.paging;
+  const cursor = listing.cursor;
+  const keys = orderOf(listing, ranked, search, table);
+  const selection = selectionOf(table, keys);
+  const select = (backwards: boolean, limit: number, offset = 0) =>
+    db
+      .select(selection)
+      .from(table.from)
+      .where(where)
+      .orderBy(...orderBy(keys, backwards))
+      .limit(limit)
+      .offset(offset) as unknown as Promise<Record<string, unknown>[]>;
+  const beyond = (values: KeyValue[], backwards: boolean, limit: number) =>
+    readBeyond(db, { table, selection, where, keys, values, backwards, limit });
+
+  if (cursor?.direction === 'after') {
+    const rows = await beyond(cursor.keys, false, perPage + 1);
+    return { rows: rows.slice(0, perPage), keys, page: listing.paging.page, more: rows.length > perPage };
+  }
+  if (cursor?.direction === 'before') {
+    const rows = (await beyond(cursor.keys, true, perPage + 1)).reverse();
+    if (rows.length > perPage) return { rows: rows.slice(1), keys, page: listing.paging.page, more: true };
+    // The start was reached (items before were deleted meanwhile): that is page 1, read as such.
+    return { rows: await select(false, perPage), keys, page: 1, more: true };
+  }
+  if (cursor?.direction === 'last') {
+    const { n } = await counting.total;
+    const size = n - (Math.max(Math.ceil(n / perPage), 1) - 1) * perPage;
+    const rows = size > 0 ? (await select(true, size)).reverse() : [];
+    return { rows, keys, page: listing.paging.page, more: false };
+  }
+  // A direct jump: OFFSET reads every row before the page, so a deep jump costs more (docs/api.md).
+  const { page } = listing.paging;
+  const rows = await select(false, perPage + 1, (page - 1) * perPage);
+  return { rows: rows.slice(0, perPage), keys, page, more: rows.length > perPage };
 }
 
 /** Rows per batch of a whole-listing read: one query and one turn each (a few ms on PostgreSQL). */
@@ -335,6 +361,7 @@ function countItems(
   where: SQL | undefined,
   scope: ListingScope,
   authors: NamedAuthors | undefined,
+  options: { estimateAtOnce: boolean },
 ): Counting {
   const { filters, countLimit } = listing;
   if (listing.query === undefined) {
@@ -345,7 +372,7 @@ function countItems(
     const counter = only && scope.countedBy?.[only.field];
     if (only && counter) return countedTotal(readCounter(db, counter(only.values)), countLimit);
   }
-  return boundedCount(db, table.from, where, countLimit);
+  return boundedCount(db, table.from, where, countLimit, options);
 }
 
 /** The one filter of a listing filtered on one field alone. */
