@@ -3,7 +3,7 @@
  * error shape. Everything it needs comes in through `createApp`, so tests run the real app in-process.
  */
 import { type Context, Hono, type NotFoundHandler } from 'hono';
-import { defaultChangesConfig } from './config.js';
+import { defaultChangesConfig, type OaiConfig } from './config.js';
 import { CallerCache } from './db/callers.js';
 import type { Database } from './db/client.js';
 import { type CatalogueError, NotFound } from './domain/errors.js';
@@ -28,6 +28,7 @@ import { descriptionRoutes } from './http/routes/description.js';
 import { holdRoutes } from './http/routes/holds.js';
 import { loanRoutes } from './http/routes/loans.js';
 import { mcpRoutes } from './http/routes/mcp.js';
+import { oaiPmhRoutes } from './http/routes/oai-pmh.js';
 import { healthRoutes, rootRoutes } from './http/routes/root.js';
 import { sessionRoutes } from './http/routes/session.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
@@ -61,6 +62,8 @@ export interface AppOptions {
   changeStreams?: ChangeStreams;
   /** Days change feed events are kept, as its pages say (pruning is the server's); 30 by default. */
   changesRetentionDays?: number;
+  /** The OAI-PMH repository's id, contact and page size; `defaultOaiConfig` for what is left out. */
+  oai?: Partial<OaiConfig>;
 }
 
 export function createApp(options: AppOptions): Hono<AppEnv> {
@@ -115,6 +118,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     retentionDays: options.changesRetentionDays ?? defaultChangesConfig.retentionDays,
   });
   mcpRoutes(app);
+  oaiPmhRoutes(app, { ...options.oai, publicUrl: options.publicUrl });
 
   app.notFound(
     frame((c) => {

@@ -36,7 +36,24 @@ export interface Config {
   changes: ChangesConfig;
   /** How long connections may take and how many one process holds. */
   connections: ConnectionsConfig;
+  /** The OAI-PMH endpoint (`/oai`). */
+  oai: OaiConfig;
 }
+
+/** The OAI-PMH repository (docs/records.md, "OAI-PMH"). */
+export interface OaiConfig {
+  /**
+   * The repository id in every record's identifier, `oai:<id>:book/<n>` (`CATALOGUE_OAI_REPOSITORY_ID`);
+   * when unset, the public URL's host name, else `catalogue`. Harvesters keep identifiers: set it once.
+   */
+  repositoryId: string | undefined;
+  /** Who harvesters write to, as Identify tells (`CATALOGUE_OAI_ADMIN_EMAIL`). */
+  adminEmail: string | undefined;
+  /** Records per page of ListIdentifiers and ListRecords (`CATALOGUE_OAI_PAGE_SIZE`, default 100). */
+  pageSize: number;
+}
+
+export const defaultOaiConfig: OaiConfig = { repositoryId: undefined, adminEmail: undefined, pageSize: 100 };
 
 export interface ChangesConfig {
   /** Days events are kept before pruning (`CATALOGUE_CHANGES_RETENTION_DAYS`, default 30). */
@@ -110,7 +127,25 @@ export function loadConfig(env: Env = process.env): Config {
         defaultChangesConfig.maxStreams,
     },
     connections: readConnections(env),
+    oai: readOai(env),
   };
+}
+
+function readOai(env: Env): OaiConfig {
+  const repositoryId = env.CATALOGUE_OAI_REPOSITORY_ID?.trim() || undefined;
+  // The oai-identifier scheme's repositoryIdentifier: a domain name (its dots optional here).
+  if (repositoryId !== undefined && !/^[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z][A-Za-z0-9-]*)*$/.test(repositoryId)) {
+    throw new ConfigError(
+      `CATALOGUE_OAI_REPOSITORY_ID must be a domain name such as catalogue.example.org, got "${repositoryId}"`,
+    );
+  }
+  const adminEmail = env.CATALOGUE_OAI_ADMIN_EMAIL?.trim() || undefined;
+  if (adminEmail !== undefined && !/^[^\s@<>]+@([^\s@<>.]+\.)+[^\s@<>.]+$/.test(adminEmail)) {
+    throw new ConfigError(`CATALOGUE_OAI_ADMIN_EMAIL must be an e-mail address, got "${adminEmail}"`);
+  }
+  const pageSize =
+    readWhole('CATALOGUE_OAI_PAGE_SIZE', env.CATALOGUE_OAI_PAGE_SIZE, 1, 1000) ?? defaultOaiConfig.pageSize;
+  return { repositoryId, adminEmail, pageSize };
 }
 
 function readConnections(env: Env): ConnectionsConfig {

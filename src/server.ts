@@ -42,6 +42,7 @@ async function main(): Promise<void> {
     rateLimits: config.rateLimits,
     changeStreams,
     changesRetentionDays: config.changes.retentionDays,
+    oai: config.oai,
   });
   const server = serve(
     {

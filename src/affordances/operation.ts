@@ -40,6 +40,11 @@ export interface Operation {
    * never refused (see `FrameHandlerOptions`).
    */
   dispatches?: boolean;
+  /**
+   * A POST that only reads, as a protocol allows a query to be sent as a form (OAI-PMH): its body is
+   * bounded, but it is no write (no write limit spent, no form standing for another method).
+   */
+  reads?: boolean;
   /** Query parameters it reads beyond a listing's, for its description. */
   parameters?: readonly QueryParameter[];
   /** Answered before any token is read (a load balancer's probe). */

@@ -41,6 +41,16 @@ export async function readOptionalJson(c: Context): Promise<unknown> {
   return readJson(c);
 }
 
+/**
+ * The fields of a form (`application/x-www-form-urlencoded`) as sent, a repeated field repeated: for a
+ * protocol whose arguments come as a form (OAI-PMH's POST). 415 for any other body.
+ */
+export async function readFormFields(c: Context): Promise<URLSearchParams> {
+  const type = c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type !== 'application/x-www-form-urlencoded') throw new UnsupportedMediaType('application/x-www-form-urlencoded');
+  return new URLSearchParams(await bodyText(c));
+}
+
 /** Decodes strictly: bytes that are not UTF-8 are refused, not read as U+FFFD that nobody sent. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

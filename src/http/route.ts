@@ -65,7 +65,12 @@ export function route<M extends Method>(
     app.on(
       method,
       path,
-      frame(handler, { produces: operation.produces, alsoProduces, dispatches: operation.dispatches === true }),
+      frame(handler, {
+        produces: operation.produces,
+        alsoProduces,
+        dispatches: operation.dispatches === true,
+        reads: operation.reads === true,
+      }),
     );
   }
   // What a route offers (OPTIONS, 405) is as closed as the route itself, and framed as its methods are.

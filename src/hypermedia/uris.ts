@@ -58,6 +58,7 @@ export const paths = {
   openapi: template('/openapi.json'),
   llms: template('/llms.txt'),
   mcp: template('/mcp'),
+  oaiPmh: template('/oai'),
 } as const;
 
 /** Expansions of the templates of `{id}` alone. */
@@ -154,6 +155,7 @@ export class Uris {
   openapi = () => this.at(paths.openapi.expand({}));
   llms = () => this.at(paths.llms.expand({}));
   mcp = () => this.at(paths.mcp.expand({}));
+  oaiPmh = () => this.at(paths.oaiPmh.expand({}));
 
   /** A path template (`/books/{id}`) under this base, unexpanded: for descriptions of the interface. */
   pathTemplate = (path: string) => this.at(path);

@@ -102,6 +102,11 @@ export const rels = {
       'The Model Context Protocol endpoint (Streamable HTTP, POST only) for LLM agents: tools to start here, get ' +
       'and follow links and submit controls by name, as the bearer of the request\u2019s Authorization.',
   },
+  'oai-pmh': {
+    means:
+      'The OAI-PMH 2.0 endpoint for harvesters (union catalogues, discovery layers): every book as a record in ' +
+      '`oai_dc`, selectively by datestamp, with deletions (docs/records.md, "OAI-PMH").',
+  },
   deprecation: {
     means: 'Documentation of a deprecation announced by this response\u2019s Deprecation header (RFC 9745).',
   },

@@ -18,6 +18,7 @@ export function renderRoot(ctx: RenderContext): Resource {
       { rel: 'search', href: uris.booksSearchTemplate(), templated: true, title: 'Search books' },
       { rel: 'suggestions', href: uris.suggestions(), templated: true, title: 'Suggestions as you type' },
       { rel: 'changes', href: uris.changes(), title: 'Changes' },
+      { rel: 'oai-pmh', href: uris.oaiPmh(), title: 'OAI-PMH for harvesters' },
     );
   }
   if (caller.kind === 'user') {

@@ -3,12 +3,15 @@
  * snapshot) or, with DATABASE_URL, a PostgreSQL database created here and dropped on close.
  */
 import { readFile } from 'node:fs/promises';
+import type { Hono } from 'hono';
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
+import type { OaiConfig } from '../../src/config.js';
 import { type Database, openDatabase, openPglite } from '../../src/db/client.js';
 import { prepareDatabase } from '../../src/db/migrate.js';
 import { type AccessPolicy, defaultAccessPolicy } from '../../src/domain/policy.js';
 import { type ChangeStreamOptions, ChangeStreams } from '../../src/http/change-streams.js';
+import type { AppEnv } from '../../src/http/env.js';
 import type { RateLimits } from '../../src/http/rate-limit.js';
 import { createPostgresDatabase } from './database.js';
 import { LIBRARIAN_TOKEN } from './tokens.js';
@@ -32,6 +35,8 @@ export interface TestCatalogue extends TestClient {
   as(token: string): TestClient;
   /** The app's change feed streams, to count the open ones. */
   changeStreams: ChangeStreams;
+  /** The app itself, to serve it on a socket for clients that speak HTTP only. */
+  app: Hono<AppEnv>;
   close(): Promise<void>;
 }
 
@@ -45,6 +50,8 @@ export interface TestCatalogueOptions {
   listingCountLimit?: number;
   /** Bounds of the change feed's event streams (a short keep-alive, few streams). */
   changeStreams?: Partial<ChangeStreamOptions>;
+  /** The OAI-PMH endpoint's settings (a small page size exercises resumption tokens). */
+  oai?: Partial<OaiConfig>;
 }
 
 export async function openTestCatalogue(options: TestCatalogueOptions = {}): Promise<TestCatalogue> {
@@ -58,6 +65,7 @@ export async function openTestCatalogue(options: TestCatalogueOptions = {}): Pro
     access: { ...defaultAccessPolicy, ...options.access },
     rateLimits: options.rateLimits ?? false,
     listingCountLimit: options.listingCountLimit,
+    oai: options.oai,
   });
   const client = (token: string | undefined): TestClient => {
     const request = async (path: string, init: RequestInit = {}) => {
@@ -82,6 +90,7 @@ export async function openTestCatalogue(options: TestCatalogueOptions = {}): Pro
     anonymous: client(undefined),
     as: client,
     changeStreams,
+    app,
     async close() {
       changeStreams.close();
       await database.close();

@@ -51,6 +51,8 @@ export interface FrameHandlerOptions {
    * 413) come in the format `Accept` prefers, or else the first.
    */
   dispatches?: boolean | undefined;
+  /** A POST that only reads (see `Operation.reads`): its body is bounded, and nothing else of a write applies. */
+  reads?: boolean | undefined;
 }
 
 /** Wraps a handler in the frame. */
@@ -76,17 +78,17 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
     }
   }
 
-  function answer(c: Context<AppEnv>, handler: Handler<AppEnv>, dispatches: boolean): Response | Promise<Response> {
+  function answer(c: Context<AppEnv>, handler: Handler<AppEnv>, onlyReads: boolean): Response | Promise<Response> {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD') return handler(c, noNext) as Response | Promise<Response>;
-    if (isSafe(method) || dispatches) {
+    if (isSafe(method) || onlyReads) {
       return limitBody(c).then(() => handler(c, noNext) as Response | Promise<Response>);
     }
     return write(c, handler);
   }
 
   return (handler, options = {}) => {
-    const { produces, alsoProduces, dispatches = false } = options;
+    const { produces, alsoProduces, dispatches = false, reads = false } = options;
     const choose =
       produces || dispatches
         ? (c: Context<AppEnv>) => preferredFormat(c, formats)
@@ -109,8 +111,8 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
         c.set('format', choose(c));
         const identifying = authenticate(c, authentication);
         const response = identifying
-          ? identifying.then(() => answer(c, handler, dispatches))
-          : answer(c, handler, dispatches);
+          ? identifying.then(() => answer(c, handler, dispatches || reads))
+          : answer(c, handler, dispatches || reads);
         return response instanceof Promise ? response.then(finish, fail) : finish(response);
       } catch (error) {
         return fail(error);

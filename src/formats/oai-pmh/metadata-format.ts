@@ -1,0 +1,18 @@
+/**
+ * @module The metadata formats records are disseminated in (OAI-PMH 2.0, §3.4): a small registry, where a
+ * format is its prefix, schema and namespace, and how it writes a book under `<metadata>`. MARC 21
+ * (`marc21`, MARCXML) joins it as one more entry once the catalogue exports MARC.
+ */
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import type { BookMetadata } from '../../domain/oai-pmh/record.js';
+
+export interface MetadataFormat {
+  /** The `metadataPrefix` harvesters ask for it by. */
+  prefix: string;
+  /** Where its XML schema is published. */
+  schema: string;
+  /** The namespace of its root element. */
+  namespace: string;
+  /** Writes one book as this format's root element, inside `parent` (the record's `<metadata>`). */
+  write(parent: XMLBuilder, book: BookMetadata, context: { bookUrl: string }): void;
+}

@@ -1,0 +1,74 @@
+/**
+ * @module `/oai`, the OAI-PMH 2.0 endpoint for harvesters: GET with the arguments in the query, or POST with
+ * them as a form (§3.1.1). Readable by whoever may read the catalogue.
+ */
+import type { Context, Hono } from 'hono';
+import { defaultOaiConfig, type OaiConfig } from '../../config.js';
+import { OaiIdentifiers } from '../../domain/oai-pmh/identifiers.js';
+import { OAI_CONTENT_TYPE, writeOaiResponse } from '../../formats/oai-pmh/response.js';
+import { paths } from '../../hypermedia/uris.js';
+import { readFormFields } from '../body.js';
+import type { AppEnv } from '../env.js';
+import { answerOai, type OaiRepository } from '../oai-pmh.js';
+import { type Operations, route } from '../route.js';
+
+const arguments_ = 'verb, and the arguments it takes (identifier, metadataPrefix, from, until, set, resumptionToken)';
+
+/** What each route takes and answers: the profile and the OpenAPI document are generated from it. */
+const operations = {
+  /** `/oai` */
+  oai: {
+    GET: {
+      summary:
+        'OAI-PMH 2.0 for harvesters: Identify, ListMetadataFormats, ListSets, ListIdentifiers, ListRecords, GetRecord',
+      produces: OAI_CONTENT_TYPE,
+      parameters: [
+        {
+          name: 'verb',
+          required: true,
+          description: `The OAI-PMH verb; ${arguments_} as the protocol defines them. Protocol errors are answered 200 with an <error> element.`,
+          schema: { type: 'string' },
+        },
+      ],
+    },
+    POST: {
+      summary: 'OAI-PMH 2.0, the arguments sent as a form (application/x-www-form-urlencoded)',
+      consumes: 'application/x-www-form-urlencoded',
+      produces: OAI_CONTENT_TYPE,
+      status: 200,
+      reads: true,
+      errors: [415],
+    },
+  },
+} satisfies Record<string, Operations>;
+
+export interface OaiPmhOptions extends Partial<OaiConfig> {
+  publicUrl?: string | undefined;
+}
+
+export function oaiPmhRoutes(app: Hono<AppEnv>, options: OaiPmhOptions): void {
+  const repositoryId = options.repositoryId ?? hostOf(options.publicUrl) ?? 'catalogue';
+  const repository: OaiRepository = {
+    name: 'catalogue',
+    // Identify must name someone (§4.2); `.invalid` says plainly that nobody was configured.
+    adminEmail: options.adminEmail ?? `oai-admin@${repositoryId.includes('.') ? repositoryId : 'catalogue.invalid'}`,
+    identifiers: new OaiIdentifiers(repositoryId),
+    pageSize: options.pageSize ?? defaultOaiConfig.pageSize,
+  };
+  const respond = async (c: Context<AppEnv>, params: URLSearchParams) => {
+    // Harvesters need an absolute base URL: the configured public one, else this request's.
+    const baseUrl = new URL(c.get('uris').oaiPmh(), c.req.url).href;
+    const bookUrl = (id: number) => new URL(c.get('uris').book(id), c.req.url).href;
+    const response = await answerOai(params, { database: c.get('database'), repository, baseUrl });
+    const xml = writeOaiResponse(response, { identifiers: repository.identifiers, bookUrl });
+    return c.body(xml, 200, { 'Content-Type': OAI_CONTENT_TYPE, 'Cache-Control': 'no-cache' });
+  };
+  route(app, paths.oaiPmh, operations.oai, {
+    GET: (c) => respond(c, new URL(c.req.url).searchParams),
+    POST: async (c) => respond(c, await readFormFields(c)),
+  });
+}
+
+function hostOf(publicUrl: string | undefined): string | undefined {
+  return publicUrl === undefined ? undefined : new URL(publicUrl).hostname;
+}
