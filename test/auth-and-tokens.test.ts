@@ -334,6 +334,7 @@ describe('a closed catalogue (publicReads: false)', () => {
       'search',
       'suggestions',
       'changes',
+      'oai-pmh',
       'me',
       'loans',
       'profile',

@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       },
       changes: { retentionDays: 30, keepAliveSeconds: 15, maxStreams: 200 },
       connections: { idleSeconds: 5, headersSeconds: 20, requestSeconds: 30, maxConnections: 512 },
+      oai: { repositoryId: undefined, adminEmail: undefined, pageSize: 100 },
     });
   });
 

@@ -131,6 +131,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields,facets}', templated: true },
         { rel: 'suggestions', href: '/suggestions{?query}', templated: true },
         { rel: 'changes', href: '/changes' },
+        { rel: 'oai-pmh', href: '/oai' },
         ...descriptions,
       ]);
     });
@@ -145,6 +146,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields,facets}', templated: true },
         { rel: 'suggestions', href: '/suggestions{?query}', templated: true },
         { rel: 'changes', href: '/changes' },
+        { rel: 'oai-pmh', href: '/oai' },
         { rel: 'me', href: `/users/${member.id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         ...descriptions,
@@ -163,6 +165,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'search', href: '/books{?query,author,filter*,sort,page,per_page,fields,facets}', templated: true },
         { rel: 'suggestions', href: '/suggestions{?query}', templated: true },
         { rel: 'changes', href: '/changes' },
+        { rel: 'oai-pmh', href: '/oai' },
         { rel: 'me', href: `/users/${id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         { rel: 'overdue', href: '/loans?filter=status%3Aoverdue&page=1&per_page=20' },
@@ -649,6 +652,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
       { rel: 'search', href: `${base}/books{?query,author,filter*,sort,page,per_page,fields,facets}`, templated: true },
       { rel: 'suggestions', href: `${base}/suggestions{?query}`, templated: true },
       { rel: 'changes', href: `${base}/changes` },
+      { rel: 'oai-pmh', href: `${base}/oai` },
       { rel: 'me', href: `${base}/users/${id}` },
       { rel: 'loans', href: `${base}/loans?page=1&per_page=20` },
       { rel: 'overdue', href: `${base}/loans?filter=status%3Aoverdue&page=1&per_page=20` },

@@ -1363,7 +1363,7 @@ describe('controls shown ⇔ allowed, for every caller and resource', () => {
         member: ['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans'],
         otherMember: ['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans'],
         librarian: ['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans', 'overdue', 'users'],
-      }[role].concat('profile', 'service-desc', 'mcp');
+      }[role].concat('oai-pmh', 'profile', 'service-desc', 'mcp');
       expect(root.links.map((l) => l.rel).sort()).toEqual([...expectedRels].sort());
       for (const link of root.links.filter((l) => !l.templated)) {
         expect((await client.request(link.href)).status, `${link.rel} ${link.href} as ${role}`).toBe(200);

@@ -56,6 +56,7 @@ export const ANONYMOUS_ROOT_RELS = [
   'search',
   'suggestions',
   'changes',
+  'oai-pmh',
   'profile',
   'service-desc',
   'mcp',
