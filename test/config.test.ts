@@ -53,6 +53,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CATALOGUE_CHANGES_MAX_STREAMS: 'lots' })).toThrow(/CATALOGUE_CHANGES_MAX_STREAMS/);
   });
 
+  it('CATALOGUE_OAI_*: the OAI-PMH repository id, contact and page size, each checked', () => {
+    expect(
+      loadConfig({
+        CATALOGUE_OAI_REPOSITORY_ID: 'catalogue.example.org',
+        CATALOGUE_OAI_ADMIN_EMAIL: 'librarian@example.org',
+        CATALOGUE_OAI_PAGE_SIZE: '250',
+      }).oai,
+    ).toEqual({ repositoryId: 'catalogue.example.org', adminEmail: 'librarian@example.org', pageSize: 250 });
+    expect(() => loadConfig({ CATALOGUE_OAI_REPOSITORY_ID: 'catalogue:1' })).toThrow(/CATALOGUE_OAI_REPOSITORY_ID/);
+    expect(() => loadConfig({ CATALOGUE_OAI_ADMIN_EMAIL: 'librarian' })).toThrow(/CATALOGUE_OAI_ADMIN_EMAIL/);
+    expect(() => loadConfig({ CATALOGUE_OAI_PAGE_SIZE: '0' })).toThrow(/CATALOGUE_OAI_PAGE_SIZE/);
+    expect(() => loadConfig({ CATALOGUE_OAI_PAGE_SIZE: '1001' })).toThrow(ConfigError);
+  });
+
   it('CATALOGUE_RATE_LIMITS: off, or per-minute quotas for some kinds (the others keep their defaults)', () => {
     expect(loadConfig({ CATALOGUE_RATE_LIMITS: 'off' }).rateLimits).toBe(false);
     expect(loadConfig({ CATALOGUE_RATE_LIMITS: 'search=300, write=5' }).rateLimits).toEqual({

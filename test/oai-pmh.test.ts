@@ -349,6 +349,39 @@ describe('harvesting', () => {
     expect(ids.slice(-4)).toEqual([added[0], added[1], notYetSeen, added[2]]);
   });
 
+  it('a harvest racing writers lists each book once: every one there before it, and every one written before its last page', async () => {
+    const existing = (await harvest(t.anonymous, 'ListIdentifiers', 'metadataPrefix=oai_dc')).flatMap(headersOf);
+    // Each page is read while two more books are being written, for as long as the writers have rounds left.
+    const written: { id: number; at: number }[] = [];
+    let rounds = 0;
+    const writeRound = async () => {
+      if (rounds >= 8) return;
+      const round = rounds++;
+      const ids = await Promise.all([
+        addBook(t, `Racing ${round}a`, 2023, author),
+        addBook(t, `Racing ${round}b`, 2023, author),
+      ]);
+      for (const id of ids) written.push({ id, at: performance.now() });
+    };
+    const seen: number[] = [];
+    let lastPageAsked = 0;
+    for (let query = 'verb=ListIdentifiers&metadataPrefix=oai_dc'; ; ) {
+      lastPageAsked = performance.now();
+      const [page] = await Promise.all([oai(t.anonymous, query), writeRound()]);
+      expect(page.status).toBe(200);
+      seen.push(...headersOf(page).map((h) => h.id));
+      const token = textOf(page.doc.ListIdentifiers.resumptionToken);
+      if (token === '') break;
+      query = `verb=ListIdentifiers&resumptionToken=${token}`;
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual(expect.arrayContaining(existing.map((h) => h.id)));
+    const before = written.filter((w) => w.at < lastPageAsked).map((w) => w.id);
+    expect(seen).toEqual(expect.arrayContaining(before));
+    const known = new Set([...existing.map((h) => h.id), ...written.map((w) => w.id)]);
+    expect(seen.filter((id) => !known.has(id))).toEqual([]);
+  });
+
   it('a token continues only the list it came from', async () => {
     const identifiers = await oai(t.anonymous, 'verb=ListIdentifiers&metadataPrefix=oai_dc');
     const token = textOf(identifiers.doc.ListIdentifiers.resumptionToken);
