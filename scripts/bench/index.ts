@@ -17,6 +17,7 @@ import {
   serverVersion,
 } from './catalogues.js';
 import { type LatencyFigures, measureListings } from './listings.js';
+import { measureOaiPages, type OaiFigures } from './oai-pmh.js';
 import { type BenchOptions, OptionsError, parseOptions, usage } from './options.js';
 import { startPlatformatic } from './peer-platformatic.js';
 import { catalogueEntry, output, repoRoot, type Server, startRestartable, startServer } from './processes.js';
@@ -46,6 +47,7 @@ async function main(options: BenchOptions): Promise<void> {
   let throughput: ThroughputResult[] = [];
   let stream: StreamFigures | undefined;
   let streamError: string | undefined;
+  let oai: OaiFigures | undefined;
   let peer: PeerOutcome | undefined;
   log(`sizes ${options.sizes.join(', ')}; scratch ${scratch}; PostgreSQL ${redact(options.databaseUrl)}`);
   const machine = await describeMachine(options.databaseUrl);
@@ -79,6 +81,18 @@ async function main(options: BenchOptions): Promise<void> {
           ),
         );
         if (size !== largest) continue;
+
+        log(`OAI-PMH ListRecords at ${size.toLocaleString('en')} books: the first page, and pages half way through`);
+        try {
+          oai = await measureOaiPages(server.url, catalogue.books, options.samples);
+          log(
+            `  first p50 ${oai.first.medianMs.toFixed(1)} ms, after ${oai.depth.toLocaleString('en')} records p50 ${oai.deep.medianMs.toFixed(1)} ms (×${oai.ratio.toFixed(2)})`,
+          );
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          oai = { ...noFigures, deep: noFigures.first, depth: 0, ratio: Number.NaN, error: message };
+          log(`  FAILED: ${message}`);
+        }
 
         const rootFile = join(scratch, 'root.json');
         writeFileSync(
@@ -191,6 +205,7 @@ async function main(options: BenchOptions): Promise<void> {
     throughput,
     ...(stream && { stream }),
     ...(streamError && { streamError }),
+    ...(oai && { oai }),
     ...(peer && { peer }),
   };
   for (const path of writeReport(options.docsDir, results)) log(`wrote ${path}`);
@@ -244,3 +259,6 @@ try {
   if (error instanceof OptionsError || known) process.stderr.write(`${usage}\n`);
   process.exit(1);
 }
+
+/** Figures of a scenario that could not be measured. */
+const noFigures = { first: { samplesMs: [], medianMs: Number.NaN, p90Ms: Number.NaN } };

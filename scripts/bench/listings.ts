@@ -6,7 +6,7 @@
 import { parse } from 'uri-template';
 import { ADJECTIVES, COMMON_WORDS, NOUNS } from '../../src/db/generate.js';
 import type { Catalogue } from './catalogues.js';
-import { median, percentile } from './stats.js';
+import { median, percentile, round2 } from './stats.js';
 
 export interface ListingScenario {
   key: string;
@@ -294,5 +294,3 @@ function distinctRandom(count: number, min: number, max: number): number[] {
   // A range smaller than the count repeats values; only a tiny catalogue has fewer authors than samples.
   return Array.from({ length: count }, (_, i) => list[i % list.length] as number);
 }
-
-const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type LatencyFigures, listingScenarios } from './listings.js';
+import { OAI_DEEP_PAGE_TARGET, type OaiFigures } from './oai-pmh.js';
 import type { StreamFigures } from './stream.js';
 import { lineChart } from './svg.js';
 import { GATHERED_BASELINE, type ThroughputResult } from './throughput.js';
@@ -42,6 +43,8 @@ export interface Results {
   stream?: StreamFigures;
   /** Why the stream has no figures. */
   streamError?: string;
+  /** OAI-PMH paging at the largest size. */
+  oai?: OaiFigures;
   peer?: PeerOutcome;
 }
 
@@ -139,6 +142,7 @@ function markdown(r: Results, stays: string[] = []): string {
     }),
     '',
     ...streamLines(r),
+    ...oaiLines(r),
     ...failureLines(r),
     ...stays,
     '## Machine',
@@ -197,6 +201,16 @@ function targetRows(r: Results, smallest: number, largest: number): string[] {
         row(`${scenario.label}: p50 at ${count(largest)} ≤ ${p50Ms} ms`, `${ms(median)} ms`, median <= p50Ms, median),
       );
     }
+  }
+  if (r.oai) {
+    rows.push(
+      row(
+        `OAI-PMH \`ListRecords\`: a page resumed half way through the harvest of ${count(r.largestSize)} ≤ ${OAI_DEEP_PAGE_TARGET}× the first page (median)`,
+        `×${r.oai.ratio.toFixed(2)}`,
+        r.oai.ratio <= OAI_DEEP_PAGE_TARGET,
+        r.oai.ratio,
+      ),
+    );
   }
   if (r.streamError) rows.push(row('unpaginated `GET /books`: RSS and books/s', '', false, Number.NaN));
   if (r.stream) {
@@ -301,6 +315,20 @@ function streamLines(r: Results): string[] {
   ];
 }
 
+function oaiLines(r: Results): string[] {
+  if (!r.oai || r.oai.error) return [];
+  const { first, deep, depth } = r.oai;
+  return [
+    `## OAI-PMH paging (${count(r.largestSize)} books, \`ListRecords\` in \`oai_dc\`, ${r.settings.samples} pages each)`,
+    '',
+    `The first page: p50 ${ms(first.medianMs)} ms, p90 ${ms(first.p90Ms)} ms. Pages resumed from tokens after ` +
+      `${depth.toLocaleString('en')} records, reached by following tokens from the start: p50 ${ms(deep.medianMs)} ms, ` +
+      `p90 ${ms(deep.p90Ms)} ms (**×${r.oai.ratio.toFixed(2)}**). A token is a keyset position in (datestamp, book id): ` +
+      'every page is one range of one index, whatever its depth.',
+    '',
+  ];
+}
+
 /** Every scenario that could not be measured, with the error, so a failed run still says what went wrong. */
 function failureLines(r: Results): string[] {
   const failures = [
@@ -311,6 +339,7 @@ function failureLines(r: Results): string[] {
         .map((scenario) => `${scenario.label} at ${count(Number(size))}: ${figures[scenario.key]?.error}`),
     ),
     ...(r.streamError ? [`unpaginated \`GET /books\`: ${r.streamError}`] : []),
+    ...(r.oai?.error ? [`OAI-PMH \`ListRecords\` paging: ${r.oai.error}`] : []),
   ];
   if (failures.length === 0) return [];
   return ['## Not measured', '', ...failures.map((failure) => `- ${failure.split('\n')[0]}`), ''];
@@ -374,6 +403,9 @@ const method = `## Method
   the first nor the last: \`silent grden\`), one edit away. Suggestions follow the root document's \`suggestions\` link
   with the first four letters of a word of the generated titles. A scenario the catalogue cannot answer
   (a parameter or link it does not have) is reported as not measured.
+- **OAI-PMH paging.** At the largest size, \`ListRecords\` in \`oai_dc\` (the default page of 100 records),
+  one request at a time: the first page, then the harvest followed by its resumption tokens from the start
+  to half the catalogue, untimed, and the pages after that timed; three warm-up requests of each kind.
 - **Writes.** \`POST /books\` as the librarian, from wrk (-t/-c as above) with titles made as the generator
   makes them, one in four with a word of its own, on the largest catalogue after everything else. The
   same server and database are measured, in interleaved rounds, with the dictionary's triggers

@@ -13,3 +13,8 @@ export function percentile(values: number[], p: number): number {
   }
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 }
+
+/** To hundredths, as figures are reported. */
+export function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
