@@ -245,6 +245,7 @@ describe('the OAI-PMH endpoint', () => {
       'verb=Identify&%00=1',
       'verb=ListRecords&metadataPrefix=oai_dc&from=%C0%80',
       'verb=ListRecords&metadataPrefix=oai_dc&from=0000-01-01',
+      'verb=ListRecords&metadataPrefix=oai_dc&from=9999-12-31T23:59:59Z',
       `verb=GetRecord&identifier=oai:${'x'.repeat(3000)}&metadataPrefix=oai_dc`,
     ];
     const answers = await Promise.all(queries.map((query) => oai(t.anonymous, query)));
@@ -428,6 +429,9 @@ describe('selective harvesting and deletions', () => {
     expect(await listed('from=2020-01-02T00:00:01Z')).toEqual([ids.c, ids.d]);
     expect(await listed('from=2020-01-03')).toEqual([ids.d]);
     expect(await listed('until=2019-12-31')).toBe('noRecordsMatch');
+    // The calendar's ends: every record lies between them.
+    expect(await listed('from=0001-01-01&until=9999-12-31')).toEqual([ids.a, ids.b, ids.c, ids.d]);
+    expect(await listed('from=0001-01-01T00:00:00Z&until=9999-12-31T23:59:59Z')).toEqual([ids.a, ids.b, ids.c, ids.d]);
   });
 
   it('shows datestamps to the second, and the earliest in Identify', async () => {

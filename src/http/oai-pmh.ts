@@ -26,7 +26,7 @@ export interface OaiRepository {
 export interface OaiContext {
   database: Database;
   repository: OaiRepository;
-  /** The endpoint's absolute URL. */
+  /** The endpoint's URL (absolute under a configured public URL). */
   baseUrl: string;
 }
 

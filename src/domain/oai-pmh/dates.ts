@@ -16,6 +16,7 @@ export interface DateBound {
 }
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const LAST_MOMENT = Date.parse('9999-12-31T23:59:59.999Z');
 const SECOND = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
 
 /** A date argument, or `undefined` when it is neither form or names no real day or second. */
@@ -29,7 +30,9 @@ export function parseDateBound(text: string): DateBound | undefined {
     return undefined;
   }
   const step = granularity === 'day' ? 86_400_000 : 1000;
-  return { granularity, start: start.toISOString(), end: new Date(start.getTime() + step).toISOString() };
+  // The day after 9999-12-31 has a year of five digits, which neither ISO's common form nor a token holds.
+  const end = Math.min(start.getTime() + step, LAST_MOMENT);
+  return { granularity, start: start.toISOString(), end: new Date(end).toISOString() };
 }
 
 /** A timestamp to the second, as OAI-PMH writes datestamps: `2026-11-26T04:33:25Z` (fractions dropped). */

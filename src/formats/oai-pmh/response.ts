@@ -43,7 +43,7 @@ export type OaiAnswer =
 
 export interface OaiResponse {
   responseDate: Date;
-  /** The endpoint's absolute URL. */
+  /** The endpoint's URL (absolute under a configured public URL). */
   baseUrl: string;
   /** The request's verb and arguments, or nothing after badVerb and badArgument. */
   request: Record<string, string> | undefined;
@@ -53,7 +53,7 @@ export interface OaiResponse {
 /** How headers and metadata name a book. */
 export interface RecordNames {
   identifiers: OaiIdentifiers;
-  /** The book's absolute URL, which its metadata gives as an identifier. */
+  /** The book's URL, which its metadata gives as an identifier. */
   bookUrl(id: number): string;
 }
 

@@ -56,9 +56,11 @@ export function oaiPmhRoutes(app: Hono<AppEnv>, options: OaiPmhOptions): void {
     pageSize: options.pageSize ?? defaultOaiConfig.pageSize,
   };
   const respond = async (c: Context<AppEnv>, params: URLSearchParams) => {
-    // Harvesters need an absolute base URL: the configured public one, else this request's.
-    const baseUrl = new URL(c.get('uris').oaiPmh(), c.req.url).href;
-    const bookUrl = (id: number) => new URL(c.get('uris').book(id), c.req.url).href;
+    // Absolute under the public URL when one is configured (harvesters want it), else path-absolute like
+    // every other href: never built from the request's Host, which a shared cache would hand to others.
+    const uris = c.get('uris');
+    const baseUrl = uris.oaiPmh();
+    const bookUrl = (id: number) => uris.book(id);
     const response = await answerOai(params, { database: c.get('database'), repository, baseUrl });
     const xml = writeOaiResponse(response, { identifiers: repository.identifiers, bookUrl });
     return c.body(xml, 200, { 'Content-Type': OAI_CONTENT_TYPE, 'Cache-Control': 'no-cache' });
