@@ -477,3 +477,31 @@ describe('selective harvesting and deletions', () => {
     expect((await listed('')).toString()).toBe([ids.c, ids.d, ids.a].toString());
   });
 });
+
+describe('in a closed catalogue', () => {
+  let t: TestCatalogue;
+
+  beforeAll(async () => {
+    t = await openTestCatalogue({ access: { publicReads: false } });
+  });
+  afterAll(() => t?.close());
+
+  it('harvesters sign in like any client: anonymous requests are 401 in the error shape, and not linked', async () => {
+    for (const response of [
+      await t.anonymous.request('/oai?verb=Identify'),
+      await t.anonymous.request('/oai', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'verb=Identify',
+      }),
+    ]) {
+      expect(response.status).toBe(401);
+      expect((await json(response)).error.code).toBe(401);
+    }
+    expect(linkHref(await json(await t.anonymous.request('/')), 'oai-pmh')).toBeUndefined();
+    const signedIn = await oai(t, 'verb=Identify');
+    await expectValid([signedIn]);
+    expect(signedIn.doc.Identify.deletedRecord).toBe('transient');
+    expect(linkHref(await json(await t.request('/')), 'oai-pmh')).toBe('/oai');
+  });
+});

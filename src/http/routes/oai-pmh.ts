@@ -5,6 +5,7 @@
 import type { Context, Hono } from 'hono';
 import { defaultOaiConfig, type OaiConfig } from '../../config.js';
 import { OaiIdentifiers } from '../../domain/oai-pmh/identifiers.js';
+import { VERBS } from '../../domain/oai-pmh/request.js';
 import { OAI_CONTENT_TYPE, writeOaiResponse } from '../../formats/oai-pmh/response.js';
 import { paths } from '../../hypermedia/uris.js';
 import { readFormFields } from '../body.js';
@@ -12,7 +13,29 @@ import type { AppEnv } from '../env.js';
 import { answerOai, type OaiRepository } from '../oai-pmh.js';
 import { type Operations, route } from '../route.js';
 
-const arguments_ = 'verb, and the arguments it takes (identifier, metadataPrefix, from, until, set, resumptionToken)';
+/** The protocol's arguments (§4), as OpenAPI describes them; which verb takes which is the protocol's. */
+const parameters = [
+  {
+    name: 'verb',
+    required: true,
+    description: 'The request: its other arguments are those the protocol gives this verb',
+    schema: { enum: [...VERBS] },
+  },
+  { name: 'identifier', description: 'A record: `oai:<repository id>:book/<id>`', schema: { type: 'string' } },
+  { name: 'metadataPrefix', description: 'The metadata format: `oai_dc`', schema: { type: 'string' } },
+  {
+    name: 'from',
+    description: 'Records changed from: `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssZ`',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'until',
+    description: 'Records changed until (inclusive), in the form of `from`',
+    schema: { type: 'string' },
+  },
+  { name: 'set', description: 'A set: the catalogue has none (`noSetHierarchy`)', schema: { type: 'string' } },
+  { name: 'resumptionToken', description: 'The next page of a list, alone with `verb`', schema: { type: 'string' } },
+];
 
 /** What each route takes and answers: the profile and the OpenAPI document are generated from it. */
 const operations = {
@@ -20,16 +43,10 @@ const operations = {
   oai: {
     GET: {
       summary:
-        'OAI-PMH 2.0 for harvesters: Identify, ListMetadataFormats, ListSets, ListIdentifiers, ListRecords, GetRecord',
+        'OAI-PMH 2.0 for harvesters (Identify, ListMetadataFormats, ListSets, ListIdentifiers, ListRecords, ' +
+        'GetRecord); the protocol\u2019s errors are answered 200 with an <error> element',
       produces: OAI_CONTENT_TYPE,
-      parameters: [
-        {
-          name: 'verb',
-          required: true,
-          description: `The OAI-PMH verb; ${arguments_} as the protocol defines them. Protocol errors are answered 200 with an <error> element.`,
-          schema: { type: 'string' },
-        },
-      ],
+      parameters,
     },
     POST: {
       summary: 'OAI-PMH 2.0, the arguments sent as a form (application/x-www-form-urlencoded)',
