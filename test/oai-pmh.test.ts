@@ -3,7 +3,8 @@
  * response valid against the OAI-PMH schema (with oai_dc's), GET and POST alike; a harvest by a client
  * written elsewhere (the `oai-pmh` package) that reads every book once across resumption tokens and sees a
  * deletion; tokens that stay exact when books are written between pages; selection by datestamp at day and
- * second granularity; deletions told until the change feed forgets them.
+ * second granularity; deletions told until the change feed forgets them; a POST that spends no write quota;
+ * a closed catalogue's harvesters signing in like any client.
  */
 
 import { createRequire } from 'node:module';
@@ -12,6 +13,7 @@ import { serve } from '@hono/node-server';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneChanges } from '../src/db/queries/changes.js';
+import { defaultRateLimits } from '../src/http/rate-limit.js';
 import {
   addAuthor,
   addBook,
@@ -475,6 +477,26 @@ describe('selective harvesting and deletions', () => {
     await expectValid([forgotten]);
     expect(errorOf(forgotten).code).toBe('idDoesNotExist');
     expect((await listed('')).toString()).toBe([ids.c, ids.d, ids.a].toString());
+  });
+});
+
+describe('a harvester under rate limits', () => {
+  let t: TestCatalogue;
+
+  beforeAll(async () => {
+    t = await openTestCatalogue({
+      rateLimits: { ...defaultRateLimits, write: { limit: 1, windowSeconds: 60 } },
+    });
+  });
+  afterAll(() => t?.close());
+
+  it('spends no write quota on a POST: it only reads', async () => {
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await oaiPost(t, 'verb=Identify'));
+    await expectValid(answers);
+    expect((await t.send('POST', '/authors', { name: 'First write' })).status).toBe(201);
+    expect((await t.send('POST', '/authors', { name: 'Second write' })).status).toBe(429);
+    expect((await oaiPost(t, 'verb=Identify')).status).toBe(200);
   });
 });
 
