@@ -138,11 +138,19 @@ describe('a validated body', () => {
       title: string;
       publication_year: number;
       author_id: number;
+      isbn?: string | null;
+      language?: string | null;
+      subjects?: string[] | null;
+      publisher?: string | null;
     }>();
     expectTypeOf(changeBook.edit.validate).returns.toEqualTypeOf<{
       title?: string;
       publication_year?: number;
       author_id?: number;
+      isbn?: string | null;
+      language?: string | null;
+      subjects?: string[] | null;
+      publisher?: string | null;
     }>();
     expectTypeOf(borrowBook.validate).returns.toEqualTypeOf<{ borrower_id?: number; copy_id?: number }>();
     expectTypeOf(returnLoan.validate).returns.toEqualTypeOf<{ status: 'returned' }>();

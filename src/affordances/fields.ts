@@ -26,17 +26,18 @@ export function inputFields(
   const fields: Field[] = [];
   for (const definition of definitions) {
     const required = options.required?.includes(definition.name) || (options.mode !== 'change' && definition.required);
-    const value = values?.[definition.name];
     fields.push(
-      fieldOf(
-        definition,
-        required,
-        typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : undefined,
-        options.choices?.[definition.name],
-      ),
+      fieldOf(definition, required, currentValue(values?.[definition.name]), options.choices?.[definition.name]),
     );
   }
   return fields;
+}
+
+/** A current value a field can carry: a scalar, or a list of texts; null (none) is left out. */
+function currentValue(value: unknown): Field['value'] {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return [...value];
+  return undefined;
 }
 
 /**
@@ -46,7 +47,7 @@ export function inputFields(
 function fieldOf(
   definition: InputField,
   required: boolean,
-  value: string | number | boolean | undefined,
+  value: Field['value'],
   options: FieldOptions | undefined,
 ): Field {
   const field: Field = { name: definition.name, type: definition.type, required };
@@ -54,6 +55,10 @@ function fieldOf(
   if (definition.max !== undefined) field.max = definition.max;
   if (definition.maxLength !== undefined) field.maxLength = definition.maxLength;
   if (definition.enum !== undefined) field.enum = definition.enum;
+  if (definition.format !== undefined) field.format = definition.format;
+  if (definition.multiple !== undefined) field.multiple = definition.multiple;
+  if (definition.maxItems !== undefined) field.maxItems = definition.maxItems;
+  if (definition.nullable !== undefined) field.nullable = definition.nullable;
   if (definition.title !== undefined) field.title = definition.title;
   if (value !== undefined) field.value = value;
   if (options !== undefined) field.options = options;

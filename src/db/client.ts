@@ -5,6 +5,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
+import { isn } from '@electric-sql/pglite/contrib/isn';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -87,7 +88,7 @@ export async function openPglite(
   const client = await PGlite.create({
     ...(target.dataDir === 'memory://' ? {} : { dataDir: target.dataDir }),
     ...(loadDataDir ? { loadDataDir } : {}),
-    extensions: { pg_trgm, unaccent, fuzzystrmatch },
+    extensions: { pg_trgm, unaccent, fuzzystrmatch, isn },
   });
   return {
     db: drizzlePglite(client, { schema }),

@@ -51,8 +51,8 @@ export class NotAcceptable extends CatalogueError {
 
 /** 409: the request conflicts with the current state (e.g. deleting an author who still has books). */
 export class Conflict extends CatalogueError {
-  constructor(message: string) {
-    super(409, message);
+  constructor(message: string, details?: ErrorDetails) {
+    super(409, message, details);
   }
 }
 

@@ -1,12 +1,12 @@
 /**
- * @module Facets: the properties a listing of books can be narrowed by (`facets=author,decade,available`),
+ * @module Facets: the properties a listing of books can be narrowed by (`facets=author,decade,language`),
  * the filter each one narrows with, and how counts over a sample of a large listing become estimates.
  */
 import { YEAR_MAX, YEAR_MIN } from './limits.js';
 import type { Listing } from './listing.js';
 
 /** Every facet a listing may offer, in the order a request's `facets` is checked against. */
-export const FACET_NAMES = ['author', 'decade', 'available'] as const;
+export const FACET_NAMES = ['author', 'decade', 'available', 'language', 'subject'] as const;
 
 export type FacetName = (typeof FACET_NAMES)[number];
 
@@ -15,10 +15,16 @@ export const facetFilters = {
   author: 'author_id',
   decade: 'decade',
   available: 'available',
+  language: 'language',
+  subject: 'subject',
 } as const satisfies Record<FacetName, string>;
 
 /** Most values of the author facet shown: the authors with the most matching books (chosen ones besides). */
 export const TOP_AUTHORS = 10;
+/** Most languages shown, those of the most matching books (chosen ones besides). */
+export const TOP_LANGUAGES = 10;
+/** Most subject headings shown, those of the most matching books (chosen ones besides). */
+export const TOP_SUBJECTS = 10;
 
 /** The decade of a year: the years from it to nine after it (1810 → 1810–1819; -5 is in decade -10). */
 export function decadeOf(year: number): number {
@@ -32,7 +38,8 @@ export const DECADE_MAX = decadeOf(YEAR_MAX);
 /** A value of one facet, as counted: the value `filter=` takes, and what the database names it by. */
 export interface FacetCount {
   name: FacetName;
-  value: number | boolean;
+  /** An author's id, a decade, availability, a language's code, a subject heading. */
+  value: number | boolean | string;
   /** The stored name of the value, where it has one (an author's). */
   label?: string;
   count: number;

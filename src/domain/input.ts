@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { InvalidInput } from './errors.js';
+import { isbn13Of, isbnProblem, languageCodeOf } from './identifiers.js';
 
 /**
  * Values submitted by an HTML form: every value is text, and an empty input means "not given". They are
@@ -18,6 +19,14 @@ export const fieldTypes = ['string', 'integer', 'boolean', 'date'] as const;
 export type FieldType = (typeof fieldTypes)[number];
 
 /**
+ * Identifiers a string field takes, each accepted as people write it and stored in one form: `isbn` an
+ * ISBN-10 or ISBN-13, hyphens and spaces allowed, kept as ISBN-13; `language` an ISO 639-1 or 639-2 code,
+ * kept as ISO 639-2/B (`identifiers.ts`).
+ */
+export const fieldFormats = ['isbn', 'language'] as const;
+export type FieldFormat = (typeof fieldFormats)[number];
+
+/**
  * A writable property: its type, bounds, and whether creation requires it. Declared once: its TypeScript
  * type, the controls' fields (`hypermedia/model.ts`), the MCP tools' and the OpenAPI description's schemas
  * are all this.
@@ -30,13 +39,27 @@ export const inputFieldSchema = z.object({
   max: z.number().optional().describe('Largest accepted number.'),
   maxLength: z.int().optional().describe('Longest accepted string, in characters.'),
   enum: z.array(z.string()).readonly().optional().describe('The only values accepted.'),
+  format: z
+    .enum(fieldFormats)
+    .optional()
+    .describe('An identifier the text must be: `isbn` (ISBN-10 or -13, kept as ISBN-13), `language` (ISO 639).'),
+  multiple: z.boolean().optional().describe('The value is a list (a JSON array) of values of the type.'),
+  maxItems: z.int().optional().describe('Most values a list may hold.'),
+  nullable: z.boolean().optional().describe('null is accepted, and clears the value.'),
   title: z.string().optional().describe('Human-readable label.'),
 });
 
 export type InputField = z.infer<typeof inputFieldSchema>;
 
-/** The value a field takes: a number for an integer, one of its choices where it lists them. */
-type ValueOf<F extends InputField> = F['type'] extends 'integer'
+/**
+ * The value a field takes: a number for an integer, one of its choices where it lists them, a list of those
+ * for a `multiple` field, and null besides where `nullable`.
+ */
+type ValueOf<F extends InputField> =
+  | (F extends { multiple: true } ? OneValueOf<F>[] : OneValueOf<F>)
+  | (F extends { nullable: true } ? null : never);
+
+type OneValueOf<F extends InputField> = F['type'] extends 'integer'
   ? number
   : F['type'] extends 'boolean'
     ? boolean
@@ -75,7 +98,7 @@ export type BodyInput<Body extends BodySpec> = Body extends BodySpec
  */
 export function validateInput<Body extends BodySpec>(spec: Body, submitted: unknown): BodyInput<Body> {
   const { fields, mode } = spec;
-  const body = submitted instanceof FormInput ? typedFormValues(fields, submitted) : submitted;
+  const body = submitted instanceof FormInput ? typedFormValues(fields, submitted, mode) : submitted;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InvalidInput('request body must be a JSON object');
   }
@@ -103,7 +126,34 @@ export function validateInput<Body extends BodySpec>(spec: Body, submitted: unkn
     throw new InvalidInput(`request body must carry at least one of: ${[...known].join(', ')}`);
   }
   // Every member was checked against its field above, so the input is what the fields declare.
-  return input as BodyInput<Body>;
+  const accepted: Record<string, unknown> = Object.create(null);
+  for (const field of fields) if (field.name in input) accepted[field.name] = stored(field, input[field.name]);
+  return accepted as BodyInput<Body>;
+}
+
+/**
+ * A checked value in the one form it is stored in: an identifier in its canonical form, a list's values
+ * trimmed and each kept once (the first spelling of those equal but for case).
+ */
+function stored(field: InputField, value: unknown): unknown {
+  if (value === null) return null;
+  if (!field.multiple) return typeof value === 'string' ? canonical(field, value) : value;
+  const seen = new Set<string>();
+  const kept: unknown[] = [];
+  for (const item of value as unknown[]) {
+    const one = typeof item === 'string' ? canonical(field, item.trim()) : item;
+    const key = typeof one === 'string' ? one.toLowerCase() : String(one);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.push(one);
+  }
+  return kept;
+}
+
+function canonical(field: InputField, text: string): string {
+  if (field.format === 'isbn') return isbn13Of(text) as string;
+  if (field.format === 'language') return languageCodeOf(text) as string;
+  return text;
 }
 
 /**
@@ -112,9 +162,14 @@ export function validateInput<Body extends BodySpec>(spec: Body, submitted: unkn
  */
 function normalised(input: Record<string, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = Object.create(null);
-  for (const [name, value] of Object.entries(input))
-    copy[name] = typeof value === 'string' ? value.normalize('NFC') : value;
+  for (const [name, value] of Object.entries(input)) {
+    copy[name] = Array.isArray(value) ? value.map(nfc) : nfc(value);
+  }
   return copy;
+}
+
+function nfc(value: unknown): unknown {
+  return typeof value === 'string' ? value.normalize('NFC') : value;
 }
 
 /**
@@ -124,11 +179,28 @@ function normalised(input: Record<string, unknown>): Record<string, unknown> {
  */
 const INVISIBLE_ONLY = /^[\p{White_Space}\p{Cf}\p{Cc}\p{M}\u115F\u1160\u3164\uFFA0\u2800]*$/u;
 
-function typedFormValues(fields: readonly InputField[], form: FormInput): Record<string, unknown> {
+/**
+ * A form's text as the fields' values. A list is typed one value a line. A change that empties a field
+ * that may be cleared clears it: the person erased it.
+ */
+function typedFormValues(
+  fields: readonly InputField[],
+  form: FormInput,
+  mode: BodySpec['mode'],
+): Record<string, unknown> {
   const typed: Record<string, unknown> = Object.create(null);
   for (const [name, text] of Object.entries(form.values)) {
-    if (text === '') continue;
-    const type = fields.find((f) => f.name === name)?.type;
+    const field = fields.find((f) => f.name === name);
+    const lines = field?.multiple ? text.split(/\r?\n/).filter((line) => line.trim() !== '') : undefined;
+    if (text.trim() === '' || lines?.length === 0) {
+      if (mode === 'change' && field?.nullable) typed[name] = null;
+      continue;
+    }
+    if (lines) {
+      typed[name] = lines;
+      continue;
+    }
+    const type = field?.type;
     typed[name] =
       type === 'integer' && /^-?\d{1,16}$/.test(text.trim())
         ? Number(text.trim())
@@ -141,6 +213,20 @@ function typedFormValues(fields: readonly InputField[], form: FormInput): Record
 
 /** Returns what is wrong with one value, or undefined when it is acceptable. */
 export function checkValue(field: InputField, value: unknown): string | undefined {
+  if (value === null && field.nullable) return undefined;
+  if (!field.multiple) return checkOneValue(field, value);
+  if (!Array.isArray(value)) return `must be a list (a JSON array) of ${describeType(field.type)} values`;
+  if (field.maxItems !== undefined && value.length > field.maxItems) {
+    return `must hold at most ${field.maxItems} values`;
+  }
+  for (const [i, item] of value.entries()) {
+    const problem = checkOneValue(field, item);
+    if (problem) return `value ${i + 1} ${problem}`;
+  }
+  return undefined;
+}
+
+function checkOneValue(field: InputField, value: unknown): string | undefined {
   if (value === null || value === undefined) return `must be ${describeType(field.type)}, not null`;
   switch (field.type) {
     case 'string': {
@@ -154,6 +240,10 @@ export function checkValue(field: InputField, value: unknown): string | undefine
       if (value.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
       if (field.maxLength !== undefined && [...value].length > field.maxLength) {
         return `must be at most ${field.maxLength} characters`;
+      }
+      if (field.format === 'isbn' && !isbn13Of(value)) return isbnProblem(value);
+      if (field.format === 'language' && !languageCodeOf(value)) {
+        return 'must be an ISO 639 language code: two letters (ISO 639-1, as en) or three (ISO 639-2, as eng)';
       }
       return undefined;
     }

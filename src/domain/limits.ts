@@ -11,6 +11,18 @@ export const YEAR_MAX = 2100;
 export const TITLE_MAX_LENGTH = 500;
 /** Longest author name, in characters. */
 export const NAME_MAX_LENGTH = 200;
+/** Longest publisher's name, in characters: as long as an author's. */
+export const PUBLISHER_MAX_LENGTH = 200;
+/**
+ * Most subject headings of one book. A catalogue record rarely has more than ten (MARC 650s); twenty leaves
+ * room and keeps a record, and the facets counting them, bounded.
+ */
+export const SUBJECTS_MAX = 20;
+/**
+ * Longest subject heading, in characters: room for a heading with its subdivisions ("World War,
+ * 1939-1945 -- Campaigns -- France -- Normandy -- Fiction").
+ */
+export const SUBJECT_MAX_LENGTH = 200;
 
 /** A copy's barcode: library barcodes are 8–14 characters; room for any scheme, bounded like every text. */
 export const BARCODE_MAX_LENGTH = 64;

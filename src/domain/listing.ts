@@ -6,6 +6,8 @@
 import { type Cursor, decodeCursor, encodeCursor, fingerprint, type KeyType, type KeyValue } from './cursor.js';
 import { InvalidInput } from './errors.js';
 import type { FacetName } from './facets.js';
+import { isbn13Of, isbnProblem, languageCodeOf } from './identifiers.js';
+import type { FieldFormat } from './input.js';
 import {
   DEFAULT_PER_PAGE,
   EXACT_COUNT_LIMIT,
@@ -20,8 +22,11 @@ import {
 export interface ListingSpec {
   /** Item fields by type; every one can be sorted on, filtered on and selected with `fields`. */
   fields: Readonly<Record<string, 'string' | 'integer'>>;
-  /** Derived properties that can be filtered on (not sorted): booleans, a fixed set of values, or steps. */
-  filters?: Readonly<Record<string, 'boolean' | readonly string[] | IntegerSteps>>;
+  /**
+   * Properties that can be filtered on (not sorted): booleans, a fixed set of values, steps, or text
+   * (an identifier read as its field reads it).
+   */
+  filters?: Readonly<Record<string, 'boolean' | readonly string[] | IntegerSteps | TextFilter>>;
   /** Derived properties that can be sorted on (not filtered), by type; `extraFields` names them too. */
   sorts?: Readonly<Record<string, 'string' | 'integer'>>;
   /** Further item fields that `fields` may select (derived or timestamps), neither sorted nor filtered. */
@@ -51,6 +56,15 @@ export interface IntegerSteps {
   min: number;
   max: number;
   step: number;
+}
+
+/**
+ * A filter by text, matched exactly as stored: an identifier (`format`) is first put in its stored form, as
+ * a field of that format is (an ISBN-10 with hyphens finds the ISBN-13), any other text trimmed.
+ */
+export interface TextFilter {
+  type: 'string';
+  format?: FieldFormat;
 }
 
 export interface SortKey {
@@ -264,10 +278,11 @@ function parseFilters(spec: ListingSpec, values: string[]): Filter[] {
 
 function filterValue(
   field: string,
-  type: 'string' | 'integer' | 'boolean' | readonly string[] | IntegerSteps,
+  type: 'string' | 'integer' | 'boolean' | readonly string[] | IntegerSteps | TextFilter,
   text: string,
 ) {
   if (type === 'integer') return parseInteger('filter', text, `${field} must be an integer`);
+  if (typeof type === 'object' && 'type' in type && type.type === 'string') return filterText(field, type, text);
   if (typeof type === 'object' && 'step' in type) {
     const { min, max, step } = type;
     const problem = `${field} must be a multiple of ${step} from ${min} to ${max}`;
@@ -282,6 +297,22 @@ function filterValue(
   if (Array.isArray(type) && !type.includes(text))
     throw invalid('filter', `${field} must be one of: ${type.join(', ')}`);
   return text;
+}
+
+function filterText(field: string, filter: TextFilter, text: string): string {
+  if (filter.format === 'isbn') {
+    const isbn = isbn13Of(text);
+    if (isbn === undefined) throw invalid('filter', `${field} ${isbnProblem(text)}`);
+    return isbn;
+  }
+  if (filter.format === 'language') {
+    const code = languageCodeOf(text);
+    if (code === undefined) throw invalid('filter', `${field} must be an ISO 639 language code (en, eng)`);
+    return code;
+  }
+  const trimmed = text.trim();
+  if (trimmed === '') throw invalid('filter', `${field} must not be blank`);
+  return trimmed;
 }
 
 function parseFields(spec: ListingSpec, value: string): string[] {

@@ -28,8 +28,12 @@ export const bookListingSpec = {
     available: 'boolean',
     // Publication years from the value to nine after it (decade:1810 is 1810–1819).
     decade: { type: 'integer', min: DECADE_MIN, max: DECADE_MAX, step: 10 },
+    isbn: { type: 'string', format: 'isbn' },
+    language: { type: 'string', format: 'language' },
+    // Books with this subject heading among theirs, exactly as stored.
+    subject: { type: 'string' },
   },
-  extraFields: ['available', 'due_at', 'copies_total'],
+  extraFields: ['available', 'due_at', 'copies_total', 'isbn', 'language', 'subjects', 'publisher'],
   author: true,
   sortChoices: [
     relevance,

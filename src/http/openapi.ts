@@ -5,6 +5,7 @@
 
 import { isAffordance } from '../affordances/affordance.js';
 import type { Operation } from '../affordances/operation.js';
+import { ISBN_TEXT } from '../domain/identifiers.js';
 import type { InputField } from '../domain/input.js';
 import {
   INT4_MAX,
@@ -113,8 +114,31 @@ export function bodySchema(body: NonNullable<Operation['body']>): Schema {
   };
 }
 
+/**
+ * A field's JSON Schema: its one value's, as a list where `multiple`, with null where `nullable`. The
+ * identifier formats are written as they are accepted (an ISBN with hyphens, a language in any case); the
+ * answers carry the stored form (docs/records.md).
+ */
 function fieldSchema(field: InputField): Schema {
+  const { title: _, ...one } = oneValueSchema(field);
+  const schema = field.multiple
+    ? {
+        type: 'array',
+        ...(field.title && { title: field.title }),
+        items: one,
+        ...(field.maxItems !== undefined && { maxItems: field.maxItems }),
+      }
+    : oneValueSchema(field);
+  if (!field.nullable) return schema;
+  return { ...schema, type: [schema.type, 'null'] };
+}
+
+function oneValueSchema(field: InputField): Schema {
   const title = field.title ? { title: field.title } : {};
+  if (field.format === 'isbn') {
+    return { type: 'string', ...title, format: 'isbn', pattern: ISBN_TEXT.source };
+  }
+  if (field.format === 'language') return { type: 'string', ...title, format: 'iso639', pattern: '^[A-Za-z]{2,3}$' };
   switch (field.type) {
     case 'string':
       return {

@@ -3,6 +3,7 @@
  * knows about JSON, HAL or HTML.
  */
 import * as z from 'zod';
+import type { FacetName } from '../domain/facets.js';
 import { inputFieldSchema } from '../domain/input.js';
 import type { ControlName, Rel } from './vocabulary.js';
 
@@ -63,7 +64,7 @@ export function isInline(options: FieldOptions): options is FieldChoice[] {
  */
 export const fieldSchema = inputFieldSchema.extend({
   value: z
-    .union([z.string(), z.number(), z.boolean()])
+    .union([z.string(), z.number(), z.boolean(), z.array(z.string())])
     .optional()
     .describe('Current or suggested value; a client that submits the control unchanged sends it.'),
   options: fieldOptionsSchema.optional(),
@@ -119,7 +120,7 @@ export interface FacetValue {
 
 /** A property a listing's items can be narrowed by, with its values counted over the whole listing. */
 export interface Facet {
-  name: 'author' | 'decade' | 'available';
+  name: FacetName;
   title: string;
   values: FacetValue[];
   /** Present when the counts are estimates (see `meta.total_items_estimated`). */

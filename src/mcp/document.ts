@@ -142,8 +142,11 @@ export function textOf(document: AgentDocument): string {
 
 /** One field, compactly: `author_id integer required, ≥ 1, choose from /authors?… (value id, shown name)`. */
 function fieldText(field: Field): string {
-  const facts: string[] = [field.type];
+  const facts: string[] = [field.multiple ? `list of ${field.type}` : field.type];
   if (field.required) facts.push('required');
+  if (field.format) facts.push(`format ${field.format}`);
+  if (field.maxItems !== undefined) facts.push(`at most ${field.maxItems} values`);
+  if (field.nullable) facts.push('null clears it');
   if (field.min !== undefined && field.max !== undefined) facts.push(`${field.min}..${field.max}`);
   else if (field.min !== undefined) facts.push(`>= ${field.min}`);
   else if (field.max !== undefined) facts.push(`<= ${field.max}`);

@@ -3,6 +3,7 @@ import { offered } from '../affordances/affordance.js';
 import { borrowBook, changeBook, deleteBook } from '../affordances/books.js';
 import type { RenderContext } from '../affordances/context.js';
 import { holdBook } from '../affordances/holds.js';
+import type { BibliographicFields } from '../domain/book.js';
 import type { BookSubject } from '../domain/policy.js';
 import type { Control, Link, Resource } from '../hypermedia/model.js';
 import { firstPage } from '../hypermedia/uris.js';
@@ -15,7 +16,7 @@ export interface BookRenderOptions {
   asItem?: boolean;
 }
 
-type RenderableBook = BookSubject & { version?: number; author_name?: string };
+type RenderableBook = BookSubject & BibliographicFields & { version?: number; author_name?: string };
 
 export function renderBook(book: RenderableBook, ctx: RenderContext, options: BookRenderOptions = {}): Resource {
   const { uris } = ctx;
@@ -38,6 +39,10 @@ export function renderBook(book: RenderableBook, ctx: RenderContext, options: Bo
         title: book.title,
         publication_year: book.publication_year,
         author_id: book.author_id,
+        isbn: book.isbn,
+        language: book.language,
+        subjects: book.subjects,
+        publisher: book.publisher,
         available: book.available,
         due_at: book.due_at,
         copies_total: book.copies_total,

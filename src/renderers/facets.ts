@@ -10,23 +10,45 @@ import {
   facetFilters,
   facetTotals,
 } from '../domain/facets.js';
+import { languageName } from '../domain/identifiers.js';
 import { type Filter, listingQuery, type PagedListing } from '../domain/listing.js';
 import type { Facet, FacetValue } from '../hypermedia/model.js';
 import type { Collection } from './collection.js';
 
-const titles: Record<FacetName, string> = { author: 'Author', decade: 'Decade', available: 'Availability' };
+const titles: Record<FacetName, string> = {
+  author: 'Author',
+  decade: 'Decade',
+  available: 'Availability',
+  language: 'Language',
+  subject: 'Subject',
+};
 
-/** A value in words: an author by name, a decade as "1810s", availability as a person says it. */
+/**
+ * A value in words: an author by name, a decade as "1810s", availability as a person says it, a language
+ * by its English name, a subject heading as it is.
+ */
 function labelOf(count: FacetCount): string {
   if (count.name === 'available') return count.value ? 'On the shelf' : 'All out';
   if (count.name === 'decade') return `${count.value}s`;
+  if (count.name === 'language') return languageName(String(count.value)) ?? String(count.value);
+  if (count.name === 'subject') return String(count.value);
   return count.label ?? `Author ${count.value}`;
 }
 
-/** The order values are shown in: authors by how many items they have, decades in time, on the shelf first. */
+/** Facets whose values are shown by how many items have them; the others in their own order. */
+const byCount: ReadonlySet<FacetName> = new Set(['author', 'language', 'subject']);
+
+/**
+ * The order values are shown in: authors, languages and subjects by how many items they have (then by
+ * value), decades in time, on the shelf first.
+ */
 function inOrder(name: FacetName, values: FacetCount[]): FacetCount[] {
-  const key = (count: FacetCount) => (typeof count.value === 'boolean' ? (count.value ? 0 : 1) : count.value);
-  return [...values].sort((a, b) => (name === 'author' ? b.count - a.count || key(a) - key(b) : key(a) - key(b)));
+  const inItsOrder = (a: FacetCount, b: FacetCount) => {
+    if (typeof a.value === 'boolean' || typeof b.value === 'boolean') return a.value === b.value ? 0 : a.value ? -1 : 1;
+    if (typeof a.value === 'number' && typeof b.value === 'number') return a.value - b.value;
+    return String(a.value).localeCompare(String(b.value));
+  };
+  return [...values].sort((a, b) => (byCount.has(name) ? b.count - a.count || inItsOrder(a, b) : inItsOrder(a, b)));
 }
 
 /**
@@ -46,7 +68,7 @@ export function renderFacets(
     const counted = totals.filter((count) => count.name === name);
     const uncounted = chosen
       .filter((value) => !counted.some((count) => count.value === value))
-      .map((value): FacetCount => ({ name, value: value as number | boolean, count: 0 }));
+      .map((value): FacetCount => ({ name, value, count: 0 }));
     const values = inOrder(name, [...counted, ...uncounted]).map((count): FacetValue => {
       const isChosen = chosen.includes(count.value);
       return {
@@ -62,7 +84,7 @@ export function renderFacets(
 }
 
 /** The listing with a filter value added (or, `removed`, taken away), from its first page. */
-function narrowed(listing: PagedListing, field: string, value: number | boolean, removed: boolean): PagedListing {
+function narrowed(listing: PagedListing, field: string, value: FacetCount['value'], removed: boolean): PagedListing {
   const filters: Filter[] = [];
   let found = false;
   for (const filter of listing.filters) {

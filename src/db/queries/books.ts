@@ -2,8 +2,9 @@
 import type DataLoader from 'dataloader';
 import { eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { BookInput, StoredBook } from '../../domain/book.js';
-import { UnprocessableEntity } from '../../domain/errors.js';
-import { TOP_AUTHORS } from '../../domain/facets.js';
+import { Conflict, UnprocessableEntity } from '../../domain/errors.js';
+import { TOP_AUTHORS, TOP_LANGUAGES, TOP_SUBJECTS } from '../../domain/facets.js';
+import { isbn13Of } from '../../domain/identifiers.js';
 import { INT4_MAX } from '../../domain/limits.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import { bookListingSpec } from '../../domain/listings.js';
@@ -43,6 +44,10 @@ const bookColumns = {
   ),
   copies_total: books.copiesTotal,
   copies_available: books.copiesAvailable,
+  isbn: books.isbn,
+  language: books.language,
+  subjects: books.subjects,
+  publisher: books.publisher,
   // For the title of the `author` link: kept on the book by triggers, so a listing looks up no author.
   author_name: books.authorName,
 };
@@ -98,7 +103,14 @@ export const bookListing = listingTable(bookListingSpec, {
     copies_available: books.copiesAvailable,
   },
   id: books.id,
-  search: { column: books.search, config: 'catalogue_english', dictionary: 'any', exact: books.title },
+  search: {
+    column: books.search,
+    config: 'catalogue_english',
+    dictionary: 'any',
+    exact: books.title,
+    // A bare ISBN typed into `query` (ISBN-10 or -13, hyphens or not) finds its book, first.
+    identifier: { column: books.isbn, of: isbn13Of },
+  },
   filters: {
     // A range of publication years, which the index on publication_year serves.
     decade: (decades) =>
@@ -112,6 +124,11 @@ export const bookListing = listingTable(bookListingSpec, {
         : values.includes(true)
           ? sql`${books.copiesAvailable} > 0`
           : sql`${books.copiesAvailable} = 0`,
+    isbn: books.isbn,
+    language: books.language,
+    // Any of the headings (`&&`, which the GIN index on subjects serves); one heading is the subject
+    // facet's narrowing, so its total is the facet's count.
+    subject: (headings) => sql`${books.subjects} && ${sql.param(headings.map(String))}::text[]`,
   },
   authorNamed: {
     column: books.authorId,
@@ -132,6 +149,8 @@ const bookFacets: FacetColumns = {
   // floor(year / 10) * 10 in integer arithmetic (`%` keeps the sign of a negative year): numeric was slower.
   decade: { value: sql`${books.publicationYear} - (${books.publicationYear} % 10 + 10) % 10` },
   available: { value: sql`${books.copiesAvailable} > 0` },
+  language: { value: books.language, text: true, top: TOP_LANGUAGES },
+  subject: { value: books.subjects, each: true, text: true, top: TOP_SUBJECTS },
 };
 
 /** Which books a listing ranges over: all, or one author's. */
@@ -239,7 +258,15 @@ export async function insertBook(db: Db, input: BookInput): Promise<BookRecord> 
   refuseUnassignableAuthorId(input);
   const [book] = await db
     .insert(books)
-    .values({ title: input.title, publicationYear: input.publication_year, authorId: input.author_id })
+    .values({
+      title: input.title,
+      publicationYear: input.publication_year,
+      authorId: input.author_id,
+      isbn: input.isbn ?? null,
+      language: input.language ?? null,
+      subjects: input.subjects ?? [],
+      publisher: input.publisher ?? null,
+    })
     .returning(bookDocumentColumns)
     .catch(rejectedBook(input));
   return book as BookRecord;
@@ -270,6 +297,10 @@ export async function updateBook(
       ...(changes.title !== undefined && { title: changes.title }),
       ...(changes.publication_year !== undefined && { publicationYear: changes.publication_year }),
       ...(changes.author_id !== undefined && { authorId: changes.author_id }),
+      ...(changes.isbn !== undefined && { isbn: changes.isbn }),
+      ...(changes.language !== undefined && { language: changes.language }),
+      ...(changes.subjects !== undefined && { subjects: changes.subjects ?? [] }),
+      ...(changes.publisher !== undefined && { publisher: changes.publisher }),
       version: sql`${books.version} + 1`,
     })
     .where(atVersions(books, params))
@@ -333,7 +364,11 @@ function noSuchAuthor(input: Partial<BookInput>): UnprocessableEntity {
   return new UnprocessableEntity(`author_id ${input.author_id} names no author`, { author_id: 'names no author' });
 }
 
-/** The database has the last word on references and checks; its refusals become typed errors. */
+/** The database has the last word on references, checks and uniqueness; its refusals become typed errors. */
 function rejectedBook(input: Partial<BookInput>) {
-  return rejectedWrite('book', { [FOREIGN_KEY_VIOLATION]: () => noSuchAuthor(input) });
+  return rejectedWrite('book', {
+    [FOREIGN_KEY_VIOLATION]: () => noSuchAuthor(input),
+    books_isbn_key: () =>
+      new Conflict(`ISBN ${input.isbn} belongs to another book`, { isbn: 'belongs to another book' }),
+  });
 }

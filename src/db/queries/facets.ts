@@ -14,8 +14,12 @@ import { type ListingScope, type ListingTable, listingWhere } from './listing.js
 
 /** How one facet is read from a listed row. */
 export interface FacetColumn {
-  /** The value counted, as `filter=` takes it (an author's id, a decade, a boolean). */
+  /** The value counted, as `filter=` takes it (an author's id, a decade, a boolean, a language's code). */
   value: SQL | PgColumn;
+  /** The value is a list, each of whose values is counted once for the row (a book's subject headings). */
+  each?: true;
+  /** The value is text (a code, a heading), as the database answers it. */
+  text?: true;
   /** The name stored with the value (an author's), counted together with it. */
   label?: SQL | PgColumn;
   /** Only the values with the most items, this many (chosen ones besides); every value when absent. */
@@ -30,6 +34,8 @@ export type FacetColumns = Partial<Record<FacetName, FacetColumn>>;
 /** Matching items counted, as a multiple of the count limit, when there are more than the limit. */
 const SAMPLE_FACTOR = 10;
 
+type AskedFacet = FacetColumn & { name: FacetName };
+
 /** The facets `listing.facets` names, counted over the listing within `scope`. */
 export async function countFacets(
   db: Db,
@@ -38,7 +44,7 @@ export async function countFacets(
   columns: FacetColumns,
   scope: ListingScope = {},
 ): Promise<FacetCounts> {
-  const asked = (listing.facets ?? []).flatMap((name) => {
+  const asked = (listing.facets ?? []).flatMap((name): AskedFacet[] => {
     const column = columns[name];
     return column ? [{ name, ...column }] : [];
   });
@@ -53,48 +59,66 @@ export async function countFacets(
   }
   // Without ORDER BY the sample is the matches the plan meets first: the cheapest bounded read.
   const matching = db.select(read).from(table.from).where(where).limit(sample);
-  const sets = asked.map((facet) =>
+  const single = asked.filter((facet) => !facet.each);
+  const lists = asked.filter((facet) => facet.each);
+  // Every part answers the same columns: the facet, each facet's value (and label), the count.
+  const columnsOf = (values: (facet: AskedFacet) => SQL[]) =>
+    sql.join([...asked.flatMap(values), sql`count(*)::int as "n"`], sql`, `);
+  const sets = single.map((facet) =>
     facet.label
       ? sql`(${ident(valueColumn(facet.name))}, ${ident(labelColumn(facet.name))})`
       : sql`(${ident(valueColumn(facet.name))})`,
   );
   // Which facet a group counts: the one whose value it is grouped by; '' for the grand total.
-  const facetOf = sql.join(
-    [
-      sql`case`,
-      ...asked.map((facet) => sql`when grouping(${ident(valueColumn(facet.name))}) = 0 then ${facet.name}`),
-      sql`else '' end`,
-    ],
-    sql` `,
-  );
-  const groupedBy = asked.flatMap((facet) => [
-    ident(valueColumn(facet.name)),
-    ...(facet.label ? [ident(labelColumn(facet.name))] : []),
-  ]);
-  const grouped = sql`select ${facetOf} as "facet", ${sql.join(groupedBy, sql`, `)}, count(*)::int as "n"
-    from (${matching}) as "matching"
-    group by grouping sets ((), ${sql.join(sets, sql`, `)})`;
+  const facetOf =
+    single.length === 0
+      ? sql`''`
+      : sql.join(
+          [
+            sql`case`,
+            ...single.map((facet) => sql`when grouping(${ident(valueColumn(facet.name))}) = 0 then ${facet.name}`),
+            sql`else '' end`,
+          ],
+          sql` `,
+        );
+  const grouped = sql`select ${facetOf} as "facet", ${columnsOf((facet) =>
+    facet.each ? [sql`null::text as ${ident(valueColumn(facet.name))}`] : facetColumns(facet),
+  )}
+    from "matching"
+    group by grouping sets (${sql.join([sql`()`, ...sets], sql`, `)})`;
   // The total and the facets shown whole, then the top values of each facet with a `top`, read as a top-N
   // of its groups: sorting every group (at 10,000 matches nearly every author is one) cost more than the
-  // count itself. Where values are chosen the listing has no others, so all of them fit.
-  const whole = ['', ...asked.filter((facet) => facet.top === undefined).map((facet) => facet.name)];
+  // count itself. Where values are chosen the listing has no others, so all of them fit. A list's values
+  // are counted apart, one group per value of any matching row's list.
+  const whole = ['', ...single.filter((facet) => facet.top === undefined).map((facet) => facet.name)];
+  const topOf = (facet: AskedFacet) => Math.max(facet.top ?? 0, chosenValues(listing, facet.name).length);
   const parts = [
     sql`select * from "grouped" where "facet" in (${sql.join(
       whole.map((name) => sql`${name}`),
       sql`, `,
     )})`,
-    ...asked.flatMap((facet) =>
-      facet.top === undefined
-        ? []
-        : [
-            sql`(select * from "grouped" where "facet" = ${facet.name} order by "n" desc, ${ident(
-              valueColumn(facet.name),
-            )} limit ${Math.max(facet.top, chosenValues(listing, facet.name).length)})`,
-          ],
+    // A row without a value (a book of no recorded language) is counted in the total, not as a value.
+    ...single.flatMap((facet) => {
+      if (facet.top === undefined) return [];
+      const value = ident(valueColumn(facet.name));
+      return [
+        sql`(select * from "grouped" where "facet" = ${facet.name} and ${value} is not null
+          order by "n" desc, ${value} limit ${topOf(facet)})`,
+      ];
+    }),
+    ...lists.map(
+      (facet) =>
+        sql`(select ${facet.name} as "facet", ${columnsOf((other) =>
+          other === facet ? [sql`"each"`] : facetColumns(other).map(() => sql`null`),
+        )}
+          from "matching", unnest(${ident(valueColumn(facet.name))}) as "each"
+          group by "each" order by "n" desc, "each" limit ${topOf(facet)})`,
     ),
   ];
   const rows = rowsOf<Record<string, unknown>>(
-    await db.execute(sql`with "grouped" as (${grouped}) ${sql.join(parts, sql` union all `)}`),
+    await db.execute(
+      sql`with "matching" as (${matching}), "grouped" as (${grouped}) ${sql.join(parts, sql` union all `)}`,
+    ),
   );
   let counted = 0;
   const counts: FacetCount[] = [];
@@ -105,17 +129,23 @@ export async function countFacets(
       counted = n;
       continue;
     }
-    const value = row[valueColumn(name)] as number | boolean;
+    const value = row[valueColumn(name)];
     const label = row[labelColumn(name)];
+    const facet = asked.find((each) => each.name === name);
     counts.push({
       name,
-      value: typeof value === 'boolean' ? value : Number(value),
+      value: facet?.text ? String(value) : typeof value === 'boolean' ? value : Number(value),
       ...(typeof label === 'string' && { label }),
       count: n,
     });
   }
   await labelChosen(db, listing, asked, counts);
   return { values: counts, counted, sampled: counted >= sample, estimated: counted > listing.countLimit };
+}
+
+/** A facet's columns in a part: its value, and its label where it has one. */
+function facetColumns(facet: AskedFacet): SQL[] {
+  return [sql`${ident(valueColumn(facet.name))}`, ...(facet.label ? [sql`${ident(labelColumn(facet.name))}`] : [])];
 }
 
 /** Names of the chosen values that no matching item has (an author chosen, then a search finding none by them). */

@@ -144,7 +144,10 @@ export async function listingWhere(
     const named = planned.authors ?? (await namedAuthors(db, table.authorNamed, planned.author));
     conditions.push(authorCondition(table.authorNamed, named));
   }
-  if (planned.query) conditions.push(sql`${table.search.column} @@ ${planned.query.query}`);
+  if (planned.query) {
+    const words = sql`${table.search.column} @@ ${planned.query.query}`;
+    conditions.push(planned.query.identified ? sql`(${words} or ${planned.query.identified})` : words);
+  }
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 

@@ -24,6 +24,11 @@ export interface SearchTable {
   dictionary?: 'any' | 'names';
   /** The text an exact match is the whole of (a book's title, an author's name). */
   exact?: PgColumn;
+  /**
+   * An identifier a text typed alone names its item by (a book's ISBN): the column holding it, and the
+   * identifier a text is, in its stored form, or `undefined` when it is none.
+   */
+  identifier?: { column: PgColumn; of(text: string): string | undefined };
 }
 
 /** What a search text matches, how its matches rank, and what it would be with its words corrected. */
@@ -36,6 +41,29 @@ export interface SearchPlan {
   corrected?: string;
   /** Whether any word was matched by a correction (then `corrected` is the search the answer points to). */
   broadened: boolean;
+  /** The item the text names by its identifier (a bare ISBN): it matches too, and ranks above any other. */
+  identified?: SQL;
+}
+
+/** The rank of the item a text names by its identifier: above every tier of `rankOf` (all below 4). */
+const IDENTIFIED = 4;
+
+/** Plans the search of `text` in a collection; see `planWords`. A bare identifier also finds its item, first. */
+export async function planSearch(
+  db: Db,
+  table: SearchTable,
+  text: string,
+  options: { syntax?: boolean } = {},
+): Promise<SearchPlan> {
+  const plan = await planWords(db, table, text, options);
+  const identifier = table.identifier?.of(text);
+  if (!table.identifier || identifier === undefined) return plan;
+  const identified = sql`${table.identifier.column} = ${identifier}`;
+  return {
+    ...plan,
+    identified,
+    rank: sql<number>`(case when ${identified} then ${IDENTIFIED} else 0 end + ${plan.rank})::real`.mapWith(Number),
+  };
 }
 
 /** Beyond this many words a text is matched as typed (folded), without looking each word up. */
@@ -54,8 +82,8 @@ function operand(word: string, prefix = false): string {
   return `'${word.replace(/['\\]/g, '')}'${prefix ? ':*' : ''}`;
 }
 
-/** Plans the search of `text` in a collection; see the module. */
-export async function planSearch(
+/** Plans the search of the words of `text` in a collection; see the module. */
+async function planWords(
   db: Db,
   table: SearchTable,
   text: string,

@@ -1,7 +1,7 @@
 /** @module The `books` table. */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
-import { TITLE_MAX_LENGTH, YEAR_MAX, YEAR_MIN } from '../../domain/limits.js';
+import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { PUBLISHER_MAX_LENGTH, SUBJECTS_MAX, TITLE_MAX_LENGTH, YEAR_MAX, YEAR_MIN } from '../../domain/limits.js';
 import { authors } from './authors.js';
 import { tsvector } from './tsvector.js';
 
@@ -36,6 +36,13 @@ export const books = pgTable(
      */
     copiesTotal: integer('copies_total').notNull().default(1),
     copiesAvailable: integer('copies_available').notNull().default(1),
+    /** ISBN-13, digits only; one book per ISBN (the unique index below). */
+    isbn: text('isbn'),
+    /** ISO 639-2/B code (what MARC 21 records carry). */
+    language: text('language'),
+    /** Subject headings, each once; none is an empty list. */
+    subjects: text('subjects').array().notNull().default(sql`'{}'::text[]`),
+    publisher: text('publisher'),
   },
   (t) => [
     check('books_title_not_blank', sql`btrim(${t.title}) <> ''`),
@@ -57,5 +64,19 @@ export const books = pgTable(
     index('books_copies_available_id_idx').on(t.copiesAvailable, t.id),
     index('books_copies_available_desc_id_idx').on(t.copiesAvailable.desc().nullsFirst(), t.id),
     check('books_copies_counted', sql`${t.copiesAvailable} between 0 and ${t.copiesTotal}`),
+    check('books_isbn_13', sql`${t.isbn} ~ '^97[89][0-9]{10}$'`),
+    check('books_language_code', sql`${t.language} ~ '^[a-z]{3}$'`),
+    check('books_publisher_not_blank', sql`btrim(${t.publisher}) <> ''`),
+    check('books_publisher_length', sql`char_length(${t.publisher}) <= ${sql.raw(String(PUBLISHER_MAX_LENGTH))}`),
+    check('books_subjects_count', sql`cardinality(${t.subjects}) <= ${sql.raw(String(SUBJECTS_MAX))}`),
+    // One book per ISBN, whatever writes at the same time: the second insert waits for the first and fails.
+    // Partial: most books of an old collection have none, and `isbn = …` implies the predicate, so a
+    // lookup (the filter, a bare ISBN searched) still uses it.
+    uniqueIndex('books_isbn_key').on(t.isbn).where(sql`${t.isbn} is not null`),
+    // `filter=language:…` in the listing's id order, walking only that language's books (a million books,
+    // a few dozen languages: a scan in id order would read many rows for each it keeps of a rare one).
+    index('books_language_id_idx').on(t.language, t.id).where(sql`${t.language} is not null`),
+    // `filter=subject:…` (array containment): GIN finds a heading's books without reading the others.
+    index('books_subjects_idx').using('gin', t.subjects),
   ],
 );

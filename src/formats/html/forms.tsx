@@ -119,6 +119,9 @@ export const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId
     name: field.name,
     required: field.required,
     'data-type': field.type,
+    // A change that empties it clears it (sends null); a list is typed one value a line.
+    'data-nullable': field.nullable ? '' : undefined,
+    'data-multiple': field.multiple ? '' : undefined,
   };
   const remote = field.options && !isInline(field.options) ? field.options : undefined;
   let input: unknown;
@@ -142,6 +145,12 @@ export const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId
           </option>
         ))}
       </select>
+    );
+  } else if (field.multiple) {
+    input = (
+      <textarea {...common} rows={Math.min(field.maxItems ?? 4, 4)} aria-describedby={`${id}-hint`}>
+        {Array.isArray(field.value) ? field.value.join('\n') : ''}
+      </textarea>
     );
   } else if (field.type === 'boolean') {
     input = <input {...common} type="checkbox" value="true" checked={field.value === true} />;
@@ -178,6 +187,11 @@ export const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId
         {field.required && <span class="required"> *</span>}
       </label>
       {input}
+      {field.multiple && (
+        <small class="hint" id={`${id}-hint`}>
+          One a line{field.maxItems !== undefined && `, at most ${field.maxItems}`}
+        </small>
+      )}
       {remote && (
         <a class="choices" href={remote.href} target="_blank" rel="noopener">
           Look up the {(field.title ?? label(field.name)).toLowerCase()}’s number

@@ -64,6 +64,8 @@ export const Pager: FC<{ links: Link[] }> = ({ links }) => {
 
 /** A name of a field, rel or control as a person reads it: `publication_year` → "Publication year". */
 export function label(name: string): string {
+  // An initialism is read as one: "ISBN", not "Isbn".
+  if (name === 'isbn') return 'ISBN';
   const words = name.replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
@@ -89,6 +91,8 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{
 export function text(value: unknown): string {
   if (value === null || value === undefined) return '—';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  // A list (a book's subjects): its values in order, or a dash when it has none.
+  if (Array.isArray(value)) return value.length === 0 ? '—' : value.map(text).join('; ');
   return String(value);
 }
 

@@ -26,7 +26,20 @@ async function submit(event, form, method) {
       body[input.name] = input.checked;
       continue;
     }
-    if (input.value === '') continue;
+    // Emptied in a change, a field that may be cleared is: null.
+    const cleared = method !== 'POST' && input.dataset.nullable !== undefined ? null : undefined;
+    if (input.dataset.multiple !== undefined) {
+      const values = input.value
+        .split(/\r?\n/)
+        .map((value) => value.trim())
+        .filter((value) => value !== '');
+      if (values.length > 0 || cleared === null) body[input.name] = values.length > 0 ? values : cleared;
+      continue;
+    }
+    if (input.value === '') {
+      if (cleared === null) body[input.name] = cleared;
+      continue;
+    }
     body[input.name] =
       input.dataset.type === 'integer' && /^-?\d+$/.test(input.value) ? Number(input.value) : input.value;
   }
