@@ -292,7 +292,13 @@ describe('facets of book listings', () => {
     const parameter = openapi.paths['/books'].get.parameters.find((p: { name: string }) => p.name === 'facets');
     expect(new RegExp(parameter.schema.pattern).test('author,decade,available')).toBe(true);
     expect(new RegExp(parameter.schema.pattern).test('colour')).toBe(false);
-    expect(openapi.components.schemas.Facet.properties.name.enum).toEqual(['author', 'decade', 'available']);
+    expect(openapi.components.schemas.Facet.properties.name.enum).toEqual([
+      'author',
+      'decade',
+      'available',
+      'language',
+      'subject',
+    ]);
     expect(openapi.components.schemas.Link.properties.rel.enum).toContain('facet');
   });
 

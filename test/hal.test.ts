@@ -134,7 +134,7 @@ const bookSearch = {
     { name: 'fields', prompt: 'Fields to return, comma-separated', type: 'text', required: false },
     {
       name: 'facets',
-      prompt: 'Facets to count, comma-separated (author, decade, available)',
+      prompt: 'Facets to count, comma-separated (author, decade, available, language, subject)',
       type: 'text',
       required: false,
     },
@@ -150,8 +150,29 @@ const createBook = {
     { name: 'title', prompt: 'Title', type: 'text', required: true, maxLength: 500 },
     { name: 'publication_year', prompt: 'Year', type: 'number', required: true, min: -3000, max: 2100 },
     { name: 'author_id', prompt: 'Author', type: 'number', required: true, min: 1, options: authorOptions(true) },
+    ...bibliographicProperties(),
   ],
 };
+
+/** The optional fields of a book's record, as HAL-FORMS properties; a change prefills the subjects (none). */
+function bibliographicProperties(change = false) {
+  return [
+    { name: 'isbn', prompt: 'ISBN', type: 'text', required: false, format: 'isbn', nullable: true },
+    { name: 'language', prompt: 'Language', type: 'text', required: false, format: 'language', nullable: true },
+    {
+      name: 'subjects',
+      prompt: 'Subjects',
+      type: 'text',
+      required: false,
+      ...(change && { value: [] }),
+      maxLength: 200,
+      multiple: true,
+      maxItems: 20,
+      nullable: true,
+    },
+    { name: 'publisher', prompt: 'Publisher', type: 'text', required: false, maxLength: 200, nullable: true },
+  ];
+}
 
 /** PUT (`put`) or PATCH of a book, prefilled with its current values: either changes only what is sent. */
 function changeBook(id: number, title: string, year: number, put: boolean) {
@@ -173,6 +194,7 @@ function changeBook(id: number, title: string, year: number, put: boolean) {
         min: 1,
         options: authorOptions(required),
       },
+      ...bibliographicProperties(true),
     ],
   };
 }
@@ -188,6 +210,10 @@ function bookDoc(index: number, extra: Doc = {}, who?: Who): Doc {
     title: book.title,
     publication_year: book.year,
     author_id: authorId,
+    isbn: null,
+    language: null,
+    subjects: [],
+    publisher: null,
     available: true,
     due_at: null,
     copies_total: 1,
@@ -542,12 +568,30 @@ describe('negotiation', () => {
         value: authorId,
         options: authorChoices,
       },
+      { name: 'isbn', type: 'string', required, format: 'isbn', nullable: true, title: 'ISBN' },
+      { name: 'language', type: 'string', required, format: 'language', nullable: true, title: 'Language' },
+      {
+        name: 'subjects',
+        type: 'string',
+        required,
+        maxLength: 200,
+        multiple: true,
+        maxItems: 20,
+        nullable: true,
+        title: 'Subjects',
+        value: [],
+      },
+      { name: 'publisher', type: 'string', required, maxLength: 200, nullable: true, title: 'Publisher' },
     ];
     const seed = {
       id: book.id,
       title: book.title,
       publication_year: book.year,
       author_id: authorId,
+      isbn: null,
+      language: null,
+      subjects: [],
+      publisher: null,
       available: true,
       due_at: null,
       copies_total: 1,

@@ -320,6 +320,10 @@ describe('hypermedia (path-absolute hrefs)', () => {
           value: author,
           options: expect.objectContaining({ href: expect.any(String), valueField: 'id', promptField: 'name' }),
         },
+        { name: 'isbn', type: 'string', required, format: 'isbn', nullable: true },
+        { name: 'language', type: 'string', required, format: 'language', nullable: true },
+        { name: 'subjects', type: 'string', required, multiple: true, maxItems: 20, nullable: true, value: [] },
+        { name: 'publisher', type: 'string', required, maxLength: 200, nullable: true },
       ];
       const update = control(book, 'update');
       expect(update).toMatchObject({ href: `/books/${id}`, method: 'PUT', contentType: 'application/json' });
@@ -431,7 +435,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
   });
 
   describe('collection pages', () => {
-    it('a books page offers create (POST /books, all fields required) and search', async () => {
+    it('a books page offers create (POST /books, the seed’s fields required, the record’s optional) and search', async () => {
       const page = await fetchDoc(t, '/books?page=1&per_page=5');
       expect(Object.keys(page.controls).sort()).toEqual(['create', 'search']);
       const create = control(page, 'create');
@@ -440,6 +444,10 @@ describe('hypermedia (path-absolute hrefs)', () => {
         ['title', 'string', true],
         ['publication_year', 'integer', true],
         ['author_id', 'integer', true],
+        ['isbn', 'string', false],
+        ['language', 'string', false],
+        ['subjects', 'string', false],
+        ['publisher', 'string', false],
       ]);
       expect(create.fields.every((f) => f.value === undefined)).toBe(true);
       expect(remoteOptions(field(create, 'author_id'))?.href).toMatch(/^\/authors(\?|$)/);
@@ -477,6 +485,10 @@ describe('hypermedia (path-absolute hrefs)', () => {
           title: 'Itemised Inlets',
           publication_year: 1990,
           author_id: author,
+          isbn: null,
+          language: null,
+          subjects: [],
+          publisher: null,
           available: true,
           due_at: null,
           copies_total: 1,

@@ -74,7 +74,15 @@ describe('Ketting as the librarian, then as a member', () => {
     const collection = await books.get();
     const create = collection.action('create');
     expect(create.method).toBe('POST');
-    expect(create.fields.map((f) => f.name)).toEqual(['title', 'publication_year', 'author_id']);
+    expect(create.fields.map((f) => f.name)).toEqual([
+      'title',
+      'publication_year',
+      'author_id',
+      'isbn',
+      'language',
+      'subjects',
+      'publisher',
+    ]);
     // The author: the first item's author, reached by following links.
     const someBook = await (await books.follow('item')).get();
     const author = await someBook.follow('author').get();
@@ -83,9 +91,15 @@ describe('Ketting as the librarian, then as a member', () => {
       title: 'The Ketting Chronicles',
       publication_year: 2024,
       author_id: author.data.id,
+      isbn: '0-261-10221-4',
     });
     const book = await ketting.go(location(created)).get();
-    expect(book.data).toMatchObject({ title: 'The Ketting Chronicles', publication_year: 2024, available: true });
+    expect(book.data).toMatchObject({
+      title: 'The Ketting Chronicles',
+      publication_year: 2024,
+      available: true,
+      isbn: '9780261102217',
+    });
     expect(book.uri).toBe(location(created));
     expect(book.hasAction('update')).toBe(true);
     const bookAuthor = await book.follow('author').get();

@@ -293,6 +293,10 @@ describe('the bare array (no page, no per_page)', () => {
       title: 'The Hobbit',
       publication_year: 1937,
       author_id: a.tolkien,
+      isbn: null,
+      language: null,
+      subjects: [],
+      publisher: null,
       available: true,
       due_at: null,
       copies_total: 1,
@@ -311,8 +315,12 @@ describe('the bare array (no page, no per_page)', () => {
         'copies_total',
         'due_at',
         'id',
+        'isbn',
+        'language',
         'links',
         'publication_year',
+        'publisher',
+        'subjects',
         'title',
       ]);
       expect(item.links.map((l) => l.rel)).toEqual(['self', 'author', 'collection']);

@@ -284,10 +284,10 @@ describe('refusals', () => {
     const unknown = await refused(librarian, 'submit', {
       url: books.url,
       control: 'create',
-      values: { title: 'X', publication_year: 1900, author_id: 1, isbn: '123' },
+      values: { title: 'X', publication_year: 1900, author_id: 1, edition: '2nd' },
     });
     expect(unknown.text).toBe(
-      'invalid request body: isbn unknown field; accepted fields: title, publication_year, author_id',
+      'invalid request body: edition unknown field; accepted fields: title, publication_year, author_id, isbn, language, subjects, publisher',
     );
   });
 

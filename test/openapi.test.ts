@@ -141,9 +141,16 @@ describe('the OpenAPI document', () => {
       expect(schema.minProperties, key).toBe(mode === 'change' ? 1 : undefined);
       expect(Object.keys(schema.properties), key).toEqual(fields.map((f) => f.name));
       for (const field of fields) {
-        const property = schema.properties[field.name];
+        const declared = schema.properties[field.name];
         const where = `${key} ${field.name}`;
-        expect(property.type, where).toBe(field.type === 'date' ? 'string' : field.type);
+        const type = field.type === 'date' ? 'string' : field.type;
+        // A field null may clear is of its type or null; a list's bounds are its values'.
+        const property = field.multiple ? { ...declared.items, title: declared.title } : declared;
+        expect(declared.type, where).toEqual(
+          field.nullable ? [field.multiple ? 'array' : type, 'null'] : field.multiple ? 'array' : type,
+        );
+        if (field.multiple) expect(property.type, where).toBe(type);
+        expect(declared.maxItems, where).toBe(field.maxItems);
         expect(property.minimum, where).toBe(field.min);
         expect(property.maximum, where).toBe(field.max);
         expect(property.maxLength, where).toBe(field.maxLength);

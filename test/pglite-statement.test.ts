@@ -30,7 +30,7 @@ async function addBook(title: string): Promise<number> {
   const [author] = (await pg.query<{ id: number }>(`insert into authors (name) values ('Ann') returning id`)).rows;
   const [book] = (
     await pg.query<{ id: number }>(
-      `insert into books (title, publication_year, author_id) values ($1, 2001, $2) returning id`,
+      `insert into books (title, publication_year, author_id, subjects) values ($1, 2001, $2, '{"Fées", "a \\"b\\""}') returning id`,
       [title, author?.id],
     )
   ).rows;
@@ -46,6 +46,10 @@ describe('a statement prepared on PGlite', () => {
       columns: ['id', 'title', 'publication_year', 'author_id', 'version', 'available', 'due_at'].concat([
         'copies_total',
         'copies_available',
+        'isbn',
+        'language',
+        'subjects',
+        'publisher',
         'author_name',
         'hasLoans',
       ]),

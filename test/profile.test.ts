@@ -152,8 +152,21 @@ describe('the profile', () => {
         title: { type: 'string', required: true, maxLength: 500, title: 'Title' },
         publication_year: { type: 'integer', required: true, min: -3000, max: 2100, title: 'Year' },
         author_id: { type: 'integer', required: true, min: 1, title: 'Author' },
+        isbn: { type: 'string', required: false, format: 'isbn', nullable: true, title: 'ISBN' },
+        language: { type: 'string', required: false, format: 'language', nullable: true, title: 'Language' },
+        subjects: {
+          type: 'string',
+          required: false,
+          maxLength: 200,
+          multiple: true,
+          maxItems: 20,
+          nullable: true,
+          title: 'Subjects',
+        },
+        publisher: { type: 'string', required: false, maxLength: 200, nullable: true, title: 'Publisher' },
       },
     });
+    expect(Object.keys(profile.book_fields)).toEqual(['isbn', 'language', 'subjects', 'publisher', 'clearing']);
     // PUT and PATCH both change only the fields sent: neither requires any.
     for (const control of [update, edit]) {
       for (const field of Object.values(control.targets['/books/{id}'].fields)) {

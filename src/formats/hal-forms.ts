@@ -45,8 +45,9 @@ function property(field: Field) {
   if (field.min !== undefined) out.min = field.min;
   if (field.max !== undefined) out.max = field.max;
   if (field.maxLength !== undefined) out.maxLength = field.maxLength;
-  // Beyond the spec, which has no list of free values: HTML's `multiple` (the value is a JSON array of
-  // them), the most it takes, and that null clears it.
+  // Beyond the spec, which has no list of free values nor identifiers: the identifier a text must be,
+  // HTML's `multiple` (the value is a JSON array of them), the most it takes, and that null clears it.
+  if (field.format) out.format = field.format;
   if (field.multiple) out.multiple = true;
   if (field.maxItems !== undefined) out.maxItems = field.maxItems;
   if (field.nullable) out.nullable = true;

@@ -69,20 +69,38 @@ export function renderProfile(
       // Not `facets`: in the JSON format that name is a page's counted facets.
       listing_facets: {
         parameter:
-          '`facets=author,decade,available` (any of them, comma-separated, each once) on a listing of books asks ' +
+          '`facets=author,decade,available,language,subject` (any of them, comma-separated, each once) on a listing of books asks ' +
           'for a page envelope (page 1 unless page or cursor says otherwise) with a `facets` array: per facet ' +
           '`name`, `title`, `values` and, when the counts are estimates, `estimated: true`. The search control ' +
           'lists it among its fields.',
         values:
-          'Each value: `value` (what `filter=` takes: `author_id:…`, `decade:…`, `available:…`), `label`, ' +
+          'Each value: `value` (what `filter=` takes: `author_id:…`, `decade:…`, `available:…`, `language:…`, ' +
+          '`subject:…`), `label`, ' +
           '`count` (items of the whole listing with it), `chosen` and `href`. Unchosen: the listing narrowed to ' +
           'it, from its first page, whose meta.total_items is the count. Chosen (its filter is in the listing): ' +
           'the listing without it; a chosen value is always listed. Authors: the 10 with the most items; ' +
-          'decades in time (`decade:1810` is 1810–1819); availability: on the shelf, all out.',
+          'decades in time (`decade:1810` is 1810–1819); availability: on the shelf, all out; languages (by ' +
+          'English name) and subject headings: the 10 with the most items. A book counts once for each of its ' +
+          'subjects; one without a language counts for none.',
         estimated:
           'Counts are exact while the listing matches at most as many items as a total is counted exactly for; ' +
           'beyond that they are counted over a sample of the matches, scaled to the total, and marked ' +
           '`estimated`. In HAL each value is also a `facet` link.',
+      },
+      // What a book records besides the seed's fields: how each is written and how it is answered.
+      book_fields: {
+        isbn:
+          'ISBN-13, 13 digits (null: none). Sent as ISBN-10 or ISBN-13, with or without hyphens or spaces; a wrong ' +
+          'check digit is refused. One book per ISBN: a second is 409. `filter=isbn:…` takes any of those forms, ' +
+          'and an ISBN alone in `query` finds its book first.',
+        language:
+          'ISO 639-2/B code, as MARC 21 records carry it (`eng`, `ger`, `fre`; null: not recorded). Sent as an ISO ' +
+          '639-1 (`de`) or 639-2 code (`ger` or `deu`), in any case. `filter=language:…` takes the same.',
+        subjects:
+          'Subject headings, a list (empty: none) of at most 20, each at most 200 characters, trimmed, each once ' +
+          '(the first spelling of those equal but for case). `filter=subject:…` names one exactly.',
+        publisher: 'The publisher\u2019s name, at most 200 characters (null: not recorded).',
+        clearing: 'null clears any of them in a change (PUT or PATCH); an empty list clears the subjects too.',
       },
       problems: {
         explanation:
