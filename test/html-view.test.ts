@@ -349,7 +349,7 @@ describe('a view made for people', () => {
       const hidden = [...(box?.[2] ?? '').matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)];
       const facets = control.fields.some((f: { name: string }) => f.name === 'facets');
       expect(Object.fromEntries(hidden.map((m) => [m[1], m[2]]))).toEqual({
-        ...(facets && { facets: 'author,decade,available' }),
+        ...(facets && { facets: 'author,decade,available,language,subject' }),
         per_page: '20',
       });
     }
@@ -534,7 +534,7 @@ describe('the patron search page', () => {
 
   it('asks for the facets it shows: the form carries them where the control takes them, and a button asks', () => {
     const html = main(resourcePage(searchPage(), { home: '/' }));
-    expect(html).toContain('<input type="hidden" name="facets" value="author,decade,available"/>');
+    expect(html).toContain('<input type="hidden" name="facets" value="author,decade,available,language,subject"/>');
     expect(html).toContain('<div class="facets"><button type="submit" form="patron-search" class="secondary">');
     const without = searchPage();
     without.controls = [

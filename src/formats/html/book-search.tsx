@@ -18,7 +18,7 @@ import { type FC, Fragment, h } from './jsx.js';
 import { Links, linkOf, PAGING, Pager, titleOf } from './parts.js';
 
 /** The facets a patron's page asks for, when the search control takes `facets`: every one the model has. */
-const PATRON_FACETS: readonly Facet['name'][] = ['author', 'decade', 'available'];
+const PATRON_FACETS: readonly Facet['name'][] = ['author', 'decade', 'available', 'language', 'subject'];
 
 /** The form's id: the sidebar's button to show the facets submits it. */
 const FORM_ID = 'patron-search';
