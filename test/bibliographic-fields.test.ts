@@ -260,3 +260,27 @@ describe('the language and subject facets', () => {
     expect(facet(past, 'language')?.estimated).toBe(true);
   });
 });
+
+describe('the sample catalogue’s records', () => {
+  let t: TestCatalogue;
+
+  beforeAll(async () => {
+    t = await openTestCatalogue({ seedSample: true });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('give every book its work’s language, and well-known editions their real ISBN, publisher and subjects', async () => {
+    const all = await json<BookBody[]>(await t.request('/books'));
+    expect(all.every((book) => typeof book.language === 'string' && book.language.length === 3)).toBe(true);
+    const pride = all.find((book) => book.title === 'Pride and Prejudice');
+    expect(pride).toMatchObject({ isbn: PRIDE_13, language: 'eng', publisher: 'Penguin Classics' });
+    expect(pride?.subjects).toContain('Courtship -- Fiction');
+    const found = await json(await t.request('/books?query=0-14-143951-3&per_page=3'));
+    expect(found.data[0]?.title).toBe('Pride and Prejudice');
+    const japanese = await json(await t.request('/books?filter=language:ja&facets=language&per_page=1'));
+    expect(japanese.facets[0].values).toEqual([expect.objectContaining({ value: 'jpn', label: 'Japanese' })]);
+    expect(japanese.meta.total_items).toBe(japanese.facets[0].values[0].count);
+  });
+});

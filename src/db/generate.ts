@@ -36,6 +36,50 @@ export const NOUNS = (
   'steppe fjord plateau lagoon citadel caravan reef marsh'
 ).split(' ');
 
+/** Languages of generated books (ISO 639-2/B), English the most common as in an English-speaking library. */
+export const LANGUAGES = ['eng', 'eng', 'eng', 'eng', 'eng', 'ger', 'fre', 'spa', 'ita', 'rus'] as const;
+
+/** Subject headings of generated books: one or two of these each. */
+export const SUBJECTS = [
+  'Adventure stories',
+  'Detective and mystery stories',
+  'Domestic fiction',
+  'Fantasy fiction',
+  'Historical fiction',
+  'Horror tales',
+  'Humorous stories',
+  'Love stories',
+  'Poetry',
+  'Science fiction',
+  'Sea stories',
+  'Short stories',
+  'War stories',
+  'Biography',
+  'Travel',
+  'Natural history',
+  'Philosophy',
+  'Cooking',
+  'Gardening',
+  'Music',
+] as const;
+
+/** Publishers of generated books. */
+export const PUBLISHERS = [
+  'Harbour Press',
+  'Lantern Books',
+  'Northwind Publishing',
+  'Orchard House',
+  'Quill & Ink',
+  'Riverbank Editions',
+  'Silverleaf',
+  'Stonebridge',
+  'Tidewater Books',
+  'Vellum & Vine',
+] as const;
+
+/** Books published from this year on have an ISBN (the system began about then). */
+export const FIRST_ISBN_YEAR = 1970;
+
 export interface GenerateParams {
   books: number;
   /** Defaults to one author per ten books. */
@@ -56,7 +100,11 @@ export interface GenerateProgress {
  * - authors are named `Author <n>` (n = 1…authors, counting within this run);
  * - each title is `<adjective> <common word> of the <noun>`: every title holds exactly one of the ten
  *   `COMMON_WORDS`, so each of them is in 10% of titles, while adjectives and nouns are rarer;
- * - years are spread over 1500–2025; books are spread evenly over the authors.
+ * - years are spread over 1500–2025; books are spread evenly over the authors;
+ * - books from `FIRST_ISBN_YEAR` on (about 11%) have an ISBN, `978-0-0…` numbered after the catalogue's
+ *   highest book id (so a second run adds new ones; unique up to ten million books), check digit from
+ *   PostgreSQL's `isn`; every book has a language (half of them English), one or two `SUBJECTS` and a
+ *   publisher.
  * The change feed records what it inserts like any write (docs/operations.md, "The change feed").
  */
 /**
@@ -69,18 +117,30 @@ export async function generateCatalogue(db: Db, params: GenerateParams): Promise
   const report = params.onProgress ?? (() => {});
 
   const firstAuthorId = await insertAuthors(db, authorCount, batchSize, report);
+  const [highest] = rowsOf<{ id: number }>(await db.execute(sql`select coalesce(max(id), 0) as id from books`));
+  const isbnBase = Number(highest?.id ?? 0);
   for (let done = 0; done < params.books; done += batchSize) {
     const count = Math.min(batchSize, params.books - done);
     const insertBooks = sql`
-      insert into books (title, publication_year, author_id)
+      insert into books (title, publication_year, author_id, isbn, language, subjects, publisher)
       select
         initcap(${words(ADJECTIVES)}[1 + (i * 7919 / 10) % ${ADJECTIVES.length}])
           || ' ' || initcap(${words(COMMON_WORDS)}[1 + i % ${COMMON_WORDS.length}])
           || ' of the ' || initcap(${words(NOUNS)}[1 + (i * 104729 / 400) % ${NOUNS.length}]),
-        1500 + (i * 48271) % 526,
-        ${firstAuthorId} + (i * 2654435761) % ${authorCount}
-      from generate_series(${done + 1}::bigint, ${done + count}::bigint) as i`;
-    await withoutTimeBudget(db, insertBooks);
+        year,
+        ${firstAuthorId} + (i * 2654435761) % ${authorCount},
+        -- The twelve digits, with a placeholder check digit that isn's weak mode lets make_valid correct.
+        case when year >= ${FIRST_ISBN_YEAR} then replace(make_valid(
+          ('97800' || lpad(((${isbnBase} + i) % 10000000)::text, 7, '0') || '0')::isbn13)::text, '-', '') end,
+        ${words(LANGUAGES)}[1 + (i * 31) % ${LANGUAGES.length}],
+        -- One heading for a third of the books, two (never the same one twice) for the others.
+        case when i % 3 = 0 then array[${words(SUBJECTS)}[1 + i % ${SUBJECTS.length}]]
+          else array[${words(SUBJECTS)}[1 + i % ${SUBJECTS.length}],
+            ${words(SUBJECTS)}[1 + (i + 1 + (i / ${SUBJECTS.length}) % ${SUBJECTS.length - 1}) % ${SUBJECTS.length}]] end,
+        ${words(PUBLISHERS)}[1 + (i * 13) % ${PUBLISHERS.length}]
+      from generate_series(${done + 1}::bigint, ${done + count}::bigint) as i,
+        lateral (select (1500 + (i * 48271) % 526)::integer as year) as book`;
+    await withoutTimeBudget(db, insertBooks, { weakIsbn: true });
     report({ phase: 'books', done: done + count, total: params.books });
   }
   report({ phase: 'vacuum', done: 0, total: 1 });
@@ -94,10 +154,19 @@ export async function generateCatalogue(db: Db, params: GenerateParams): Promise
  * every connection): a batch of 50,000 rows into a large table with its indexes and triggers can take
  * longer on a busy machine, and was cancelled at 90% of a million books.
  */
-async function withoutTimeBudget(db: Db, statement: SQL) {
+async function withoutTimeBudget(db: Db, statement: SQL, options: { weakIsbn?: boolean } = {}) {
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local statement_timeout = 0`);
-    return tx.execute(statement);
+    // isn's weak mode is the session's until turned off (PostgreSQL 15 has no setting of it local to a
+    // transaction), so it is turned off again before the connection goes back to the pool. Should the insert
+    // fail, it stays on for that connection: nothing else in the catalogue reads an ISBN through isn.
+    if (!options.weakIsbn) return tx.execute(statement);
+    await tx.execute(sql`select isn_weak(true)`);
+    try {
+      return await tx.execute(statement);
+    } finally {
+      await tx.execute(sql`select isn_weak(false)`).catch(() => {});
+    }
   });
 }
 
@@ -129,7 +198,7 @@ function isPostgresJs(client: unknown): client is Sql {
 
 /** A constant list of plain words as an SQL array literal (the words are ours, never a caller's). */
 function words(list: readonly string[]): SQL {
-  return sql.raw(`(array[${list.map((word) => `'${word}'`).join(', ')}]::text[])`);
+  return sql.raw(`(array[${list.map((word) => `'${word.replaceAll("'", "''")}'`).join(', ')}]::text[])`);
 }
 
 /**

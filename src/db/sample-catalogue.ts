@@ -3,28 +3,74 @@
  * first start so that a new installation has something to browse. Data only.
  */
 
-/** One author and their works as [title, year of first publication]. */
+/**
+ * What a library records of a well-known work's edition in print: its real ISBN (as printed, ISBN-10),
+ * that edition's publisher, and subject headings in the style of the Library of Congress's.
+ */
+export interface SampleRecord {
+  isbn: string;
+  publisher: string;
+  subjects: readonly string[];
+}
+
+/**
+ * One author, the language they wrote in (ISO 639-2/B: every work of theirs is recorded in it, whatever
+ * language its title is given in here), and their works as [title, year of first publication, the record of
+ * an edition where one is given]. Editions are given only for works written in English, so that the edition's
+ * language is the work's.
+ */
 export interface SampleAuthor {
   name: string;
-  books: ReadonlyArray<readonly [title: string, year: number]>;
+  language: string;
+  books: ReadonlyArray<readonly [title: string, year: number, record?: SampleRecord]>;
 }
 
 export const sampleCatalogue: readonly SampleAuthor[] = [
   {
     name: 'Jane Austen',
+    language: 'eng',
     books: [
-      ['Sense and Sensibility', 1811],
-      ['Pride and Prejudice', 1813],
+      [
+        'Sense and Sensibility',
+        1811,
+        {
+          isbn: '0141439661',
+          publisher: 'Penguin Classics',
+          subjects: ['Sisters -- Fiction', 'Courtship -- Fiction', 'England -- Fiction'],
+        },
+      ],
+      [
+        'Pride and Prejudice',
+        1813,
+        {
+          isbn: '0141439513',
+          publisher: 'Penguin Classics',
+          subjects: ['Courtship -- Fiction', 'Social classes -- Fiction', 'England -- Fiction'],
+        },
+      ],
       ['Mansfield Park', 1814],
-      ['Emma', 1815],
+      [
+        'Emma',
+        1815,
+        {
+          isbn: '0141439580',
+          publisher: 'Penguin Classics',
+          subjects: ['Matchmaking -- Fiction', 'England -- Fiction'],
+        },
+      ],
       ['Northanger Abbey', 1817],
-      ['Persuasion', 1817],
+      [
+        'Persuasion',
+        1817,
+        { isbn: '0141439688', publisher: 'Penguin Classics', subjects: ['Courtship -- Fiction', 'England -- Fiction'] },
+      ],
       ['Lady Susan', 1871],
       ['Sanditon', 1925],
     ],
   },
   {
     name: 'Miguel de Cervantes',
+    language: 'spa',
     books: [
       ['La Galatea', 1585],
       ['Don Quixote', 1605],
@@ -37,6 +83,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Johann Wolfgang von Goethe',
+    language: 'ger',
     books: [
       ['Götz von Berlichingen', 1773],
       ['The Sorrows of Young Werther', 1774],
@@ -51,21 +98,51 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Charles Dickens',
+    language: 'eng',
     books: [
       ['Sketches by Boz', 1836],
-      ['Oliver Twist', 1838],
+      [
+        'Oliver Twist',
+        1838,
+        {
+          isbn: '0141439742',
+          publisher: 'Penguin Classics',
+          subjects: ['Orphans -- Fiction', 'London (England) -- Fiction'],
+        },
+      ],
       ['A Christmas Carol', 1843],
       ['David Copperfield', 1850],
       ['Bleak House', 1853],
       ['Hard Times', 1854],
       ['Little Dorrit', 1857],
-      ['A Tale of Two Cities', 1859],
-      ['Great Expectations', 1861],
+      [
+        'A Tale of Two Cities',
+        1859,
+        {
+          isbn: '0141439602',
+          publisher: 'Penguin Classics',
+          subjects: [
+            'France -- History -- Revolution, 1789-1799 -- Fiction',
+            'London (England) -- Fiction',
+            'Historical fiction',
+          ],
+        },
+      ],
+      [
+        'Great Expectations',
+        1861,
+        {
+          isbn: '0141439564',
+          publisher: 'Penguin Classics',
+          subjects: ['Orphans -- Fiction', 'England -- Fiction', 'Bildungsromans'],
+        },
+      ],
       ['The Mystery of Edwin Drood', 1870],
     ],
   },
   {
     name: 'Edgar Allan Poe',
+    language: 'eng',
     books: [
       ['Tamerlane and Other Poems', 1827],
       ['The Narrative of Arthur Gordon Pym of Nantucket', 1838],
@@ -80,6 +157,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Herman Melville',
+    language: 'eng',
     books: [
       ['Typee', 1846],
       ['Omoo', 1847],
@@ -94,6 +172,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Mark Twain',
+    language: 'eng',
     books: [
       ['The Innocents Abroad', 1869],
       ['Roughing It', 1872],
@@ -108,6 +187,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Victor Hugo',
+    language: 'fre',
     books: [
       ['The Last Day of a Condemned Man', 1829],
       ['Hernani', 1830],
@@ -122,6 +202,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Fyodor Dostoevsky',
+    language: 'rus',
     books: [
       ['Poor Folk', 1846],
       ['The Double', 1846],
@@ -136,6 +217,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Leo Tolstoy',
+    language: 'rus',
     books: [
       ['Childhood', 1852],
       ['Boyhood', 1854],
@@ -151,6 +233,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Anton Chekhov',
+    language: 'rus',
     books: [
       ['The Steppe', 1888],
       ['The Duel', 1891],
@@ -165,6 +248,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Henrik Ibsen',
+    language: 'nor',
     books: [
       ['Brand', 1866],
       ['Peer Gynt', 1867],
@@ -180,6 +264,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Jules Verne',
+    language: 'fre',
     books: [
       ['Five Weeks in a Balloon', 1863],
       ['Journey to the Center of the Earth', 1864],
@@ -194,6 +279,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Charles Darwin',
+    language: 'eng',
     books: [
       ['The Voyage of the Beagle', 1839],
       ['The Structure and Distribution of Coral Reefs', 1842],
@@ -208,6 +294,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Arthur Conan Doyle',
+    language: 'eng',
     books: [
       ['A Study in Scarlet', 1887],
       ['The Sign of the Four', 1890],
@@ -222,6 +309,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Joseph Conrad',
+    language: 'eng',
     books: [
       ["Almayer's Folly", 1895],
       ['An Outcast of the Islands', 1896],
@@ -236,6 +324,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'H. G. Wells',
+    language: 'eng',
     books: [
       ['The Time Machine', 1895],
       ['The Island of Doctor Moreau', 1896],
@@ -250,6 +339,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Thomas Mann',
+    language: 'ger',
     books: [
       ['Buddenbrooks', 1901],
       ['Tonio Kröger', 1903],
@@ -264,6 +354,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Hermann Hesse',
+    language: 'ger',
     books: [
       ['Peter Camenzind', 1904],
       ['Beneath the Wheel', 1906],
@@ -278,6 +369,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'James Joyce',
+    language: 'eng',
     books: [
       ['Chamber Music', 1907],
       ['Dubliners', 1914],
@@ -290,6 +382,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Franz Kafka',
+    language: 'ger',
     books: [
       ['The Judgment', 1913],
       ['The Stoker', 1913],
@@ -302,6 +395,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Virginia Woolf',
+    language: 'eng',
     books: [
       ['The Voyage Out', 1915],
       ["Jacob's Room", 1922],
@@ -316,6 +410,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'T. S. Eliot',
+    language: 'eng',
     books: [
       ['Prufrock and Other Observations', 1917],
       ['The Sacred Wood', 1920],
@@ -330,6 +425,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Agatha Christie',
+    language: 'eng',
     books: [
       ['The Mysterious Affair at Styles', 1920],
       ['The Murder of Roger Ackroyd', 1926],
@@ -346,6 +442,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Jorge Luis Borges',
+    language: 'spa',
     books: [
       ['Fervor of Buenos Aires', 1923],
       ['A Universal History of Infamy', 1935],
@@ -360,6 +457,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Pablo Neruda',
+    language: 'spa',
     books: [
       ['Crepusculario', 1923],
       ['Twenty Love Poems and a Song of Despair', 1924],
@@ -374,6 +472,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Ernest Hemingway',
+    language: 'eng',
     books: [
       ['In Our Time', 1925],
       ['The Sun Also Rises', 1926],
@@ -388,6 +487,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Halldór Laxness',
+    language: 'ice',
     books: [
       ['The Great Weaver from Kashmir', 1927],
       ['Independent People', 1934],
@@ -401,6 +501,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'John Steinbeck',
+    language: 'eng',
     books: [
       ['Tortilla Flat', 1935],
       ['In Dubious Battle', 1936],
@@ -415,6 +516,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'George Orwell',
+    language: 'eng',
     books: [
       ['Down and Out in Paris and London', 1933],
       ['Burmese Days', 1934],
@@ -429,8 +531,17 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'J. R. R. Tolkien',
+    language: 'eng',
     books: [
-      ['The Hobbit', 1937],
+      [
+        'The Hobbit',
+        1937,
+        {
+          isbn: '0261102214',
+          publisher: 'HarperCollins',
+          subjects: ['Fantasy fiction', 'Middle Earth (Imaginary place) -- Fiction'],
+        },
+      ],
       ['Farmer Giles of Ham', 1949],
       ['The Fellowship of the Ring', 1954],
       ['The Two Towers', 1954],
@@ -444,6 +555,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Albert Camus',
+    language: 'fre',
     books: [
       ['The Stranger', 1942],
       ['The Myth of Sisyphus', 1942],
@@ -458,6 +570,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Naguib Mahfouz',
+    language: 'ara',
     books: [
       ['Midaq Alley', 1947],
       ['Palace Walk', 1956],
@@ -472,6 +585,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Italo Calvino',
+    language: 'ita',
     books: [
       ['The Path to the Nest of Spiders', 1947],
       ['The Cloven Viscount', 1952],
@@ -486,6 +600,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Yukio Mishima',
+    language: 'jpn',
     books: [
       ['Confessions of a Mask', 1949],
       ['The Sound of Waves', 1954],
@@ -500,6 +615,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Isaac Asimov',
+    language: 'eng',
     books: [
       ['I, Robot', 1950],
       ['Foundation', 1951],
@@ -514,6 +630,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Wisława Szymborska',
+    language: 'pol',
     books: [
       ['Calling Out to Yeti', 1957],
       ['Salt', 1962],
@@ -528,6 +645,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Gabriel García Márquez',
+    language: 'spa',
     books: [
       ['Leaf Storm', 1955],
       ['One Hundred Years of Solitude', 1967],
@@ -542,8 +660,17 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Chinua Achebe',
+    language: 'eng',
     books: [
-      ['Things Fall Apart', 1958],
+      [
+        'Things Fall Apart',
+        1958,
+        {
+          isbn: '0385474547',
+          publisher: 'Anchor Books',
+          subjects: ['Igbo (African people) -- Fiction', 'Nigeria -- Fiction'],
+        },
+      ],
       ['No Longer at Ease', 1960],
       ['Arrow of God', 1964],
       ['A Man of the People', 1966],
@@ -556,9 +683,14 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Ursula K. Le Guin',
+    language: 'eng',
     books: [
       ['A Wizard of Earthsea', 1968],
-      ['The Left Hand of Darkness', 1969],
+      [
+        'The Left Hand of Darkness',
+        1969,
+        { isbn: '0441478123', publisher: 'Ace Books', subjects: ['Science fiction', 'Gender identity -- Fiction'] },
+      ],
       ['The Lathe of Heaven', 1971],
       ['The Tombs of Atuan', 1971],
       ['The Farthest Shore', 1972],
@@ -571,12 +703,29 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Toni Morrison',
+    language: 'eng',
     books: [
-      ['The Bluest Eye', 1970],
+      [
+        'The Bluest Eye',
+        1970,
+        {
+          isbn: '0307278441',
+          publisher: 'Vintage',
+          subjects: ['African American girls -- Fiction', 'Ohio -- Fiction'],
+        },
+      ],
       ['Sula', 1973],
       ['Song of Solomon', 1977],
       ['Tar Baby', 1981],
-      ['Beloved', 1987],
+      [
+        'Beloved',
+        1987,
+        {
+          isbn: '1400033411',
+          publisher: 'Vintage',
+          subjects: ['Slavery -- Fiction', 'Ohio -- Fiction', 'Historical fiction'],
+        },
+      ],
       ['Jazz', 1992],
       ['Paradise', 1997],
       ['A Mercy', 2008],
@@ -585,6 +734,7 @@ export const sampleCatalogue: readonly SampleAuthor[] = [
   },
   {
     name: 'Haruki Murakami',
+    language: 'jpn',
     books: [
       ['Hear the Wind Sing', 1979],
       ['A Wild Sheep Chase', 1982],

@@ -1,5 +1,6 @@
 /** @module Loads the sample catalogue into a database that holds no authors and no books yet. */
 import { sql } from 'drizzle-orm';
+import { isbn13Of } from '../domain/identifiers.js';
 import { type Db, rowsOf } from './client.js';
 import { sampleCatalogue } from './sample-catalogue.js';
 import { authors, books } from './schema/index.js';
@@ -19,10 +20,13 @@ export async function loadSampleCatalogue(db: Db): Promise<boolean> {
     const idByName = new Map(inserted.map((a) => [a.name, a.id]));
     await tx.insert(books).values(
       sampleCatalogue.flatMap((author) =>
-        author.books.map(([title, year]) => ({
+        author.books.map(([title, year, record]) => ({
           title,
           publicationYear: year,
           authorId: idByName.get(author.name) as number,
+          language: author.language,
+          // Stored as every ISBN is: ISBN-13 (the sample's are printed ISBN-10s).
+          ...(record && { isbn: isbn13Of(record.isbn), publisher: record.publisher, subjects: [...record.subjects] }),
         })),
       ),
     );
