@@ -4,6 +4,8 @@
  * bounded) and publisher; optional on create, changed and cleared with PUT and PATCH; a bare ISBN searched
  * finds its book first; `filter=isbn:`, `language:` and `subject:`; the language and subject facets.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
 import { expectError } from './support/errors.js';
@@ -137,6 +139,61 @@ describe('bibliographic fields of a book', () => {
     }
     const page = await json(await t.request(`/books?query=${encodeURIComponent(HOBBIT_10)}&per_page=5`));
     expect(page.data.map((b: BookBody) => b.id)).toContain(decoy.id);
+  });
+
+  it('are typed into the HTML form: a list one heading a line, and an emptied field cleared by a change', async () => {
+    const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+    const body = new URLSearchParams({
+      title: 'Formed',
+      publication_year: '1954',
+      author_id: String(author),
+      isbn: '978-0-00-752549-2',
+      language: '',
+      subjects: 'Quests\r\n\r\n  Rings \r\n',
+      publisher: 'Allen & Unwin',
+    });
+    const created = await t.request('/books', { method: 'POST', headers: form, body });
+    expect(created.status).toBe(201);
+    const book = await json<BookBody>(created);
+    expect(book).toMatchObject({ isbn: '9780007525492', language: null, subjects: ['Quests', 'Rings'] });
+    const html = await (await t.request(`/books/${book.id}`, { headers: { Accept: 'text/html' } })).text();
+    expect(html).toContain('<dt>ISBN</dt><dd data-field="isbn">9780007525492</dd>');
+    expect(html).toContain('<dd data-field="subjects">Quests; Rings</dd>');
+    expect(html).toContain('<dd data-field="publisher">Allen &amp; Unwin</dd>');
+    expect(html).toMatch(
+      /<textarea id="control-edit-subjects" name="subjects"[^>]*data-multiple=""[^>]*>Quests\nRings<\/textarea>/,
+    );
+    const cleared = await t.request(`/books/${book.id}`, {
+      method: 'POST',
+      headers: form,
+      body: '_method=PATCH&isbn=&subjects=&language=it&publisher=Allen+%26+Unwin',
+    });
+    expect(cleared.status).toBe(200);
+    expect(await json(cleared)).toMatchObject({
+      isbn: null,
+      subjects: [],
+      language: 'ita',
+      publisher: 'Allen & Unwin',
+    });
+  });
+
+  it('are shown to agents by MCP: the fields in the book’s document, and what each control field takes', async () => {
+    const found = await json(await t.request(`/books?filter=isbn:${HOBBIT_13}&per_page=1`));
+    const hobbit = found.data[0] as BookBody;
+    // An agent's client, speaking to the app in process as the librarian.
+    const client = new Client({ name: 'bibliographic-fields-test', version: '1.0.0' });
+    const inProcess = (url: string | URL, init?: RequestInit) => {
+      const { pathname, search } = new URL(url);
+      return t.request(`${pathname}${search}`, init);
+    };
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { fetch: inProcess }));
+    const result = await client.callTool({ name: 'get', arguments: { url: `/books/${hobbit.id}` } });
+    await client.close();
+    const text = (result.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+    expect(text).toContain(HOBBIT_13);
+    expect(text).toContain('Dragons');
+    expect(text).toMatch(/isbn string, format isbn, null clears it/);
+    expect(text).toMatch(/subjects list of string, at most 20 values, null clears it, at most 200 characters/);
   });
 
   it('filter by isbn (normalised like the field), language and subject', async () => {
