@@ -339,5 +339,8 @@ describe('the sample catalogue’s records', () => {
     const japanese = await json(await t.request('/books?filter=language:ja&facets=language&per_page=1'));
     expect(japanese.facets[0].values).toEqual([expect.objectContaining({ value: 'jpn', label: 'Japanese' })]);
     expect(japanese.meta.total_items).toBe(japanese.facets[0].values[0].count);
+    // A language is named as people name it: Spanish, where the standard's list says "Spanish; Castilian".
+    const spanish = await json(await t.request('/books?filter=language:spa&facets=language&per_page=1'));
+    expect(spanish.facets[0].values).toEqual([expect.objectContaining({ value: 'spa', label: 'Spanish' })]);
   });
 });

@@ -119,6 +119,7 @@ export async function generateCatalogue(db: Db, params: GenerateParams): Promise
   const firstAuthorId = await insertAuthors(db, authorCount, batchSize, report);
   const [highest] = rowsOf<{ id: number }>(await db.execute(sql`select coalesce(max(id), 0) as id from books`));
   const isbnBase = Number(highest?.id ?? 0);
+  const firstSubject = hashed(sql`i * 4`, SUBJECTS.length);
   for (let done = 0; done < params.books; done += batchSize) {
     const count = Math.min(batchSize, params.books - done);
     const insertBooks = sql`
@@ -132,12 +133,12 @@ export async function generateCatalogue(db: Db, params: GenerateParams): Promise
         -- The twelve digits, with a placeholder check digit that isn's weak mode lets make_valid correct.
         case when year >= ${FIRST_ISBN_YEAR} then replace(make_valid(
           ('97800' || lpad(((${isbnBase} + i) % 10000000)::text, 7, '0') || '0')::isbn13)::text, '-', '') end,
-        ${words(LANGUAGES)}[1 + (i * 31) % ${LANGUAGES.length}],
+        ${words(LANGUAGES)}[1 + ${hashed(sql`i`, LANGUAGES.length)}],
         -- One heading for a third of the books, two (never the same one twice) for the others.
-        case when i % 3 = 0 then array[${words(SUBJECTS)}[1 + i % ${SUBJECTS.length}]]
-          else array[${words(SUBJECTS)}[1 + i % ${SUBJECTS.length}],
-            ${words(SUBJECTS)}[1 + (i + 1 + (i / ${SUBJECTS.length}) % ${SUBJECTS.length - 1}) % ${SUBJECTS.length}]] end,
-        ${words(PUBLISHERS)}[1 + (i * 13) % ${PUBLISHERS.length}]
+        case when ${hashed(sql`i * 4 + 1`, 3)} = 0 then array[${words(SUBJECTS)}[1 + ${firstSubject}]]
+          else array[${words(SUBJECTS)}[1 + ${firstSubject}],
+            ${words(SUBJECTS)}[1 + (${firstSubject} + 1 + ${hashed(sql`i * 4 + 2`, SUBJECTS.length - 1)}) % ${SUBJECTS.length}]] end,
+        ${words(PUBLISHERS)}[1 + ${hashed(sql`i * 4 + 3`, PUBLISHERS.length)}]
       from generate_series(${done + 1}::bigint, ${done + count}::bigint) as i,
         lateral (select (1500 + (i * 48271) % 526)::integer as year) as book`;
     await withoutTimeBudget(db, insertBooks, { weakIsbn: true });
@@ -194,6 +195,15 @@ async function vacuum(db: Db): Promise<void> {
 
 function isPostgresJs(client: unknown): client is Sql {
   return typeof (client as Partial<Sql>).reserve === 'function';
+}
+
+/**
+ * A number from 0 to `n - 1` spread evenly over the books, and independent of the others chosen so (and of
+ * `i % 10`, which picks a title's common word): a facet of the generated books then counts values as a real
+ * catalogue's would, not in step with its search words.
+ */
+function hashed(of: SQL, n: number): SQL {
+  return sql`((hashint8(${of}) & 2147483647) % ${sql.raw(String(n))})`;
 }
 
 /** A constant list of plain words as an SQL array literal (the words are ours, never a caller's). */

@@ -38,7 +38,8 @@ const bibliographic = new Map<string, string>();
 for (const language of iso6392) {
   // The list's reserved range (qaa-qtz, "local use") is no language a record can name.
   if (language.iso6392B.includes('-')) continue;
-  names.set(language.iso6392B, language.name);
+  // The list's first name where it gives several ("Spanish; Castilian"): the one people use.
+  names.set(language.iso6392B, language.name.split(';')[0] as string);
   bibliographic.set(language.iso6392B, language.iso6392B);
   if (language.iso6392T) bibliographic.set(language.iso6392T, language.iso6392B);
   if (language.iso6391) bibliographic.set(language.iso6391, language.iso6392B);

@@ -97,13 +97,16 @@ export function schemas(vocabulary: Vocabulary): Record<string, Schema> {
         values: {
           type: 'array',
           description:
-            'Authors: the 10 with the most items, by count; decades in time; availability on the shelf first. ' +
-            'A chosen value is always listed.',
+            'Authors, languages and subjects: the 10 with the most items, by count; decades in time; availability ' +
+            'on the shelf first. A chosen value is always listed.',
           items: {
             type: 'object',
             required: ['value', 'label', 'count', 'chosen', 'href'],
             properties: {
-              value: { type: 'string', description: 'What `filter=` takes: author_id, decade, or available.' },
+              value: {
+                type: 'string',
+                description: 'What `filter=` takes: author_id, decade, available, language (its code) or subject.',
+              },
               label: { type: 'string' },
               count: { type: 'integer', minimum: 0 },
               chosen: { type: 'boolean', description: 'The listing is narrowed to this value already.' },
