@@ -184,6 +184,9 @@ describe('a person with a browser (script enabled)', () => {
     const create = page.locator('form[rel="create"]');
     await create.locator('[name="title"]').fill('A Book Made in a Browser');
     await create.locator('[name="publication_year"]').fill('2024');
+    // The record's fields: an ISBN-10 as printed, subjects one a line.
+    await create.locator('[name="isbn"]').fill('0-261-10325-3');
+    await create.locator('[name="subjects"]').fill('Fantasy fiction\n\nQuests ');
     // The author field is a picker: a few letters of a name offer matching authors (a few at a time, not
     // all of them), labelled by name…
     const picker = create.getByRole('combobox', { name: /Author/ });
@@ -201,6 +204,8 @@ describe('a person with a browser (script enabled)', () => {
     expect(await text(page, 'h1')).toBe('A Book Made in a Browser');
     expect(await text(page, 'dd[data-field="publication_year"]')).toBe('2024');
     expect(await page.locator('main a[rel="author"]').getAttribute('href')).toBe(`/authors/${authorId}`);
+    expect(await text(page, 'dd[data-field="isbn"]')).toBe('9780261103252');
+    expect(await text(page, 'dd[data-field="subjects"]')).toBe('Fantasy fiction; Quests');
 
     // Edit it: one form (PATCH), not an update and an edit side by side; its picker shows the author by name.
     expect(await page.locator('form[rel="update"]').count()).toBe(0);
@@ -211,6 +216,14 @@ describe('a person with a browser (script enabled)', () => {
     await edit.locator('button[type="submit"]').click();
     await page.getByRole('heading', { level: 1, name: 'A Book Edited in a Browser' }).waitFor();
     expect(page.url()).toBe(bookUrl);
+
+    // An emptied ISBN is cleared; the subjects are what the box holds, one a line.
+    expect(await edit.locator('[name="subjects"]').inputValue()).toBe('Fantasy fiction\nQuests');
+    await edit.locator('[name="isbn"]').fill('');
+    await edit.locator('[name="subjects"]').fill('Quests');
+    await edit.locator('button[type="submit"]').click();
+    await page.locator('dd[data-field="isbn"]', { hasText: '—' }).waitFor();
+    expect(await text(page, 'dd[data-field="subjects"]')).toBe('Quests');
 
     // A year out of range is stopped by the browser itself (the input carries min/max)…
     await edit.locator('[name="publication_year"]').fill('99999');

@@ -192,7 +192,8 @@ function typedFormValues(
   for (const [name, text] of Object.entries(form.values)) {
     const field = fields.find((f) => f.name === name);
     const lines = field?.multiple ? text.split(/\r?\n/).filter((line) => line.trim() !== '') : undefined;
-    if (text.trim() === '' || lines?.length === 0) {
+    // Only an empty input is "not given": one of spaces is a value, refused as blank like any other.
+    if (text === '' || lines?.length === 0) {
       if (mode === 'change' && field?.nullable) typed[name] = null;
       continue;
     }
