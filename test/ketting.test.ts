@@ -91,14 +91,14 @@ describe('Ketting as the librarian, then as a member', () => {
       title: 'The Ketting Chronicles',
       publication_year: 2024,
       author_id: author.data.id,
-      isbn: '0-261-10221-4',
+      isbn: '0-00-752549-4',
     });
     const book = await ketting.go(location(created)).get();
     expect(book.data).toMatchObject({
       title: 'The Ketting Chronicles',
       publication_year: 2024,
       available: true,
-      isbn: '9780261102217',
+      isbn: '9780007525492',
     });
     expect(book.uri).toBe(location(created));
     expect(book.hasAction('update')).toBe(true);
