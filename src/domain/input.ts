@@ -216,7 +216,7 @@ function typedFormValues(
 export function checkValue(field: InputField, value: unknown): string | undefined {
   if (value === null && field.nullable) return undefined;
   if (!field.multiple) return checkOneValue(field, value);
-  if (!Array.isArray(value)) return `must be a list (a JSON array) of ${describeType(field.type)} values`;
+  if (!Array.isArray(value)) return `must be a list (a JSON array), each value ${describeType(field.type)}`;
   if (field.maxItems !== undefined && value.length > field.maxItems) {
     return `must hold at most ${field.maxItems} values`;
   }
