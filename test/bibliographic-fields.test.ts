@@ -90,6 +90,18 @@ describe('bibliographic fields of a book', () => {
     await expectError(await create({ publisher: '' }), 400, { details: ['publisher'] });
   });
 
+  it('keep headings with quotes, commas, braces and backslashes as sent, in a book, a page and the stream', async () => {
+    const subjects = ['Quotes "here", and commas', '{braces}', 'back\\slash', 'NULL', 'Zoë'];
+    const book = await created({ subjects }, 'Punctuated');
+    expect(book.subjects).toEqual(subjects);
+    const page = await json(await t.request('/books?filter=title:Punctuated&per_page=1'));
+    expect(page.data[0].subjects).toEqual(subjects);
+    const streamed = await json<BookBody[]>(await t.request('/books?filter=title:Punctuated'));
+    expect(streamed[0]?.subjects).toEqual(subjects);
+    const narrowed = await json(await t.request(`/books?filter=${encodeURIComponent('subject:{braces}')}&per_page=1`));
+    expect(narrowed.data.map((b: BookBody) => b.title)).toEqual(['Punctuated']);
+  });
+
   it('change with PUT and PATCH, and clear with null', async () => {
     const book = await created({ isbn: '9780007525492', language: 'en', subjects: ['Dragons'], publisher: 'X' }, 'C');
     const patched = await t.send('PATCH', `/books/${book.id}`, { language: 'fr', subjects: ['Fées', 'Dragons'] });
