@@ -117,6 +117,17 @@ describe('bibliographic fields of a book', () => {
     await expectError(await t.send('PATCH', `/books/${book.id}`, { title: null }), 400, { details: ['title'] });
   });
 
+  it('are a change of the book: changing one alone is a book.updated in the change feed', async () => {
+    const book = await created({}, 'Fed');
+    const start = await json(await t.request('/changes?from=now'));
+    const next = start.links.find((l: { rel: string }) => l.rel === 'next').href;
+    await t.send('PATCH', `/books/${book.id}`, { subjects: ['Feeds'] });
+    const events = await json(await t.request(next));
+    expect(events.data.map((e: { type: string; links: { href: string }[] }) => [e.type, e.links[0]?.href])).toEqual([
+      ['book.updated', `/books/${book.id}`],
+    ]);
+  });
+
   it('give one ISBN to one book: a second is 409 naming isbn, by create or by change', async () => {
     const first = await created({ isbn: '9780261103252' }, 'The Lord of the Rings');
     await expectError(await create({ isbn: '0-261-10325-3' }, 'Another'), 409, { details: ['isbn'] });
