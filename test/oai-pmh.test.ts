@@ -159,6 +159,27 @@ describe('the OAI-PMH endpoint', () => {
     expect(dc['dc:identifier']).toEqual([`https://${REPOSITORY}/library/books/${book}`]);
   });
 
+  it("GetRecord says a book's record fields in Dublin Core: ISBN, language, subjects, publisher", async () => {
+    const created = await t.send('POST', '/books', {
+      title: 'The Left Hand of Darkness',
+      publication_year: 1969,
+      author_id: author,
+      isbn: '0-441-47812-3',
+      language: 'en',
+      subjects: ['Science fiction', 'Gender identity'],
+      publisher: 'Ace Books',
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    const answer = await oai(t.anonymous, `verb=GetRecord&identifier=${identifier(id)}&metadataPrefix=oai_dc`);
+    await expectValid([answer]);
+    const dc = answer.doc.GetRecord.record.metadata['oai_dc:dc'];
+    expect(dc['dc:identifier']).toEqual([`https://${REPOSITORY}/library/books/${id}`, 'urn:isbn:9780441478125']);
+    expect(dc['dc:language']).toBe('eng');
+    expect(dc['dc:subject']).toEqual(['Science fiction', 'Gender identity']);
+    expect(dc['dc:publisher']).toBe('Ace Books');
+  });
+
   it('writes characters XML cannot hold as U+FFFD, so the response stays well-formed', async () => {
     const odd = await addBook(t, 'Plain title', 2001, author);
     // No request can store a control character in a title; another path to the database might.

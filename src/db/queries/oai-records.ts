@@ -19,6 +19,10 @@ const metadataColumns = {
   publication_year: books.publicationYear,
   author_id: books.authorId,
   author_name: books.authorName,
+  isbn: books.isbn,
+  language: books.language,
+  subjects: books.subjects,
+  publisher: books.publisher,
 };
 
 export interface HarvestPageParams {

@@ -7,6 +7,11 @@ export interface BookMetadata {
   publication_year: number;
   author_id: number;
   author_name: string;
+  isbn: string | null;
+  /** ISO 639-2/B. */
+  language: string | null;
+  subjects: string[];
+  publisher: string | null;
 }
 
 export interface HarvestRecord {

@@ -32,9 +32,13 @@ export function dublinCore(book: BookMetadata, bookUrl: string): [DcElement, str
   return [
     ['title', book.title],
     ['creator', book.author_name],
+    ...book.subjects.map((subject): [DcElement, string] => ['subject', subject]),
+    ...(book.publisher === null ? [] : [['publisher', book.publisher] as [DcElement, string]]),
     ['date', String(book.publication_year)],
     ['type', 'Text'],
     ['identifier', bookUrl],
+    ...(book.isbn === null ? [] : [['identifier', `urn:isbn:${book.isbn}`] as [DcElement, string]]),
+    ...(book.language === null ? [] : [['language', book.language] as [DcElement, string]]),
   ];
 }
 
