@@ -42,8 +42,11 @@ export interface SendOptions {
   invalidates?: readonly string[];
 }
 
-/** The bytes of constant resources, per format: memoized, kept for its figure in docs/performance.md. */
-const constantBodies = new WeakMap<Resource, Map<Format, { body: string; etag: string }>>();
+/**
+ * The bytes of constant resources, per format, encoded once: memoized, kept for its figure in
+ * docs/performance.md. As bytes, not text, they are neither measured nor encoded again per response.
+ */
+const constantBodies = new WeakMap<Resource, Map<Format, { body: Uint8Array<ArrayBuffer>; etag: string }>>();
 
 export function send(c: Context<AppEnv>, resource: Resource, options: SendOptions = {}): Response {
   const format = c.get('format');
@@ -80,7 +83,8 @@ function constantBytes(c: Context<AppEnv>, resource: Resource, format: Format) {
   }
   let bytes = byFormat.get(format);
   if (!bytes) {
-    bytes = bytesOf(c, resource, format);
+    const { body, etag } = bytesOf(c, resource, format);
+    bytes = { body: new TextEncoder().encode(body), etag };
     byFormat.set(format, bytes);
   }
   return bytes;
@@ -153,7 +157,7 @@ function seeOther(c: Context<AppEnv>, location: string): Response {
  */
 function respond(
   c: Context<AppEnv>,
-  body: string | ReadableStream<Uint8Array> | null,
+  body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null,
   status: number,
   headers: HeaderRecord,
 ): Response {
