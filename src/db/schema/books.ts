@@ -43,6 +43,12 @@ export const books = pgTable(
     /** Subject headings, each once; none is an empty list. */
     subjects: text('subjects').array().notNull().default(sql`'{}'::text[]`),
     publisher: text('publisher'),
+    /**
+     * Where an imported book's record came from: its MARC source (003, or the one the importer named) and
+     * control number there (001). A re-import finds the book by them (docs/records.md, "Import").
+     */
+    recordSource: text('record_source'),
+    recordControlNumber: text('record_control_number'),
   },
   (t) => [
     check('books_title_not_blank', sql`btrim(${t.title}) <> ''`),
@@ -78,5 +84,10 @@ export const books = pgTable(
     index('books_language_id_idx').on(t.language, t.id).where(sql`${t.language} is not null`),
     // `filter=subject:…` (array containment): GIN finds a heading's books without reading the others.
     index('books_subjects_idx').using('gin', t.subjects),
+    // One book per imported record, whatever imports at the same time; both or neither are given.
+    uniqueIndex('books_record_key')
+      .on(t.recordSource, t.recordControlNumber)
+      .where(sql`${t.recordControlNumber} is not null`),
+    check('books_record_key_paired', sql`(${t.recordSource} is null) = (${t.recordControlNumber} is null)`),
   ],
 );
