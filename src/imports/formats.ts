@@ -1,0 +1,59 @@
+/**
+ * @module The files an import reads, by media type: MARCXML, ISO 2709 (MARC 21 "binary") and CSV. Each
+ * reader streams: it holds a record or a row at a time, whatever the file's size.
+ */
+import type { ImportedRecord, Refusal } from '../domain/imports/candidate.js';
+import { type ImportMediaType, importMediaTypes } from '../domain/imports/media-types.js';
+import { readCsv } from './csv.js';
+import { readIso2709 } from './iso2709.js';
+import { readMarcxml } from './marcxml.js';
+
+export interface ReadOptions {
+  /** The source of control numbers for records that name none (no 003; a CSV without `source`). */
+  source?: string | undefined;
+}
+
+export type RecordReader = (
+  body: AsyncIterable<Uint8Array>,
+  options: ReadOptions,
+) => AsyncIterable<ImportedRecord | Refusal>;
+
+export interface ImportFormat {
+  /** The media type a request sends it as. */
+  mediaType: ImportMediaType;
+  /** Other media types that name it (`application/xml` for a MARCXML file a browser labels by its extension). */
+  aliases: readonly string[];
+  /** File name extensions, for a file uploaded or named without a type. */
+  extensions: readonly string[];
+  read: RecordReader;
+}
+
+export const importFormats: readonly ImportFormat[] = [
+  {
+    mediaType: 'application/marcxml+xml',
+    aliases: ['application/xml', 'text/xml'],
+    extensions: ['.xml', '.marcxml'],
+    read: readMarcxml,
+  },
+  {
+    mediaType: 'application/marc',
+    aliases: [],
+    extensions: ['.mrc', '.marc', '.iso2709', '.iso', '.dat'],
+    read: readIso2709,
+  },
+  { mediaType: 'text/csv', aliases: [], extensions: ['.csv'], read: readCsv },
+];
+
+export { importMediaTypes };
+
+/** The format of a media type (parameters ignored), or `undefined`. */
+export function formatOfMediaType(contentType: string | undefined): ImportFormat | undefined {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return importFormats.find((format) => format.mediaType === type || format.aliases.includes(type));
+}
+
+/** The format a file name's extension names, or `undefined`. */
+export function formatOfFileName(name: string): ImportFormat | undefined {
+  const lower = name.toLowerCase();
+  return importFormats.find((format) => format.extensions.some((extension) => lower.endsWith(extension)));
+}
