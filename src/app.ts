@@ -7,7 +7,7 @@ import { defaultChangesConfig, type OaiConfig } from './config.js';
 import { CallerCache } from './db/callers.js';
 import type { Database } from './db/client.js';
 import { type CatalogueError, NotFound } from './domain/errors.js';
-import { EXACT_COUNT_LIMIT } from './domain/limits.js';
+import { DEFAULT_IMPORT_MAX_BYTES, EXACT_COUNT_LIMIT } from './domain/limits.js';
 import { type AccessPolicy, createPolicy, defaultAccessPolicy } from './domain/policy.js';
 import type { Format } from './formats/format.js';
 import { formats as registeredFormats } from './formats/registry.js';
@@ -26,6 +26,7 @@ import { changeRoutes } from './http/routes/changes.js';
 import { copyRoutes } from './http/routes/copies.js';
 import { descriptionRoutes } from './http/routes/description.js';
 import { holdRoutes } from './http/routes/holds.js';
+import { importRoutes } from './http/routes/imports.js';
 import { loanRoutes } from './http/routes/loans.js';
 import { mcpRoutes } from './http/routes/mcp.js';
 import { oaiPmhRoutes } from './http/routes/oai-pmh.js';
@@ -64,6 +65,8 @@ export interface AppOptions {
   changesRetentionDays?: number;
   /** The OAI-PMH repository's id, contact and page size; `defaultOaiConfig` for what is left out. */
   oai?: Partial<OaiConfig>;
+  /** Largest file an import takes over HTTP, in bytes; `DEFAULT_IMPORT_MAX_BYTES` by default. */
+  importMaxBytes?: number | undefined;
 }
 
 export function createApp(options: AppOptions): Hono<AppEnv> {
@@ -96,7 +99,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const services = { database: options.database, uris, deprecations, rateLimiter, listingCountLimit };
   const policy = createPolicy(options.access ?? defaultAccessPolicy);
   const authentication = { uris, policy, callers: new CallerCache(options.database) };
-  const frame = createFrame(app, { log, formats, services, authentication, onError });
+  const uploadMaxBytes = options.importMaxBytes ?? DEFAULT_IMPORT_MAX_BYTES;
+  const frame = createFrame(app, { log, formats, services, authentication, onError, uploadMaxBytes });
 
   // A load balancer's probe: answered before anything else, whatever token or Accept it sends.
   healthRoutes(app, options.database);
@@ -107,6 +111,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   descriptionRoutes(app, { formats, vocabulary });
   sessionRoutes(app);
   bookRoutes(app);
+  importRoutes(app, { maxBytes: uploadMaxBytes });
   suggestionRoutes(app);
   authorRoutes(app);
   loanRoutes(app);

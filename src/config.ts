@@ -3,6 +3,7 @@
  * A bad value stops the service with a message naming the variable, rather than surfacing later.
  */
 
+import { DEFAULT_IMPORT_MAX_BYTES } from './domain/limits.js';
 import { type AccessPolicy, defaultAccessPolicy } from './domain/policy.js';
 import { defaultRateLimits, type RateKind, type RateLimits, type RatePolicy } from './http/rate-limit.js';
 
@@ -38,6 +39,8 @@ export interface Config {
   connections: ConnectionsConfig;
   /** The OAI-PMH endpoint (`/oai`). */
   oai: OaiConfig;
+  /** Largest file an import takes over HTTP, in bytes (`CATALOGUE_IMPORT_MAX_BYTES`, default 256 MiB). */
+  importMaxBytes: number;
 }
 
 /** The OAI-PMH repository (docs/records.md, "OAI-PMH"). */
@@ -128,6 +131,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     connections: readConnections(env),
     oai: readOai(env),
+    importMaxBytes:
+      readWhole('CATALOGUE_IMPORT_MAX_BYTES', env.CATALOGUE_IMPORT_MAX_BYTES, 1024, 2 ** 40) ??
+      DEFAULT_IMPORT_MAX_BYTES,
   };
 }
 

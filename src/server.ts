@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     changeStreams,
     changesRetentionDays: config.changes.retentionDays,
     oai: config.oai,
+    importMaxBytes: config.importMaxBytes,
   });
   const server = serve(
     {

@@ -21,7 +21,14 @@ describe('loadConfig', () => {
       changes: { retentionDays: 30, keepAliveSeconds: 15, maxStreams: 200 },
       connections: { idleSeconds: 5, headersSeconds: 20, requestSeconds: 30, maxConnections: 512 },
       oai: { repositoryId: undefined, adminEmail: undefined, pageSize: 100 },
+      importMaxBytes: 256 * 1024 * 1024,
     });
+  });
+
+  it('CATALOGUE_IMPORT_MAX_BYTES: the largest file an import takes, checked', () => {
+    expect(loadConfig({ CATALOGUE_IMPORT_MAX_BYTES: '1048576' }).importMaxBytes).toBe(1_048_576);
+    expect(() => loadConfig({ CATALOGUE_IMPORT_MAX_BYTES: '12' })).toThrow(/CATALOGUE_IMPORT_MAX_BYTES/);
+    expect(() => loadConfig({ CATALOGUE_IMPORT_MAX_BYTES: '1GB' })).toThrow(/CATALOGUE_IMPORT_MAX_BYTES/);
   });
 
   it('CATALOGUE_*_TIMEOUT_SECONDS and CATALOGUE_MAX_CONNECTIONS: the connection bounds, each checked', () => {

@@ -435,9 +435,15 @@ describe('hypermedia (path-absolute hrefs)', () => {
   });
 
   describe('collection pages', () => {
-    it('a books page offers create (POST /books, the seed’s fields required, the record’s optional) and search', async () => {
+    it('a books page offers create (POST /books, the seed’s fields required, the record’s optional), search and import', async () => {
       const page = await fetchDoc(t, '/books?page=1&per_page=5');
-      expect(Object.keys(page.controls).sort()).toEqual(['create', 'search']);
+      expect(Object.keys(page.controls).sort()).toEqual(['create', 'import', 'search']);
+      expect(control(page, 'import')).toMatchObject({
+        href: '/imports',
+        method: 'POST',
+        contentType: 'application/marcxml+xml',
+        fields: [],
+      });
       const create = control(page, 'create');
       expect(create).toMatchObject({ href: '/books', method: 'POST', contentType: 'application/json' });
       expect(create.fields.map((f) => [f.name, f.type, f.required])).toEqual([

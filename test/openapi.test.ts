@@ -102,6 +102,20 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('describes an import’s body as a file of each format it reads, or a form that uploads one', () => {
+    const [, operation] = operations().find(([key]) => key === 'POST /imports') as [string, Doc];
+    expect(Object.keys(operation.requestBody.content)).toEqual([
+      'application/marcxml+xml',
+      'application/marc',
+      'text/csv',
+      'multipart/form-data',
+    ]);
+    expect(operation['x-control']).toBe('import');
+    expect(Object.keys(operation.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '413', '415']),
+    );
+  });
+
   it('describes each request body by the input fields it is validated against', () => {
     const bodies: Record<string, [readonly InputField[], 'create' | 'change', boolean]> = {
       'POST /books': [bookInputFields, 'create', true],
@@ -124,9 +138,11 @@ describe('the OpenAPI document', () => {
       'POST /users/{id}/tokens': [tokenInputFields, 'create', false],
       'POST /session': [sessionInputFields, 'create', true],
     };
-    // The MCP endpoint reads JSON-RPC messages, not fields (below); OAI-PMH's POST, the protocol's arguments.
+    // The MCP endpoint reads JSON-RPC messages, not fields (below); OAI-PMH's POST, the protocol's arguments;
+    // an import, a file (below).
     const withBodies = operations().filter(
-      ([key, operation]) => operation.requestBody && key !== 'POST /mcp' && key !== 'POST /oai',
+      ([key, operation]) =>
+        operation.requestBody && key !== 'POST /mcp' && key !== 'POST /oai' && key !== 'POST /imports',
     );
     expect(withBodies.map(([key]) => key).sort()).toEqual(Object.keys(bodies).sort());
     for (const [key, operation] of withBodies) {

@@ -845,6 +845,8 @@ const searchOnly = {
   otherMember: ['search'],
   librarian: ['create', 'search'],
 };
+/** The books collection: a librarian may also import a file of records there. */
+const booksPage = { ...searchOnly, librarian: ['create', 'search', 'import'] };
 const fullBook = ['borrow', 'update', 'edit', 'delete'];
 /** A book with none on the shelf, as a librarian sees it: they may join its queue, and change it. */
 const outBook = ['hold', 'update', 'edit'];
@@ -1076,7 +1078,7 @@ const resourceCases: ResourceCase[] = [
       return { href: '/books?page=1&per_page=20' };
     },
     status: publicDoc,
-    controls: searchOnly,
+    controls: booksPage,
   },
   {
     name: "an author's books page",

@@ -54,7 +54,9 @@ export function affordance<Subject = void, const Body extends OperationBody | un
   spec: AffordanceSpec<Subject, Body>,
 ): Affordance<Subject, BodyInput<NonNullable<Body>>> {
   const method = controls[spec.name].method;
-  const contentType = spec.body ? { contentType: JSON_BODY } : {};
+  // A control whose body is a file (an import) names the file's media type instead.
+  const consumes = spec.consumes === undefined ? undefined : [spec.consumes].flat()[0];
+  const contentType = spec.body ? { contentType: JSON_BODY } : consumes ? { contentType: consumes } : {};
   // Fields that do not depend on the subject are built once; a control is offered on many reads.
   const fixedFields = spec.fields ? undefined : Object.freeze(defaultFields(spec).map((f) => Object.freeze(f)));
   const { title } = spec;

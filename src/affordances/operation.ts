@@ -32,8 +32,16 @@ export interface Operation {
    * `text/event-stream`), described by the text given.
    */
   alsoProduces?: { mediaType: string; description: string };
-  /** The media type of the body it reads when that is not fields (`body`): MCP's JSON-RPC messages. */
-  consumes?: string;
+  /**
+   * The media types of the body it reads when that is not fields (`body`): MCP's JSON-RPC messages, an
+   * import's files (the first is the one its control names).
+   */
+  consumes?: string | readonly string[];
+  /**
+   * Its body is a file (an import), streamed as it is read and bounded by the import limit
+   * (`CATALOGUE_IMPORT_MAX_BYTES`) rather than the limit of a request's fields.
+   */
+  upload?: boolean;
   /**
    * An endpoint of a protocol of its own (MCP), whose tools answer through requests to the app itself, each
    * with its own checks and limits: its body is bounded, but it is no write of its own, and its `Accept` is

@@ -193,6 +193,8 @@ export function createPolicy(rules: AccessPolicy) {
       rules.publicReads || signedIn(caller) ? allowed : refuse(() => new Unauthorized()),
     /** Create or change books and authors. */
     manageCatalogue: (caller: Caller): Decision => librarian(caller, 'change the catalogue'),
+    /** Import a file of records into the catalogue: a change of the catalogue, in bulk. */
+    importRecords: (caller: Caller): Decision => librarian(caller, 'import records'),
     /** A book with loan or hold history stays: the history refers to it. */
     deleteBook: (caller: Caller, book: BookFacts): Decision => {
       const decision = librarian(caller, 'change the catalogue');

@@ -195,7 +195,10 @@ function operationOf(path: string, method: Method, operation: Operation, options
       },
     }),
     ...(operation.consumes && {
-      requestBody: { required: true, content: { [operation.consumes]: { schema: {} } } },
+      requestBody: {
+        required: true,
+        content: Object.fromEntries([operation.consumes].flat().map((type) => [type, { schema: {} }])),
+      },
     }),
     responses: {
       [status]: success(status, operation, options.formats),

@@ -70,6 +70,7 @@ export function route<M extends Method>(
         alsoProduces,
         dispatches: operation.dispatches === true,
         reads: operation.reads === true,
+        upload: operation.upload === true,
       }),
     );
   }

@@ -130,7 +130,16 @@ export interface Facet {
 /** Kinds of member a collection can have. */
 export type ItemKind = 'book' | 'author' | 'user' | 'loan' | 'copy' | 'hold' | 'token' | 'change';
 
-export type ResourceKind = 'root' | 'profile' | 'mcp' | 'suggestions' | 'suggestion' | ItemKind | `${ItemKind}-page`;
+export type ResourceKind =
+  | 'root'
+  | 'profile'
+  | 'mcp'
+  | 'suggestions'
+  | 'suggestion'
+  | 'import-report'
+  | 'import-record'
+  | ItemKind
+  | `${ItemKind}-page`;
 
 /**
  * A collection sent whole, batch by batch as its items are read from the database. Only the collection's

@@ -38,6 +38,7 @@ export const paths = {
   author: template('/authors/{id}'),
   authorBooks: template('/authors/{id}/books{?query,author,filter*,sort,page,per_page,cursor,fields,facets}'),
   borrow: template('/books/{id}/borrow'),
+  imports: template('/imports{?source}'),
   bookCopies: template('/books/{id}/copies{?filter*,sort,page,per_page,cursor,fields}'),
   copy: template('/copies/{id}'),
   bookHolds: template('/books/{id}/holds{?filter*,sort,page,per_page,cursor,fields}'),
@@ -132,6 +133,7 @@ export class Uris {
   authorBooks = (id: number, params: ListingParams = {}) => this.at(paths.authorBooks.expand({ id, ...params }));
 
   borrow = (id: number) => this.at(expand.borrow(id));
+  imports = () => this.at(paths.imports.expand({}));
   loans = (params: ListingParams = {}) => this.at(paths.loans.expand({ ...params }));
   loan = (id: number) => this.at(expand.loan(id));
   loanRenewals = (id: number) => this.at(expand.loanRenewals(id));

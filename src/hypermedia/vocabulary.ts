@@ -159,6 +159,12 @@ export const controls = {
     does: 'Withdraw this copy from the collection (its only field, status, is "withdrawn"); its history stays.',
     method: 'PATCH',
   },
+  import: {
+    does:
+      'Import a file of book records (MARCXML, ISO 2709 or CSV, sent as the body); answers a report of every ' +
+      'record: imported, matched with a book already held, or refused and why (docs/records.md, "Import").',
+    method: 'POST',
+  },
   login: {
     does: 'Sign in for this browser: exchange a token for a session cookie.',
     method: 'POST',

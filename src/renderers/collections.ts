@@ -4,12 +4,17 @@ import { addAuthor, searchAuthors } from '../affordances/authors.js';
 import { addBook, searchAuthorBooks, searchBooks } from '../affordances/books.js';
 import type { RenderContext } from '../affordances/context.js';
 import { addCopy } from '../affordances/copies.js';
+import { importRecords } from '../affordances/imports.js';
 import { addUser } from '../affordances/users.js';
 import type { Author } from '../domain/author.js';
 import type { Collection } from './collection.js';
 
 export function booksCollection(ctx: RenderContext): Collection {
-  const controls = [...offered(ctx, undefined, [addBook]), ...offered(ctx, undefined, [searchBooks])];
+  const controls = [
+    ...offered(ctx, undefined, [addBook]),
+    ...offered(ctx, undefined, [searchBooks]),
+    ...offered(ctx, undefined, [importRecords]),
+  ];
   return { itemKind: 'book', uri: ctx.uris.books, controls, links: [] };
 }
 

@@ -52,6 +52,8 @@ export interface TestCatalogueOptions {
   changeStreams?: Partial<ChangeStreamOptions>;
   /** The OAI-PMH endpoint's settings (a small page size exercises resumption tokens). */
   oai?: Partial<OaiConfig>;
+  /** Largest file an import takes (a small one exercises the limit). */
+  importMaxBytes?: number;
 }
 
 export async function openTestCatalogue(options: TestCatalogueOptions = {}): Promise<TestCatalogue> {
@@ -66,6 +68,7 @@ export async function openTestCatalogue(options: TestCatalogueOptions = {}): Pro
     rateLimits: options.rateLimits ?? false,
     listingCountLimit: options.listingCountLimit,
     oai: options.oai,
+    importMaxBytes: options.importMaxBytes,
   });
   const client = (token: string | undefined): TestClient => {
     const request = async (path: string, init: RequestInit = {}) => {

@@ -84,6 +84,11 @@ export function linkHeader(message: { headers: Headers }, { required = false } =
   return links;
 }
 
+/** A file of each media type a control may take as its body, with nothing in it. */
+const EMPTY_FILES: Record<string, string> = {
+  'application/marcxml+xml': '<collection xmlns="http://www.loc.gov/MARC21/slim"/>',
+};
+
 /**
  * Submits a control as a generic client does: its method and href; each field's advertised `value`, then
  * the given values, which must be fields the control declares. A required field given no value is left
@@ -110,6 +115,16 @@ export async function submit(
     return client.request(url.origin === 'http://catalogue.invalid' ? `${url.pathname}${url.search}` : url.href);
   }
   if (control.method === 'DELETE') return client.request(control.href, { method: 'DELETE' });
+  // A control whose body is a file (an import): a generic client sends a file of its type, here one that
+  // holds nothing.
+  const file = control.contentType && EMPTY_FILES[control.contentType];
+  if (file !== undefined) {
+    return client.request(control.href, {
+      method: control.method,
+      headers: { 'Content-Type': control.contentType as string },
+      body: file,
+    });
+  }
   return client.request(control.href, {
     method: control.method,
     headers: { 'Content-Type': control.contentType ?? 'application/json' },

@@ -58,6 +58,7 @@ export const FormOf: FC<PropsWithChildren<{ control: Control; id: string }>> = (
 /** A control as a form: its fields, the rarely needed ones under "More options". */
 export const ControlForm: FC<{ control: Control }> = ({ control }) => {
   if (control.method === 'DELETE') return <ConfirmedForm control={control} />;
+  if (isUpload(control)) return <UploadForm control={control} />;
   const id = `control-${control.name}`;
   const more = control.fields.filter((f) => MORE_OPTIONS.includes(f.name));
   return (
@@ -81,6 +82,41 @@ export const ControlForm: FC<{ control: Control }> = ({ control }) => {
         <button type="submit">{control.title ?? label(control.name)}</button>
       </fieldset>
     </FormOf>
+  );
+};
+
+/** A control whose body is a file (an import) rather than fields. */
+function isUpload(control: Control): boolean {
+  return control.method === 'POST' && control.contentType !== undefined && control.contentType !== 'application/json';
+}
+
+/**
+ * A file sent as it is: a native multipart form, which the script leaves alone (it sends fields as JSON),
+ * so the browser streams the file and shows the answer, the report, as the next page.
+ */
+const UploadForm: FC<{ control: Control }> = ({ control }) => {
+  const id = `control-${control.name}`;
+  return (
+    <form
+      rel={control.name}
+      method="post"
+      action={control.href}
+      id={id}
+      enctype="multipart/form-data"
+      class={`control control-${control.name}`}
+    >
+      <fieldset>
+        <legend>{control.title ?? label(control.name)}</legend>
+        <p class="field">
+          <label for={`${id}-file`}>
+            File<span class="required"> *</span>
+          </label>
+          <input id={`${id}-file`} name="file" type="file" required accept=".xml,.mrc,.marc,.csv" />
+          <small class="hint">MARCXML (.xml), ISO 2709 (.mrc) or CSV (.csv)</small>
+        </p>
+        <button type="submit">{control.title ?? label(control.name)}</button>
+      </fieldset>
+    </form>
   );
 };
 

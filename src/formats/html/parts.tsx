@@ -33,6 +33,7 @@ export function titleOf(resource: Resource): string {
     copy: `Copy ${String(state.barcode ?? state.id ?? '')}`,
     hold: `Hold ${String(state.id ?? '')}`,
     token: `Token ${String(state.id ?? '')}`,
+    'import-report': 'Import report',
   };
   return labels[resource.kind] ?? resource.kind;
 }

@@ -12,7 +12,7 @@ import { type Authentication, authenticate } from './authenticate.js';
 import { checkHost, discardPendingBody } from './connection.js';
 import { noteContextHeaders } from './context-headers.js';
 import { formMethod, isDispatchedAgain } from './form-method.js';
-import { limitBody } from './limit-body.js';
+import { bodyLimiter, limitBody } from './limit-body.js';
 import { chooseFormat, type MediaTypes, preferredFormat } from './negotiate.js';
 import { logRequest } from './request-log.js';
 import { secure } from './security-headers.js';
@@ -30,6 +30,8 @@ export interface FrameOptions {
   authentication: Authentication;
   /** The app's answer to an error, in the error shape. */
   onError: (error: Error, c: Context<AppEnv>) => Response;
+  /** Largest file an upload (an import) may send, in bytes. */
+  uploadMaxBytes: number;
 }
 
 /** How a handler is framed, beyond what its method implies. */
@@ -53,6 +55,8 @@ export interface FrameHandlerOptions {
   dispatches?: boolean | undefined;
   /** A POST that only reads (see `Operation.reads`): its body is bounded, and nothing else of a write applies. */
   reads?: boolean | undefined;
+  /** A write whose body is a file (see `Operation.upload`): bounded by the upload limit, not the fields' one. */
+  upload?: boolean | undefined;
 }
 
 /** Wraps a handler in the frame. */
@@ -61,11 +65,12 @@ export type Frame = (handler: Handler<AppEnv>, options?: FrameHandlerOptions) =>
 export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
   const { log, formats, services, authentication, onError } = options;
   const dispatchFormMethod = formMethod(app);
+  const limitUpload = bodyLimiter(options.uploadMaxBytes);
 
   /** The handler's answer, after what a write must pass first. */
-  async function write(c: Context<AppEnv>, handler: Handler<AppEnv>): Promise<Response> {
+  async function write(c: Context<AppEnv>, handler: Handler<AppEnv>, upload: boolean): Promise<Response> {
     try {
-      await limitBody(c);
+      await (upload ? limitUpload : limitBody)(c);
       const dispatched = await dispatchFormMethod(c);
       if (dispatched) return dispatched;
       // Spent before the handler runs, so that a refused write changes nothing.
@@ -78,17 +83,22 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
     }
   }
 
-  function answer(c: Context<AppEnv>, handler: Handler<AppEnv>, onlyReads: boolean): Response | Promise<Response> {
+  function answer(
+    c: Context<AppEnv>,
+    handler: Handler<AppEnv>,
+    onlyReads: boolean,
+    upload: boolean,
+  ): Response | Promise<Response> {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD') return handler(c, noNext) as Response | Promise<Response>;
     if (isSafe(method) || onlyReads) {
       return limitBody(c).then(() => handler(c, noNext) as Response | Promise<Response>);
     }
-    return write(c, handler);
+    return write(c, handler, upload);
   }
 
   return (handler, options = {}) => {
-    const { produces, alsoProduces, dispatches = false, reads = false } = options;
+    const { produces, alsoProduces, dispatches = false, reads = false, upload = false } = options;
     const choose =
       produces || dispatches
         ? (c: Context<AppEnv>) => preferredFormat(c, formats)
@@ -111,8 +121,8 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
         c.set('format', choose(c));
         const identifying = authenticate(c, authentication);
         const response = identifying
-          ? identifying.then(() => answer(c, handler, dispatches || reads))
-          : answer(c, handler, dispatches || reads);
+          ? identifying.then(() => answer(c, handler, dispatches || reads, upload))
+          : answer(c, handler, dispatches || reads, upload);
         return response instanceof Promise ? response.then(finish, fail) : finish(response);
       } catch (error) {
         return fail(error);
