@@ -1,7 +1,8 @@
 /**
- * @module Operator commands without HTTP (users, tokens, generate) on the database the service is configured
+ * @module Operator commands without HTTP (users, tokens, generate, import) on the database the service is configured
  * for; its usage text lists them. On the embedded database one process at a time owns the data directory.
  */
+import { createReadStream, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { asc, eq } from 'drizzle-orm';
 import { ConfigError, loadConfig } from './config.js';
@@ -11,10 +12,14 @@ import { prepareDatabase } from './db/migrate.js';
 import { insertToken, listTokens } from './db/queries/tokens.js';
 import { findUser, insertUser } from './db/queries/users.js';
 import { tokens, users } from './db/schema/index.js';
+import { RECORD_KEY_MAX_LENGTH } from './domain/imports/candidate.js';
+import { type ImportReport, REPORT_ENTRIES_PER_OUTCOME } from './domain/imports/report.js';
 import { checkValue } from './domain/input.js';
 import { INT4_MAX } from './domain/limits.js';
 import { hashTokenSecret, newTokenSecret } from './domain/token.js';
 import { type Role, roles, userInputFields } from './domain/user.js';
+import { formatOfFileName, formatOfMediaType, type ImportFormat, importMediaTypes } from './imports/formats.js';
+import { runImport } from './imports/run-import.js';
 import { progressBar } from './progress.js';
 
 const usage = `usage:
@@ -23,7 +28,11 @@ const usage = `usage:
   catalogue tokens add --user ID [--name LABEL]
   catalogue tokens list --user ID
   catalogue tokens revoke --id TOKEN_ID
-  catalogue generate --books N [--authors M]   (M defaults to N/10)`;
+  catalogue generate --books N [--authors M]   (M defaults to N/10)
+  catalogue import FILE [--type MEDIA_TYPE] [--source CODE]
+      FILE is MARCXML (.xml), ISO 2709 (.mrc) or CSV (.csv); --type names its media type when its name does not
+      (application/marcxml+xml, application/marc, text/csv); --source is the MARC organization code of the
+      control numbers of records that carry no 003`;
 
 class UsageError extends Error {}
 
@@ -38,11 +47,17 @@ async function main(argv: string[]): Promise<void> {
       id: { type: 'string' },
       books: { type: 'string' },
       authors: { type: 'string' },
+      type: { type: 'string' },
+      source: { type: 'string' },
     },
   });
-  const command = positionals.join(' ');
-  const known = ['users add', 'users list', 'tokens add', 'tokens list', 'tokens revoke', 'generate'];
+  // `import FILE`: the file is the command's argument, not a word of it.
+  const file = positionals[0] === 'import' ? positionals[1] : undefined;
+  const command = positionals[0] === 'import' && positionals.length === 2 ? 'import' : positionals.join(' ');
+  const known = ['users add', 'users list', 'tokens add', 'tokens list', 'tokens revoke', 'generate', 'import'];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
+  if (command === 'import' && file === undefined) throw new UsageError('import takes the FILE to import');
+  const importing = command === 'import' ? importPlan(file as string, values) : undefined;
 
   // Arguments are checked before the database is touched, so a typo changes nothing.
   const checked = checkArguments(command, values);
@@ -97,6 +112,19 @@ async function main(argv: string[]): Promise<void> {
         print(`generated ${made.authors} authors and ${made.books} books`);
         break;
       }
+      case 'import': {
+        const plan = importing as ImportPlan;
+        const progress = progressBar(process.stderr);
+        const report = await runImport(db, createReadStream(plan.file), {
+          format: plan.format,
+          source: plan.source,
+          onProgress: ({ bytes, records }) =>
+            progress.update({ phase: `bytes, ${records.toLocaleString('en')} records`, done: bytes, total: plan.size }),
+        });
+        progress.done();
+        print(importSummary(report));
+        break;
+      }
     }
   } finally {
     await database.close();
@@ -109,6 +137,52 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+interface ImportPlan {
+  file: string;
+  size: number;
+  format: ImportFormat;
+  source: string | undefined;
+}
+
+/** The file, its format (by `--type`, else its name) and size, checked before the database is opened. */
+function importPlan(file: string, values: CliValues): ImportPlan {
+  const format = values.type !== undefined ? formatOfMediaType(values.type) : formatOfFileName(file);
+  if (!format) {
+    throw new UsageError(
+      values.type !== undefined
+        ? `--type must be one of ${importMediaTypes.join(', ')}`
+        : `cannot tell the format of ${file} by its name: name it with --type (${importMediaTypes.join(', ')})`,
+    );
+  }
+  let size: number;
+  try {
+    const stats = statSync(file);
+    if (!stats.isFile()) throw new UsageError(`${file} is not a file`);
+    size = stats.size;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${file}`);
+  }
+  const source = values.source?.trim() || undefined;
+  if (source !== undefined && source.length > RECORD_KEY_MAX_LENGTH) {
+    throw new UsageError(`--source must be at most ${RECORD_KEY_MAX_LENGTH} characters`);
+  }
+  return { file, size, format, source };
+}
+
+/** The report as an operator reads it: the counts, then each record refused and why. */
+function importSummary(report: ImportReport): string {
+  const lines = [
+    `${report.records} records: ${report.imported} imported, ${report.matched} matched, ${report.refused} refused; ` +
+      `${report.authors_created} authors created`,
+  ];
+  for (const entry of report.entries) {
+    if (entry.status === 'refused') lines.push(`record ${entry.number}: refused: ${entry.reason}`);
+  }
+  if (report.truncated) lines.push(`(the first ${REPORT_ENTRIES_PER_OUTCOME} of each outcome are listed)`);
+  return lines.join('\n');
+}
+
 interface CliValues {
   name?: string;
   role?: string;
@@ -116,6 +190,8 @@ interface CliValues {
   id?: string;
   books?: string;
   authors?: string;
+  type?: string;
+  source?: string;
 }
 
 function checkArguments(command: string, values: CliValues) {

@@ -2,12 +2,17 @@
  * @module A progress bar for long operator commands. On a terminal it redraws one line in place; when
  * the output is a file or a pipe it prints a line per phase and per tenth, so logs stay readable.
  */
-import type { GenerateProgress } from './db/generate.js';
-
 const WIDTH = 30;
 
+/** How far a long operation is: `done` of `total`, counted in what `phase` names. */
+export interface Progress {
+  phase: string;
+  done: number;
+  total: number;
+}
+
 export interface ProgressBar {
-  update(progress: GenerateProgress): void;
+  update(progress: Progress): void;
   /** Ends the bar's line. */
   done(): void;
 }
