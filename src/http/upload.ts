@@ -57,22 +57,27 @@ function formFile(contentType: string, raw: ReadableStream<Uint8Array>, maxBytes
     });
     parser.on('error', () => reject(new InvalidInput('the form is not well-formed multipart/form-data')));
     parser.on('close', () => reject(new InvalidInput('the form carries no file')));
-    const source = Readable.fromWeb(raw as import('node:stream/web').ReadableStream<Uint8Array>);
+    const source = Readable.from(guarded(raw, maxBytes));
     source.on('error', (error) => parser.destroy(error));
     source.pipe(parser);
   });
 }
 
 /**
- * The bytes as they arrive; a failure to read them is the client's (the body limit passed, the connection
- * closed, a broken form) and is answered as such, never as the service's.
+ * The bytes as they arrive, counted: past `maxBytes` the upload is refused (413), a declared length having
+ * been checked before. A failure to read them is the client's (the connection closed, a broken form) and
+ * is answered as such, never as the service's.
  */
 async function* guarded(body: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+  let size = 0;
   try {
-    for await (const chunk of body) yield chunk;
+    for await (const chunk of body) {
+      size += chunk.byteLength;
+      if (size > maxBytes) throw new PayloadTooLarge(maxBytes);
+      yield chunk;
+    }
   } catch (error) {
     if (error instanceof CatalogueError) throw error;
-    if (error instanceof Error && error.name === 'BodyLimitError') throw new PayloadTooLarge(maxBytes);
     throw new RequestAborted();
   }
 }

@@ -12,7 +12,7 @@ import { type Authentication, authenticate } from './authenticate.js';
 import { checkHost, discardPendingBody } from './connection.js';
 import { noteContextHeaders } from './context-headers.js';
 import { formMethod, isDispatchedAgain } from './form-method.js';
-import { bodyLimiter, limitBody } from './limit-body.js';
+import { limitBody, uploadLimiter } from './limit-body.js';
 import { chooseFormat, type MediaTypes, preferredFormat } from './negotiate.js';
 import { logRequest } from './request-log.js';
 import { secure } from './security-headers.js';
@@ -65,7 +65,7 @@ export type Frame = (handler: Handler<AppEnv>, options?: FrameHandlerOptions) =>
 export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
   const { log, formats, services, authentication, onError } = options;
   const dispatchFormMethod = formMethod(app);
-  const limitUpload = bodyLimiter(options.uploadMaxBytes);
+  const limitUpload = uploadLimiter(options.uploadMaxBytes);
 
   /** The handler's answer, after what a write must pass first. */
   async function write(c: Context<AppEnv>, handler: Handler<AppEnv>, upload: boolean): Promise<Response> {

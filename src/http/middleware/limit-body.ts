@@ -9,6 +9,20 @@ import { bodyLimit } from 'hono/body-limit';
 import { PayloadTooLarge } from '../../domain/errors.js';
 import { MAX_BODY_BYTES } from '../../domain/limits.js';
 
+/**
+ * A file's limit (an import): a declared `Content-Length` over it is refused unread; a body without one is
+ * counted by its reader as it streams (`http/upload.ts`). Hono's `bodyLimit` reads such a body whole into
+ * memory before the handler runs, which a file of hundreds of megabytes must never be.
+ */
+export function uploadLimiter(maxBytes: number): (c: Context) => Promise<void> {
+  return async function limitUploadTo(c) {
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && c.req.header('transfer-encoding') === undefined && Number(declared) > maxBytes) {
+      throw new PayloadTooLarge(maxBytes);
+    }
+  };
+}
+
 /** A body limit of `maxBytes`; see `limitBody`. */
 export function bodyLimiter(maxBytes: number): (c: Context) => Promise<void> {
   const limit = bodyLimit({
