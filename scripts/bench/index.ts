@@ -16,6 +16,7 @@ import {
   postgresCatalogue,
   serverVersion,
 } from './catalogues.js';
+import { type ImportFigures, measureImport } from './imports.js';
 import { type LatencyFigures, measureListings } from './listings.js';
 import { measureOaiPages, type OaiFigures } from './oai-pmh.js';
 import { type BenchOptions, OptionsError, parseOptions, usage } from './options.js';
@@ -35,6 +36,9 @@ const log = (line: string) => {
   );
 };
 
+/** Records the import scenario sends: the issue's figure, whatever the catalogue's size. */
+const IMPORT_RECORDS = 100_000;
+
 async function main(options: BenchOptions): Promise<void> {
   const missing = wrkMissing();
   if (missing) throw new OptionsError(missing);
@@ -48,6 +52,8 @@ async function main(options: BenchOptions): Promise<void> {
   let stream: StreamFigures | undefined;
   let streamError: string | undefined;
   let oai: OaiFigures | undefined;
+  let imports: ImportFigures | undefined;
+  let importsError: string | undefined;
   let peer: PeerOutcome | undefined;
   log(`sizes ${options.sizes.join(', ')}; scratch ${scratch}; PostgreSQL ${redact(options.databaseUrl)}`);
   const machine = await describeMachine(options.databaseUrl);
@@ -176,6 +182,35 @@ async function main(options: BenchOptions): Promise<void> {
         );
         if (writes.error) log(`  FAILED: ${writes.error}`);
         throughput.push(writes);
+        await fresh.stop();
+        servers.pop();
+
+        // After everything else on this catalogue: it adds books. A server of its own, whose request may
+        // take as long as the import does (the body arrives while it is written).
+        log(`importing ${IMPORT_RECORDS.toLocaleString('en')} MARCXML records over HTTP from a fresh server`);
+        const importer = await startServer({
+          name: 'import',
+          args: catalogueEntry('server'),
+          env: {
+            ...catalogueEnv,
+            ...catalogue.env,
+            CATALOGUE_REQUEST_TIMEOUT_SECONDS: '3600',
+            CATALOGUE_IMPORT_MAX_BYTES: String(2 ** 32),
+          },
+          readyPath: '/health',
+          logDir: scratch,
+          timeoutMs: 300_000,
+        });
+        servers.push(importer);
+        try {
+          imports = await measureImport(importer, IMPORT_RECORDS, benchToken);
+          log(
+            `  ${imports.recordsPerSecond.toLocaleString('en')} records/s, RSS idle ${imports.idleRssMiB} MiB, +${imports.growthMiB} MiB`,
+          );
+        } catch (error) {
+          importsError = error instanceof Error ? error.message : String(error);
+          log(`  FAILED: ${importsError}`);
+        }
       } finally {
         while (servers.length) await servers.pop()?.stop();
         await catalogue.drop();
@@ -206,6 +241,8 @@ async function main(options: BenchOptions): Promise<void> {
     ...(stream && { stream }),
     ...(streamError && { streamError }),
     ...(oai && { oai }),
+    ...(imports && { imports }),
+    ...(importsError && { importsError }),
     ...(peer && { peer }),
   };
   for (const path of writeReport(options.docsDir, results)) log(`wrote ${path}`);

@@ -4,6 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { IMPORT_GROWTH_MIB_TARGET, IMPORT_RECORDS_PER_SECOND_TARGET, type ImportFigures } from './imports.js';
 import { type LatencyFigures, listingScenarios } from './listings.js';
 import { OAI_DEEP_PAGE_TARGET, type OaiFigures } from './oai-pmh.js';
 import type { StreamFigures } from './stream.js';
@@ -45,6 +46,10 @@ export interface Results {
   streamError?: string;
   /** OAI-PMH paging at the largest size. */
   oai?: OaiFigures;
+  /** `POST /imports` of generated MARCXML records on PostgreSQL. */
+  imports?: ImportFigures;
+  /** Why the import has no figures. */
+  importsError?: string;
   peer?: PeerOutcome;
 }
 
@@ -143,6 +148,7 @@ function markdown(r: Results, stays: string[] = []): string {
     '',
     ...streamLines(r),
     ...oaiLines(r),
+    ...importLines(r),
     ...failureLines(r),
     ...stays,
     '## Machine',
@@ -209,6 +215,24 @@ function targetRows(r: Results, smallest: number, largest: number): string[] {
         `×${r.oai.ratio.toFixed(2)}`,
         r.oai.ratio <= OAI_DEEP_PAGE_TARGET,
         r.oai.ratio,
+      ),
+    );
+  }
+  if (r.importsError) rows.push(row('MARCXML import: records/s and RSS', '', false, Number.NaN));
+  if (r.imports) {
+    const i = r.imports;
+    rows.push(
+      row(
+        `MARCXML import of ${count(i.records)} records on PostgreSQL: ≥ ${IMPORT_RECORDS_PER_SECOND_TARGET.toLocaleString('en')} records/s`,
+        `${i.recordsPerSecond.toLocaleString('en')} records/s`,
+        i.recordsPerSecond >= IMPORT_RECORDS_PER_SECOND_TARGET,
+        i.recordsPerSecond,
+      ),
+      row(
+        `same: peak RSS ≤ idle + ${IMPORT_GROWTH_MIB_TARGET} MiB`,
+        `+${i.growthMiB} MiB`,
+        i.growthMiB <= IMPORT_GROWTH_MIB_TARGET,
+        i.growthMiB,
       ),
     );
   }
@@ -329,6 +353,19 @@ function oaiLines(r: Results): string[] {
   ];
 }
 
+function importLines(r: Results): string[] {
+  if (!r.imports) return [];
+  const i = r.imports;
+  return [
+    `## MARCXML import (${count(i.records)} records into the catalogue of ${count(r.largestSize)} books, PostgreSQL)`,
+    '',
+    `\`POST /imports\` of ${(i.bytes / 1e6).toFixed(0)} MB generated as it is sent: ${i.imported.toLocaleString('en')} ` +
+      `imported in ${i.seconds} s, **${i.recordsPerSecond.toLocaleString('en')} records/s**. Server RSS idle ` +
+      `${i.idleRssMiB} MiB, peak ${i.peakRssMiB} MiB: **+${i.growthMiB} MiB**.`,
+    '',
+  ];
+}
+
 /** Every scenario that could not be measured, with the error, so a failed run still says what went wrong. */
 function failureLines(r: Results): string[] {
   const failures = [
@@ -340,6 +377,7 @@ function failureLines(r: Results): string[] {
     ),
     ...(r.streamError ? [`unpaginated \`GET /books\`: ${r.streamError}`] : []),
     ...(r.oai?.error ? [`OAI-PMH \`ListRecords\` paging: ${r.oai.error}`] : []),
+    ...(r.importsError ? [`MARCXML import: ${r.importsError}`] : []),
   ];
   if (failures.length === 0) return [];
   return ['## Not measured', '', ...failures.map((failure) => `- ${failure.split('\n')[0]}`), ''];
