@@ -25,7 +25,7 @@ export const authors = pgTable(
     index('authors_name_desc_id_idx').on(t.name.desc().nullsFirst(), t.id),
     index('authors_search_idx').using('gin', t.search),
     // An imported record names its author; the name is looked up as `catalogue_name_key` compares names
-    // (the author_name_key migration): `J.R.R. Tolkien` and `J. R. R. Tolkien` are one author.
+    // (migration 0016): `J.R.R. Tolkien` and `J. R. R. Tolkien` are one author.
     index('authors_name_key_idx').on(sql`catalogue_name_key(${t.name})`),
   ],
 );

@@ -104,7 +104,7 @@ function authorOf(record: ImportedRecord): ImportCandidate['author'] | Refusal {
   if (!name) return { reason: 'no author (MARC 100 $a)' };
   if ([...name].length > NAME_MAX_LENGTH)
     return { reason: `bad author: a name longer than ${NAME_MAX_LENGTH} characters` };
-  // Compared without punctuation and spaces (see the author_name_key migration): it must keep something.
+  // Compared without punctuation and spaces (`catalogue_name_key`, migration 0016): it must keep something.
   if (!/[\p{L}\p{N}]/u.test(name)) return { reason: 'bad author: a name without a letter' };
   return { name };
 }
