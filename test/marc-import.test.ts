@@ -206,6 +206,52 @@ describe('importing records', () => {
     expect(await count('books')).toBe(books);
   });
 
+  it('answers every malformed upload in the error shape with a 4xx, changing nothing', async () => {
+    const books = await count('books');
+    const form = (content: string, type: string, name: string) => {
+      const data = new FormData();
+      data.append('file', new Blob([content], { type }), name);
+      return data;
+    };
+    const cases: [string, RequestInit][] = [
+      ['bytes that are not UTF-8', { headers: { 'Content-Type': MARCXML }, body: new Uint8Array([0x3c, 0xff, 0xfe]) }],
+      [
+        'a CSV with an unclosed quote',
+        { headers: { 'Content-Type': 'text/csv' }, body: 'title,publication_year,author\n"A,1,B' },
+      ],
+      [
+        'a CSV row of the wrong length',
+        { headers: { 'Content-Type': 'text/csv' }, body: 'title,publication_year,author\nA,1' },
+      ],
+      ['a multipart body without a boundary', { headers: { 'Content-Type': 'multipart/form-data' }, body: 'x' }],
+      [
+        'a broken multipart body',
+        { headers: { 'Content-Type': 'multipart/form-data; boundary=zz' }, body: '--zz\r\nnonsense' },
+      ],
+      [
+        'a form without a file',
+        {
+          body: (() => {
+            const f = new FormData();
+            f.append('source', 'X');
+            return f;
+          })(),
+        },
+      ],
+      ['a form with a file of no import type', { body: form('hello', 'text/plain', 'notes.txt') }],
+      ['a form with malformed MARCXML', { body: form('<collection><record>', 'text/xml', 'a.xml') }],
+      ['a source too long', { headers: { 'Content-Type': MARCXML }, body: '<collection/>' }],
+    ];
+    for (const [what, init] of cases) {
+      const path = what === 'a source too long' ? `/imports?source=${'x'.repeat(101)}` : '/imports';
+      const response = await t.request(path, { method: 'POST', ...init });
+      expect(response.status, what).toBeGreaterThanOrEqual(400);
+      expect(response.status, what).toBeLessThan(500);
+      await expectError(response, response.status, { what });
+    }
+    expect(await count('books')).toBe(books);
+  });
+
   it('refuses a body it cannot read with 415', async () => {
     await expectError(await upload('{}', 'application/json'), 415);
   });
