@@ -96,7 +96,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   };
   const onError = (error: Error, c: Context<AppEnv>) => respondWithError(toCatalogueError(error, c, log), c);
 
-  const services = { database: options.database, uris, deprecations, rateLimiter, listingCountLimit };
+  const services = { database: options.database, uris, deprecations, rateLimiter, listingCountLimit, formats };
   const policy = createPolicy(options.access ?? defaultAccessPolicy);
   const authentication = { uris, policy, callers: new CallerCache(options.database) };
   const uploadMaxBytes = options.importMaxBytes ?? DEFAULT_IMPORT_MAX_BYTES;

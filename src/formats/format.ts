@@ -3,7 +3,7 @@
  * bytes of one media type and decides nothing: which links and controls exist was settled by the
  * renderers. Adding a media type is a new module implementing `Format` plus one line in `registry.ts`.
  */
-import type { Control, Link, Resource, ResourceStream } from '../hypermedia/model.js';
+import type { Control, Link, Resource, ResourceKind, ResourceStream } from '../hypermedia/model.js';
 
 /** Where a document is shown, for formats that present a whole page (a browser's). */
 export interface PageContext {
@@ -63,6 +63,12 @@ export interface Format {
   contentType: string;
   /** Media types in `Accept` that select this format, most specific first. */
   mediaTypes: readonly string[];
+  /**
+   * The kinds of resource it can write, where it writes only some (a MARC record is a book's); absent, every
+   * kind. A format of some kinds answers reads only: a write asking for it alone is refused (406) before it
+   * changes anything, and a read of another kind is answered in the format `Accept` likes next (406 if none).
+   */
+  kinds?: readonly (ResourceKind | ResourceStream['kind'])[];
   /** A whole document; `page` is given to formats that draw whole pages (`drawsPages`). */
   resource(resource: Resource, page?: PageContext): string;
   /** It draws whole pages for people, with a header: it reads the `PageContext`, which others are spared. */
@@ -85,6 +91,11 @@ export interface Format {
   error?(error: ErrorContent, page?: PageContext): string;
   /** Files served with this format. */
   assets?: readonly Asset[];
+}
+
+/** Whether `format` can write a resource, a page or a stream of this kind. */
+export function writesKind(format: Format, kind: ResourceKind | ResourceStream['kind']): boolean {
+  return format.kinds === undefined || format.kinds.includes(kind);
 }
 
 /**

@@ -12,6 +12,8 @@ export interface AppEnv {
     database: Database;
     /** The negotiated response format. */
     format: Format;
+    /** Every format the app speaks, for a resource the negotiated one cannot write (`formatFor`). */
+    formats: readonly Format[];
     /** The caller and URI builder, for renderers. */
     ctx: RenderContext;
     /** Builds hrefs; set before the caller is known (errors need it too). */

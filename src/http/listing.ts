@@ -22,6 +22,7 @@ import type { Resource } from '../hypermedia/model.js';
 import { type Collection, renderPage, renderStream } from '../renderers/collection.js';
 import { rootLink } from '../renderers/root.js';
 import type { AppEnv } from './env.js';
+import { formatFor } from './middleware/negotiate.js';
 import { queryParams } from './params.js';
 import { send, sendStream } from './respond.js';
 
@@ -42,8 +43,10 @@ export async function sendListing<Row>(
   read: ListingReader<Row>,
   renderItem: (row: Row) => Resource,
 ): Promise<Response> {
+  // Settled before any quota is spent: where the format asked for cannot write these items, the next it can.
+  const format = formatFor(c, `${collection.itemKind}-${listing.paging ? 'page' : 'list'}`);
   // A format read by people shows pages even where the JSON form would stream the whole collection.
-  const paging = listing.paging ?? (c.get('format').alwaysPaged ? { page: 1, perPage: DEFAULT_PER_PAGE } : undefined);
+  const paging = listing.paging ?? (format.alwaysPaged ? { page: 1, perPage: DEFAULT_PER_PAGE } : undefined);
   // Searches and whole-collection streams are the expensive reads: each spends from the caller's quota.
   const limiter = c.get('rateLimiter');
   if (listing.query !== undefined) limiter?.spend(c, 'search');
@@ -60,7 +63,7 @@ export async function sendListing<Row>(
       countFacets && listingReads.run(() => countFacets(paged)),
     ]);
     const resource = renderPage(collection, paged, rows.map(renderItem), facts, facetCounts);
-    if (!c.get('format').drawsPages) return send(c, resource);
+    if (!format.drawsPages) return send(c, resource);
     const suggestions = rootLink(c.get('ctx'), 'suggestions');
     return send(c, resource, {
       listing: { ...listingView(spec, paged, collection), ...(suggestions && { suggestions }) },

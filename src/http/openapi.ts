@@ -201,7 +201,7 @@ function operationOf(path: string, method: Method, operation: Operation, options
       },
     }),
     responses: {
-      [status]: success(status, operation, options.formats),
+      [status]: success(status, operation, method === 'GET' ? options.formats : wholeFormats(options.formats)),
       ...Object.fromEntries(
         errorStatuses(method, operation, pathNames.length > 0).map((s) => [
           s,
@@ -258,8 +258,21 @@ function success(status: number, operation: Operation, formats: readonly Format[
   };
 }
 
+/** A write answers in a format that writes every kind of resource (see `Format.kinds`). */
+function wholeFormats(formats: readonly Format[]): readonly Format[] {
+  return formats.filter((format) => format.kinds === undefined);
+}
+
 function representationSchema(format: Format, operation: Operation): Schema {
   const mediaType = format.mediaTypes[0];
+  if (format.kinds) {
+    return {
+      type: 'string',
+      description:
+        `Where the answer is of a kind it writes (${format.kinds.join(', ')}): it as ${mediaType}. Else the next ` +
+        'format `Accept` allows, or 406.',
+    };
+  }
   if (mediaType === 'application/json') {
     return operation.listing
       ? {

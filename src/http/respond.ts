@@ -13,6 +13,7 @@ import { announceDeprecations, type HeaderRecord } from './deprecation.js';
 import type { AppEnv } from './env.js';
 import { isSafe } from './methods.js';
 import { contextHeadersSet } from './middleware/context-headers.js';
+import { formatFor } from './middleware/negotiate.js';
 import { securedResponse, securityHeaders } from './middleware/security-headers.js';
 import { etagMatches } from './preconditions.js';
 
@@ -49,7 +50,7 @@ export interface SendOptions {
 const constantBodies = new WeakMap<Resource, Map<Format, { body: Uint8Array<ArrayBuffer>; etag: string }>>();
 
 export function send(c: Context<AppEnv>, resource: Resource, options: SendOptions = {}): Response {
-  const format = c.get('format');
+  const format = formatFor(c, resource.kind);
   if (format.redirectAfterWrite && !isSafe(c.req.method) && !options.showOnce) {
     const target = options.headers?.Location ?? resource.links.find((l) => l.rel === 'self')?.href ?? '/';
     return seeOther(c, target);
@@ -184,7 +185,7 @@ const CHUNKS_AHEAD = 4;
  * that fails still gets a proper error response; HEAD never opens the cursor at all.
  */
 export async function sendStream(c: Context<AppEnv>, stream: ResourceStream): Promise<Response> {
-  const format = c.get('format');
+  const format = formatFor(c, stream.kind);
   const headers: HeaderRecord = { 'Content-Type': format.contentType, Vary: VARY };
   setLinkHeader(headers, stream.links);
   announceDeprecations(headers, c.get('deprecations'), { links: stream.links, controls: stream.controls });

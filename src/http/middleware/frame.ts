@@ -20,7 +20,7 @@ import { secure } from './security-headers.js';
 /** What every route handler finds on the context, the same for every request. */
 export type Services = Pick<
   AppEnv['Variables'],
-  'database' | 'uris' | 'deprecations' | 'rateLimiter' | 'listingCountLimit'
+  'database' | 'uris' | 'deprecations' | 'rateLimiter' | 'listingCountLimit' | 'formats'
 >;
 
 export interface FrameOptions {
@@ -66,6 +66,9 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
   const { log, formats, services, authentication, onError } = options;
   const dispatchFormMethod = formMethod(app);
   const limitUpload = uploadLimiter(options.uploadMaxBytes);
+  // A write, and an endpoint of a protocol of its own, answer in a format that writes every kind: a write
+  // asking for MARC alone is refused before it changes anything, not after.
+  const wholeFormats = formats.filter((format) => format.kinds === undefined);
 
   /** The handler's answer, after what a write must pass first. */
   async function write(c: Context<AppEnv>, handler: Handler<AppEnv>, upload: boolean): Promise<Response> {
@@ -101,8 +104,8 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
     const { produces, alsoProduces, dispatches = false, reads = false, upload = false } = options;
     const choose =
       produces || dispatches
-        ? (c: Context<AppEnv>) => preferredFormat(c, formats)
-        : (c: Context<AppEnv>) => chooseFormat(c, formats, alsoProduces);
+        ? (c: Context<AppEnv>) => preferredFormat(c, wholeFormats)
+        : (c: Context<AppEnv>) => chooseFormat(c, isSafe(c.req.method) ? formats : wholeFormats, alsoProduces);
     return function framed(c) {
       const started = performance.now();
       const finish = (response: Response) => {

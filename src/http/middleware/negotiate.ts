@@ -1,8 +1,10 @@
 /** @module Chooses the response format from `Accept` once per request; 406 when none fits. */
 import type { Context } from 'hono';
 import { NotAcceptable } from '../../domain/errors.js';
-import type { Format } from '../../formats/format.js';
+import { type Format, writesKind } from '../../formats/format.js';
 import { negotiate, preferred } from '../../formats/registry.js';
+import type { ResourceKind, ResourceStream } from '../../hypermedia/model.js';
+import type { AppEnv } from '../env.js';
 
 /**
  * The format of `formats` that the request's `Accept` prefers; 406 (`NotAcceptable`) when none fits.
@@ -29,4 +31,19 @@ export function preferredFormat(c: Context, formats: readonly Format[]): Format 
   const format = negotiate(c.req.header('accept'), formats) ?? formats[0];
   if (!format) throw new NotAcceptable([]);
   return format;
+}
+
+/**
+ * The format to write a resource of `kind` in: the one negotiated for the request when it writes that kind,
+ * else the one `Accept` likes best among the formats that do (MARC asked for first, JSON second, on an
+ * author: JSON); 406 when none does. It becomes the request's format, for its errors too.
+ */
+export function formatFor(c: Context<AppEnv>, kind: ResourceKind | ResourceStream['kind']): Format {
+  const format = c.get('format');
+  if (writesKind(format, kind)) return format;
+  const able = c.get('formats').filter((candidate) => writesKind(candidate, kind));
+  const chosen = negotiate(c.req.header('accept'), able);
+  if (!chosen) throw new NotAcceptable(able.flatMap((candidate) => candidate.mediaTypes));
+  c.set('format', chosen);
+  return chosen;
 }
