@@ -7,9 +7,18 @@ import { halFormat } from './hal.js';
 import { halFormsFormat } from './hal-forms.js';
 import { htmlFormat } from './html/index.js';
 import { jsonFormat } from './json.js';
+import { marcFormat } from './marc/iso2709.js';
+import { marcXmlFormat } from './marc/marcxml.js';
 
 /** In order of preference when the client likes several equally; the first is the default. */
-export const formats: readonly Format[] = [jsonFormat, halFormsFormat, halFormat, htmlFormat];
+export const formats: readonly Format[] = [
+  jsonFormat,
+  halFormsFormat,
+  halFormat,
+  htmlFormat,
+  marcXmlFormat,
+  marcFormat,
+];
 
 interface MediaRange {
   type: string;

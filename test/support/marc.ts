@@ -1,0 +1,86 @@
+/**
+ * MARC in tests: MARCXML read into marcjs's field arrays (fast-xml-parser, whitespace kept: 008 ends in a
+ * blank), ISO 2709 read back with marcjs, and MARCXML checked against the MARC 21 slim schema with
+ * `xmllint --schema` (libxml2-utils).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { XMLParser } from 'fast-xml-parser';
+import marcjs from 'marcjs';
+
+const run = promisify(execFile);
+const SCHEMA = new URL('../fixtures/marc21/MARC21slim.xsd', import.meta.url).pathname;
+
+/** A record as marcjs holds it: the leader, and each field `[tag, value]` or `[tag, indicators, code, value, …]`. */
+export interface MarcFields {
+  leader: string;
+  fields: string[][];
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  // Character references (`&#xEB;`, as marcjs writes every character beyond ASCII) read as characters.
+  htmlEntities: true,
+  isArray: (name) => ['record', 'controlfield', 'datafield', 'subfield'].includes(name),
+});
+
+const text = (node: unknown): string =>
+  typeof node === 'object' && node !== null ? String((node as { '#text'?: unknown })['#text'] ?? '') : String(node);
+
+/** The records of a MARCXML document, whether its root is a `<record>` or a `<collection>`. */
+export function readMarcXml(xml: string): MarcFields[] {
+  const document = parser.parse(xml);
+  // biome-ignore lint/suspicious/noExplicitAny: XML read loosely by design
+  const records: any[] = document.collection ? (document.collection.record ?? []) : document.record;
+  return records.map((record) => ({
+    leader: text(record.leader),
+    fields: [
+      // biome-ignore lint/suspicious/noExplicitAny: XML read loosely by design
+      ...(record.controlfield ?? []).map((field: any) => [field['@tag'], text(field)]),
+      // biome-ignore lint/suspicious/noExplicitAny: XML read loosely by design
+      ...(record.datafield ?? []).map((field: any) => [
+        field['@tag'],
+        `${field['@ind1']}${field['@ind2']}`,
+        // biome-ignore lint/suspicious/noExplicitAny: XML read loosely by design
+        ...field.subfield.flatMap((subfield: any) => [subfield['@code'], text(subfield)]),
+      ]),
+    ],
+  }));
+}
+
+/** The records of an ISO 2709 file, each read by marcjs. */
+export function readIso2709(bytes: Buffer): MarcFields[] {
+  const records: MarcFields[] = [];
+  for (let start = 0; start < bytes.length; ) {
+    const end = bytes.indexOf(0x1d, start) + 1;
+    if (end === 0) throw new Error(`bytes after the last record terminator, from byte ${start}`);
+    const record = marcjs.Marc.parse(bytes.subarray(start, end), 'iso2709');
+    records.push({ leader: record.leader, fields: record.fields });
+    start = end;
+  }
+  return records;
+}
+
+/** xmllint's complaints about a MARCXML document against MARC 21 slim; empty when it is valid. */
+export async function marcSchemaErrors(xml: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'marcxml-'));
+  try {
+    const file = join(dir, 'records.xml');
+    await writeFile(file, xml);
+    try {
+      await run('xmllint', ['--noout', '--schema', SCHEMA, file], { maxBuffer: 64 * 1024 * 1024 });
+      return '';
+    } catch (error) {
+      return String((error as { stderr?: string }).stderr ?? error);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
