@@ -129,7 +129,7 @@ describe('the OAI-PMH endpoint', () => {
     expect(answer.doc.request['@verb']).toBe('Identify');
   });
 
-  it('ListMetadataFormats offers oai_dc, for the repository and for one record', async () => {
+  it('ListMetadataFormats offers oai_dc and marc21, for the repository and for one record', async () => {
     const all = await oai(t.anonymous, 'verb=ListMetadataFormats');
     const one = await oai(t.anonymous, `verb=ListMetadataFormats&identifier=${identifier(book)}`);
     await expectValid([all, one]);
@@ -140,8 +140,50 @@ describe('the OAI-PMH endpoint', () => {
           schema: 'http://www.openarchives.org/OAI/2.0/oai_dc.xsd',
           metadataNamespace: 'http://www.openarchives.org/OAI/2.0/oai_dc/',
         },
+        {
+          metadataPrefix: 'marc21',
+          schema: 'http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd',
+          metadataNamespace: 'http://www.loc.gov/MARC21/slim',
+        },
       ]);
     }
+  });
+
+  it('GetRecord and ListRecords answer marc21: the MARCXML record, valid against MARC 21 slim, with 005 the datestamp', async () => {
+    const created = await t.send('POST', '/books', {
+      title: 'The Lathe of Heaven',
+      publication_year: 1971,
+      author_id: author,
+      isbn: '0-684-12529-3',
+      language: 'en',
+      subjects: ['Dreams', 'Science fiction'],
+      publisher: 'Scribner',
+    });
+    const { id } = (await created.json()) as { id: number };
+    const one = await oai(t.anonymous, `verb=GetRecord&identifier=${identifier(id)}&metadataPrefix=marc21`);
+    const list = await harvest(t.anonymous, 'ListRecords', 'metadataPrefix=marc21');
+    await expectValid([one, ...list]);
+    const { record } = one.doc.GetRecord;
+    const marc = record.metadata['marc:record'];
+    const control = (tag: string) => marc['marc:controlfield'].find((f: { '@tag': string }) => f['@tag'] === tag);
+    expect(textOf(control('001'))).toBe(String(id));
+    // 005 is yyyymmddhhmmss.f: the datestamp, to the tenth of a second.
+    expect(textOf(control('005'))).toMatch(new RegExp(`^${record.header.datestamp.replace(/[-T:Z]/g, '')}\\.\\d$`));
+    expect(textOf(control('008')).slice(7, 11)).toBe('1971');
+    // biome-ignore lint/suspicious/noExplicitAny: XML read loosely by design
+    const data = marc['marc:datafield'].map((f: any) => [f['@tag'], [f['marc:subfield']].flat().map(textOf)]);
+    expect(data).toEqual([
+      ['020', ['9780684125299']],
+      ['041', ['eng']],
+      ['100', ['Ursula K. Le Guin']],
+      ['245', ['The Lathe of Heaven']],
+      ['264', ['Scribner', '1971']],
+      ['650', ['Dreams']],
+      ['650', ['Science fiction']],
+    ]);
+    const listed = list.flatMap((page) => page.doc.ListRecords.record);
+    // biome-ignore lint/suspicious/noExplicitAny: XML read loosely by design
+    expect(listed.filter((r: any) => r.metadata?.['marc:record']).length).toBe(listed.length);
   });
 
   it('GetRecord answers a book in Dublin Core, its text escaped', async () => {
@@ -220,7 +262,7 @@ describe('the OAI-PMH endpoint', () => {
       ['verb=ListRecords&resumptionToken=abc', 'badResumptionToken'],
       ['verb=ListRecords&resumptionToken=eyJ2ZXJiIjoiTGlzdFJlY29yZHMifQ', 'badResumptionToken'],
       ['verb=ListSets&resumptionToken=abc', 'badResumptionToken'],
-      ['verb=ListRecords&metadataPrefix=marc21', 'cannotDisseminateFormat'],
+      ['verb=ListRecords&metadataPrefix=marcxml', 'cannotDisseminateFormat'],
       [`verb=GetRecord&identifier=${identifier(book)}&metadataPrefix=mods`, 'cannotDisseminateFormat'],
       [`verb=GetRecord&identifier=${identifier(2_000_000_000)}&metadataPrefix=oai_dc`, 'idDoesNotExist'],
       [`verb=GetRecord&identifier=oai:elsewhere.org:book/${book}&metadataPrefix=oai_dc`, 'idDoesNotExist'],

@@ -1,7 +1,6 @@
 /**
  * @module The metadata formats records are disseminated in (OAI-PMH 2.0, §3.4): a small registry, where a
- * format is its prefix, schema and namespace, and how it writes a book under `<metadata>`. MARC 21
- * (`marc21`, MARCXML) joins it as one more entry once the catalogue exports MARC.
+ * format is its prefix, schema and namespace, and how it writes a book under `<metadata>`.
  */
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { BookMetadata } from '../../domain/oai-pmh/record.js';
@@ -14,5 +13,15 @@ export interface MetadataFormat {
   /** The namespace of its root element. */
   namespace: string;
   /** Writes one book as this format's root element, inside `parent` (the record's `<metadata>`). */
-  write(parent: XMLBuilder, book: BookMetadata, context: { bookUrl: string }): void;
+  write(parent: XMLBuilder, book: BookMetadata, context: RecordContext): void;
+}
+
+/** What a record says besides the book's own fields. */
+export interface RecordContext {
+  /** The book's URL. */
+  bookUrl: string;
+  /** The record's datestamp: when the book last changed. */
+  changed: Date;
+  /** When the response is written. */
+  responseDate: Date;
 }

@@ -4,7 +4,7 @@
  */
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { BookMetadata } from '../../domain/oai-pmh/record.js';
-import type { MetadataFormat } from './metadata-format.js';
+import type { MetadataFormat, RecordContext } from './metadata-format.js';
 
 const OAI_DC = 'http://www.openarchives.org/OAI/2.0/oai_dc/';
 const DC = 'http://purl.org/dc/elements/1.1/';
@@ -46,7 +46,7 @@ export const oaiDc: MetadataFormat = {
   prefix: 'oai_dc',
   schema: 'http://www.openarchives.org/OAI/2.0/oai_dc.xsd',
   namespace: OAI_DC,
-  write(parent: XMLBuilder, book: BookMetadata, context: { bookUrl: string }): void {
+  write(parent: XMLBuilder, book: BookMetadata, context: RecordContext): void {
     const dc = parent.ele(OAI_DC, 'oai_dc:dc', {
       'xmlns:dc': DC,
       'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',

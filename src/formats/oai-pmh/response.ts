@@ -81,14 +81,14 @@ export function writeOaiResponse(response: OaiResponse, names: RecordNames): str
         }
         break;
       case 'GetRecord':
-        record(verb, answer.record, answer.format, names);
+        record(verb, answer.record, answer.format, names, response.responseDate);
         break;
       case 'ListIdentifiers':
         for (const item of answer.records) header(verb, item, names);
         resumptionToken(verb, answer.token);
         break;
       case 'ListRecords':
-        for (const item of answer.records) record(verb, item, answer.format, names);
+        for (const item of answer.records) record(verb, item, answer.format, names, response.responseDate);
         resumptionToken(verb, answer.token);
         break;
     }
@@ -113,10 +113,18 @@ function header(parent: XMLBuilder, item: HarvestRecord, names: RecordNames): vo
   element.ele('datestamp').txt(toSecond(item.datestamp));
 }
 
-function record(parent: XMLBuilder, item: HarvestRecord, format: MetadataFormat, names: RecordNames): void {
+function record(
+  parent: XMLBuilder,
+  item: HarvestRecord,
+  format: MetadataFormat,
+  names: RecordNames,
+  responseDate: Date,
+): void {
   const element = parent.ele('record');
   header(element, item, names);
-  if (item.book) format.write(element.ele('metadata'), item.book, { bookUrl: names.bookUrl(item.bookId) });
+  if (!item.book) return;
+  const context = { bookUrl: names.bookUrl(item.bookId), changed: new Date(item.datestamp), responseDate };
+  format.write(element.ele('metadata'), item.book, context);
 }
 
 function resumptionToken(parent: XMLBuilder, token: TokenElement | undefined): void {
