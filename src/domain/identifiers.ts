@@ -35,6 +35,8 @@ export function isbnProblem(text: string): string {
 /** ISO 639-2/B code → the language's English name; every 639-1 and 639-2/T code → its 639-2/B code. */
 const names = new Map<string, string>();
 const bibliographic = new Map<string, string>();
+/** ISO 639-2/B code → ISO 639-1 code, where the language has one. */
+const twoLetter = new Map<string, string>();
 for (const language of iso6392) {
   // The list's reserved range (qaa-qtz, "local use") is no language a record can name.
   if (language.iso6392B.includes('-')) continue;
@@ -43,6 +45,7 @@ for (const language of iso6392) {
   bibliographic.set(language.iso6392B, language.iso6392B);
   if (language.iso6392T) bibliographic.set(language.iso6392T, language.iso6392B);
   if (language.iso6391) bibliographic.set(language.iso6391, language.iso6392B);
+  if (language.iso6391) twoLetter.set(language.iso6392B, language.iso6391);
 }
 
 /**
@@ -57,4 +60,13 @@ export function languageCodeOf(text: string): string | undefined {
 /** The English name of an ISO 639-2/B code (`ger` → German), or `undefined`. */
 export function languageName(code: string): string | undefined {
   return names.get(code);
+}
+
+/**
+ * A stored language (ISO 639-2/B) as a BCP 47 language tag, as the web names languages (schema.org's
+ * `inLanguage`, HTML's `lang`): its ISO 639-1 code where it has one (`ger` → `de`), else its three letters,
+ * which for a language without a two-letter code are the same in 639-2/B and BCP 47 (`grc`).
+ */
+export function languageTag(code: string): string {
+  return twoLetter.get(code) ?? code;
 }

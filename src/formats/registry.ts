@@ -7,6 +7,7 @@ import { halFormat } from './hal.js';
 import { halFormsFormat } from './hal-forms.js';
 import { htmlFormat } from './html/index.js';
 import { jsonFormat } from './json.js';
+import { jsonLdFormat } from './json-ld.js';
 import { marcFormat } from './marc/iso2709.js';
 import { marcXmlFormat } from './marc/marcxml.js';
 
@@ -18,6 +19,7 @@ export const formats: readonly Format[] = [
   htmlFormat,
   marcXmlFormat,
   marcFormat,
+  jsonLdFormat,
 ];
 
 interface MediaRange {

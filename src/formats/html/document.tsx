@@ -10,13 +10,14 @@ import { label } from './parts.js';
 
 /**
  * A whole page: `body` in the page's `<main>`, under the header. `script` names an asset of the view's
- * own that this kind of page needs besides the common script (the search page's suggestions).
+ * own that this kind of page needs besides the common script (the search page's suggestions);
+ * `linkedData` is a JSON-LD document to embed (schema.org, for search engines).
  */
 export function document(
   title: string,
   page: PageContext | undefined,
   body: unknown,
-  options: { script?: string } = {},
+  options: { script?: string | undefined; linkedData?: string | undefined } = {},
 ): string {
   const home = page?.home ?? '/';
   const base = escapeHtml(home.replace(/\/$/, ''));
@@ -39,6 +40,7 @@ export function document(
     `<link rel="stylesheet" href="${base}/assets/catalogue.css"/>` +
     `<script src="${base}/assets/catalogue.js" defer=""></script>` +
     (options.script ? `<script src="${base}/assets/${options.script}" defer=""></script>` : '') +
+    (options.linkedData ? `<script type="application/ld+json">${scriptText(options.linkedData)}</script>` : '') +
     '</head>';
   return `<!DOCTYPE html><html lang="en">${head}${main}</html>`;
 }
@@ -81,3 +83,12 @@ const SessionForms: FC<{ session: SessionView }> = ({ session }) => (
     })}
   </div>
 );
+
+/**
+ * JSON as the text of a `<script>`, which ends at the first `</script` whatever JSON's quotes say: every
+ * `<` written `\u003c`, the same character to a JSON parser, so neither `</script>` nor `<!--` in a title
+ * can end the script or the page early.
+ */
+export function scriptText(json: string): string {
+  return json.replaceAll('<', '\\u003c');
+}

@@ -8,6 +8,7 @@
  */
 import type { Control, Link, Resource, ResourceStream } from '../../hypermedia/model.js';
 import type { ErrorContent, ListingView, PageContext } from '../format.js';
+import { linkedData } from '../json-ld.js';
 import { bookSearchPage } from './book-search.js';
 import { document } from './document.js';
 import { Controls, forPeople } from './forms.js';
@@ -43,6 +44,7 @@ export function resourcePage(resource: Resource, page: PageContext | undefined):
       <Pager links={resource.links} />
       <Controls controls={forPeople(resource.controls, page?.session)} />
     </>,
+    { linkedData: linkedData(resource) },
   );
 }
 
