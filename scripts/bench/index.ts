@@ -23,7 +23,7 @@ import { type BenchOptions, OptionsError, parseOptions, usage } from './options.
 import { startPlatformatic } from './peer-platformatic.js';
 import { catalogueEntry, output, repoRoot, type Server, startRestartable, startServer } from './processes.js';
 import { type PeerOutcome, type Results, writeReport } from './report.js';
-import { measureStream, type StreamFigures } from './stream.js';
+import { MARCXML_STREAM, measureStream, type StreamFigures } from './stream.js';
 import { GATHERED_BASELINE, measureThroughput, type ThroughputResult } from './throughput.js';
 import { measureWrites } from './writes.js';
 import { WRK, wrkMissing } from './wrk.js';
@@ -51,6 +51,8 @@ async function main(options: BenchOptions): Promise<void> {
   let throughput: ThroughputResult[] = [];
   let stream: StreamFigures | undefined;
   let streamError: string | undefined;
+  let marcXmlStream: StreamFigures | undefined;
+  let marcXmlStreamError: string | undefined;
   let oai: OaiFigures | undefined;
   let imports: ImportFigures | undefined;
   let importsError: string | undefined;
@@ -166,6 +168,20 @@ async function main(options: BenchOptions): Promise<void> {
           log(`  FAILED: ${streamError}`);
         }
 
+        log(`streaming GET /books of ${size.toLocaleString('en')} books as MARCXML from a fresh server`);
+        const freshForMarc = await startCatalogue(catalogue);
+        servers.push(freshForMarc);
+        try {
+          marcXmlStream = await measureStream(freshForMarc, catalogue.books, MARCXML_STREAM);
+          log(
+            `  ${marcXmlStream.booksPerSecond.toLocaleString('en')} records/s, RSS idle ${marcXmlStream.idleRssMiB} MiB, +${marcXmlStream.growthMiB} MiB`,
+          );
+        } catch (error) {
+          marcXmlStreamError = error instanceof Error ? error.message : String(error);
+          log(`  FAILED: ${marcXmlStreamError}`);
+        }
+        await servers.pop()?.stop();
+
         // Last on this catalogue: it writes books (and deletes them after).
         log(`creating books at ${size.toLocaleString('en')} books, with the dictionary kept and without`);
         const writes = await measureWrites(
@@ -240,6 +256,8 @@ async function main(options: BenchOptions): Promise<void> {
     throughput,
     ...(stream && { stream }),
     ...(streamError && { streamError }),
+    ...(marcXmlStream && { marcXmlStream }),
+    ...(marcXmlStreamError && { marcXmlStreamError }),
     ...(oai && { oai }),
     ...(imports && { imports }),
     ...(importsError && { importsError }),

@@ -44,6 +44,9 @@ export interface Results {
   stream?: StreamFigures;
   /** Why the stream has no figures. */
   streamError?: string;
+  /** The same stream as MARCXML (`Accept: application/marcxml+xml`). */
+  marcXmlStream?: StreamFigures;
+  marcXmlStreamError?: string;
   /** OAI-PMH paging at the largest size. */
   oai?: OaiFigures;
   /** `POST /imports` of generated MARCXML records on PostgreSQL. */
@@ -55,6 +58,8 @@ export interface Results {
 
 const STREAM_GROWTH_TARGET_MIB = 64;
 const STREAM_RATE_TARGET = 150_000;
+/** MARCXML export of the whole catalogue: records per second (its memory bound is the JSON stream's). */
+const MARCXML_RATE_TARGET = 50_000;
 
 export function writeReport(docsDir: string, results: Results): string[] {
   const figuresDir = join(docsDir, 'performance');
@@ -147,6 +152,7 @@ function markdown(r: Results, stays: string[] = []): string {
     }),
     '',
     ...streamLines(r),
+    ...marcXmlStreamLines(r),
     ...oaiLines(r),
     ...importLines(r),
     ...failureLines(r),
@@ -254,6 +260,24 @@ function targetRows(r: Results, smallest: number, largest: number): string[] {
       ),
     );
   }
+  if (r.marcXmlStreamError) rows.push(row('MARCXML export of the catalogue: RSS and records/s', '', false, Number.NaN));
+  if (r.marcXmlStream) {
+    const s = r.marcXmlStream;
+    rows.push(
+      row(
+        `MARCXML export (\`GET /books\` as \`application/marcxml+xml\`) of ${count(s.books)}: peak RSS ≤ idle + ${STREAM_GROWTH_TARGET_MIB} MiB`,
+        `+${s.growthMiB} MiB`,
+        s.growthMiB <= STREAM_GROWTH_TARGET_MIB,
+        s.growthMiB,
+      ),
+      row(
+        `same: ≥ ${MARCXML_RATE_TARGET.toLocaleString('en')} records/s`,
+        `${s.booksPerSecond.toLocaleString('en')} records/s`,
+        s.booksPerSecond >= MARCXML_RATE_TARGET,
+        s.booksPerSecond,
+      ),
+    );
+  }
   return rows;
 }
 
@@ -339,6 +363,18 @@ function streamLines(r: Results): string[] {
   ];
 }
 
+function marcXmlStreamLines(r: Results): string[] {
+  if (!r.marcXmlStream) return [];
+  const s = r.marcXmlStream;
+  return [
+    `## MARCXML export (\`GET /books\`, \`Accept: application/marcxml+xml\`, ${count(s.books)} records)`,
+    '',
+    `${(s.bytes / 1e6).toFixed(0)} MB in ${s.seconds} s: **${s.booksPerSecond.toLocaleString('en')} records/s**. ` +
+      `Server RSS idle ${s.idleRssMiB} MiB, peak ${s.peakRssMiB} MiB: **+${s.growthMiB} MiB**.`,
+    '',
+  ];
+}
+
 function oaiLines(r: Results): string[] {
   if (!r.oai || r.oai.error) return [];
   const { first, deep, depth } = r.oai;
@@ -376,6 +412,7 @@ function failureLines(r: Results): string[] {
         .map((scenario) => `${scenario.label} at ${count(Number(size))}: ${figures[scenario.key]?.error}`),
     ),
     ...(r.streamError ? [`unpaginated \`GET /books\`: ${r.streamError}`] : []),
+    ...(r.marcXmlStreamError ? [`MARCXML export: ${r.marcXmlStreamError}`] : []),
     ...(r.oai?.error ? [`OAI-PMH \`ListRecords\` paging: ${r.oai.error}`] : []),
     ...(r.importsError ? [`MARCXML import: ${r.importsError}`] : []),
   ];
@@ -451,7 +488,8 @@ const method = `## Method
   they are enabled again after, and the books written are deleted, each run's as it was written.
 - **Stream.** A freshly started catalogue server streams \`GET /books\` to a client that counts the books
   and discards the bytes; its memory is read from /proc/<pid>/status (VmRSS every 20 ms, and VmHWM after
-  resetting it) and compared with its RSS when idle just before.
+  resetting it) and compared with its RSS when idle just before. Another fresh server streams the same
+  catalogue as MARCXML (\`Accept: application/marcxml+xml\`), counted by its \`<record>\` elements.
 - **Peer.** \`--peer platformatic\` installs Platformatic DB into a scratch folder under /tmp (never a
   dependency of the catalogue), serves the same database, and is measured in the same rounds as the
   baseline for \`GET /books/{id}\`. If it cannot be installed it is reported as skipped.

@@ -1,7 +1,8 @@
 /**
- * @module The unpaginated `GET /books`: every book in one streamed array. Measures books per second
- * and how far the server's resident memory rises above its idle level while streaming, sampling
- * /proc/<pid>/status (VmRSS) and reading the kernel's peak (VmHWM, reset first through clear_refs).
+ * @module The unpaginated `GET /books`: every book in one streamed array (JSON), or one `<collection>`
+ * (MARCXML). Measures books per second and how far the server's resident memory rises above its idle level
+ * while streaming, sampling /proc/<pid>/status (VmRSS) and reading the kernel's peak (VmHWM, reset first
+ * through clear_refs).
  */
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -19,10 +20,22 @@ export interface StreamFigures {
 }
 
 const SAMPLE_EVERY_MS = 20;
-const ITEM_START = Buffer.from('{"id":');
+
+/** A format the catalogue is streamed in: what `Accept` asks for, and what opens every book and nothing else. */
+export interface StreamedFormat {
+  accept: string;
+  itemStart: string;
+}
+
+export const JSON_STREAM: StreamedFormat = { accept: 'application/json', itemStart: '{"id":' };
+export const MARCXML_STREAM: StreamedFormat = { accept: 'application/marcxml+xml', itemStart: '<record>' };
 
 /** Streams `/books` from a server started for this alone, so that earlier load has not raised its memory. */
-export async function measureStream(server: Server, books: number): Promise<StreamFigures> {
+export async function measureStream(
+  server: Server,
+  books: number,
+  format: StreamedFormat = JSON_STREAM,
+): Promise<StreamFigures> {
   // Idle: after the code paths are loaded and the first allocations settled.
   await (await fetch(`${server.url}/books?page=1&per_page=100`)).arrayBuffer();
   await sleep(1000);
@@ -35,11 +48,13 @@ export async function measureStream(server: Server, books: number): Promise<Stre
   const started = performance.now();
   let read = { bytes: 0, items: 0 };
   try {
-    read = await download(`${server.url}/books`);
+    read = await download(`${server.url}/books`, format);
   } finally {
     clearInterval(sampler);
   }
-  if (read.items !== books) throw new Error(`GET /books streamed ${read.items} books, expected ${books}`);
+  if (read.items !== books) {
+    throw new Error(`GET /books as ${format.accept} streamed ${read.items} books, expected ${books}`);
+  }
   const seconds = (performance.now() - started) / 1000;
   peak = Math.max(peak, memoryOf(server.pid).hwm);
   const mib = (n: number) => Math.round((n / 1024 / 1024) * 10) / 10;
@@ -65,11 +80,12 @@ function resetPeak(pid: number): void {
 
 /**
  * Reads a response to the end as fast as it comes, keeping nothing; answers its length in bytes and how
- * many items it held (occurrences of `{"id":`, which opens every book and nothing else).
+ * many items it held (occurrences of the format's `itemStart`).
  */
-function download(url: string): Promise<{ bytes: number; items: number }> {
+function download(url: string, format: StreamedFormat): Promise<{ bytes: number; items: number }> {
+  const ITEM_START = Buffer.from(format.itemStart);
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { accept: 'application/json' } }, (response) => {
+    const req = request(url, { headers: { accept: format.accept } }, (response) => {
       if (response.statusCode !== 200) {
         reject(new Error(`GET ${url} answered ${response.statusCode}`));
         response.resume();
