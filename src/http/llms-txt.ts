@@ -23,7 +23,9 @@ export function llmsTxt(uris: Uris): string {
 > needs comes in a link or a control.
 
 Documents come as JSON (the default), HAL (\`application/hal+json\`), HAL-FORMS
-(\`application/prs.hal-forms+json\`) or HTML, chosen by \`Accept\`. Errors are
+(\`application/prs.hal-forms+json\`) or HTML, chosen by \`Accept\`; books also as MARC 21
+(\`application/marcxml+xml\`, \`application/marc\`), books and authors as schema.org JSON-LD
+(\`application/ld+json\`). Errors are
 \`{"error":{"code","message"}}\`, or RFC 9457 problem documents with \`Accept: application/problem+json\`.
 A successful write names the documents it made stale in \`Link: <…>; rel="invalidates"\`.
 
