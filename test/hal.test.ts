@@ -154,6 +154,15 @@ const createBook = {
   ],
 };
 
+/** A librarian's import of records into the books collection: the file is the body, so no properties. */
+const importRecords = {
+  title: 'Import records',
+  method: 'POST',
+  target: '/imports',
+  contentType: 'application/marcxml+xml',
+  properties: [],
+};
+
 /** The optional fields of a book's record, as HAL-FORMS properties; a change prefills the subjects (none). */
 function bibliographicProperties(change = false) {
   return [
@@ -355,7 +364,9 @@ describe('golden HAL and HAL-FORMS documents', () => {
     await expectGolden('/books?page=2&per_page=2', {
       anonymous: page({ _templates: { default: bookSearch, search: bookSearch } }),
       member: page({ _templates: { default: bookSearch, search: bookSearch } }),
-      librarian: page({ _templates: { default: createBook, create: createBook, search: bookSearch } }),
+      librarian: page({
+        _templates: { default: createBook, create: createBook, search: bookSearch, import: importRecords },
+      }),
     });
   });
 
@@ -487,7 +498,12 @@ describe('streamed collections', () => {
   it('in HAL-FORMS, the collection’s templates come before its members; an empty one is still whole', async () => {
     const full = await fetchDoc(t, '/books', FORMS);
     expect(Object.keys(full)).toEqual(['_links', '_templates', '_embedded']);
-    expect(full._templates).toEqual({ default: createBook, create: createBook, search: bookSearch });
+    expect(full._templates).toEqual({
+      default: createBook,
+      create: createBook,
+      search: bookSearch,
+      import: importRecords,
+    });
     expect(full._embedded.item).toHaveLength(5);
     expect(await fetchDoc(t, '/books?query=zzzzzz', HAL)).toEqual({
       _links: { self: { href: '/books?query=zzzzzz' }, first: { href: '/books?query=zzzzzz&page=1&per_page=20' } },
