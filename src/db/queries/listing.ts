@@ -270,8 +270,11 @@ async function readRows(
   return { rows: rows.slice(0, perPage), keys, page, more: rows.length > perPage };
 }
 
-/** Rows per batch of a whole-listing read: one query and one turn each (a few ms on PostgreSQL). */
-export const STREAM_BATCH = 2000;
+/**
+ * Rows per batch of a whole-listing read: one query and one turn each (a few ms on PostgreSQL). A batch and
+ * its text are what a stream holds, so this bounds its memory: MARCXML writes about 900 bytes a book.
+ */
+export const STREAM_BATCH = 1000;
 
 /**
  * Every item of a listing, in keyset batches: each batch is a short query of its own, so a slow reader
