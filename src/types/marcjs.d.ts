@@ -1,4 +1,4 @@
-/** @module The part of marcjs (no types of its own) the catalogue uses: the record model and its writers. */
+/** @module The part of marcjs (no types of its own) the catalogue and its tests use: the record model, its reader and writers. */
 declare module 'marcjs' {
   /**
    * A MARC record: a 24-character leader and fields in tag order, each `[tag, value]` for a control field
@@ -17,18 +17,26 @@ declare module 'marcjs' {
     | { tag: string; value: string }
     | { tag: string; ind1: string; ind2: string; subf: [code: string, value: string][] };
 
+  /** What the writers read of a record. */
+  type Fields = Pick<Record, 'leader' | 'fields'>;
+
   interface Marc {
     /** Reads one record: `iso2709` (its bytes), `marcxml` or `mij`. */
-    parse(raw: Buffer, type: string): Record;
+    parse(raw: Buffer | string, type: string): Record;
     /** Writes one record: `iso2709`, `marcxml`, `mij`, `text` or `json`. */
-    format(record: Record, type: string): string;
+    format(record: Fields, type: string): string;
   }
+
+  export const Marc: Marc;
+  /** Reads one ISO 2709 record's bytes, without its terminator. */
+  export const Iso2709Parser: { parse(raw: Buffer): Record };
 
   const marcjs: {
     Marc: Marc;
     Record: typeof Record;
-    MarcxmlFormater: { format(record: Record): string };
-    Iso2709Formater: { format(record: Record): string };
+    MarcxmlFormater: { format(record: Fields): string };
+    Iso2709Formater: { format(record: Fields): string };
+    Iso2709Parser: { parse(raw: Buffer): Record };
   };
   export default marcjs;
 }
