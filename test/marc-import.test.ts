@@ -305,6 +305,24 @@ describe('importing records', () => {
     expect(unknown.error.message).toMatch(/unknown columns: year/);
   });
 
+  it('refuses by themselves the rows the database could not store, and imports the rest', async () => {
+    const csv = [
+      'title,publication_year,author_id,author,source,control_number',
+      'Beyond every id,1950,9999999999,,,',
+      'A NUL in a name,1950,,Ann\u0000Other,,',
+      'A NUL in a control number,1950,,Ann Other,NUL,a\u0000b',
+      'Well formed,1950,,Ann Other,OK,1',
+    ].join('\n');
+    const report = await imported(csv, 'text/csv');
+    expect(report).toMatchObject({ records: 4, imported: 1, refused: 3 });
+    expect(report.data.map((entry) => entry.reason ?? entry.status)).toEqual([
+      expect.stringMatching(/^bad author: no author 9999999999/),
+      expect.stringMatching(/^bad author: the name must not contain the NUL character/),
+      expect.stringMatching(/^bad control number .*NUL character/),
+      'imported',
+    ]);
+  });
+
   it('shows its creations in the change feed like any other', async () => {
     const start = await json(await t.request('/changes?from=now'));
     const resume = start.links.find((l: { rel: string }) => l.rel === 'next').href as string;

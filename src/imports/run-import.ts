@@ -11,7 +11,7 @@ import { emptyReport, type ImportReport, note, type RecordOutcome } from '../dom
 import type { ImportFormat, ReadOptions } from './formats.js';
 
 /** Records written per transaction: large enough that a statement carries many, small enough that the feed's lock is held briefly. */
-export const IMPORT_BATCH_SIZE = 500;
+const IMPORT_BATCH_SIZE = 500;
 
 export interface ImportProgress {
   /** Bytes of the file read so far. */
@@ -22,7 +22,6 @@ export interface ImportProgress {
 
 export interface ImportOptions extends ReadOptions {
   format: ImportFormat;
-  batchSize?: number;
   onProgress?: (progress: ImportProgress) => void;
 }
 
@@ -31,7 +30,7 @@ export async function runImport(
   body: AsyncIterable<Uint8Array>,
   options: ImportOptions,
 ): Promise<ImportReport> {
-  const { format, batchSize = IMPORT_BATCH_SIZE, onProgress } = options;
+  const { format, onProgress } = options;
   const report = emptyReport();
   const progress: ImportProgress = { bytes: 0, records: 0 };
   let pending: NumberedCandidate[] = [];
@@ -55,7 +54,7 @@ export async function runImport(
       const checked = 'reason' in read ? read : checkRecord(read);
       if ('reason' in checked) refusedMeanwhile.push({ number, status: 'refused', reason: checked.reason });
       else pending.push({ number, candidate: checked });
-      if (pending.length + refusedMeanwhile.length >= batchSize) await flush();
+      if (pending.length + refusedMeanwhile.length >= IMPORT_BATCH_SIZE) await flush();
     }
   } catch (error) {
     // A file that breaks partway is refused from there; the batches written before it stay, and say so.

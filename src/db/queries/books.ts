@@ -46,8 +46,8 @@ const bookColumns = {
   copies_available: books.copiesAvailable,
   isbn: books.isbn,
   language: books.language,
-  // As JSON, which the drivers parse natively: postgres.js's parser of `text[]` made the 1M-book stream
-  // 19% slower (docs/performance/what-stays.md).
+  // As JSON, which the drivers parse natively, rather than through postgres.js's slower parser of `text[]`
+  // (docs/performance/what-stays.md).
   subjects: sql<string[]>`to_json(${books.subjects})`.as('subjects'),
   publisher: books.publisher,
   // For the title of the `author` link: kept on the book by triggers, so a listing looks up no author.

@@ -272,7 +272,7 @@ async function readRows(
 
 /**
  * Rows per batch of a whole-listing read: one query and one turn each (a few ms on PostgreSQL). A batch and
- * its text are what a stream holds, so this bounds its memory: MARCXML writes about 900 bytes a book.
+ * its text are what a stream holds, so this bounds its memory, in the wordiest format (MARCXML) too.
  */
 export const STREAM_BATCH = 1000;
 

@@ -2,10 +2,11 @@
  * @module What one imported record proposes, and the checks it must pass before it may land: the same
  * fields and rules as the `create` control's (`bookInputFields`), an author named instead of numbered.
  */
+import { authorInputFields } from '../author.js';
 import { bookInputFields } from '../book.js';
 import { InvalidInput } from '../errors.js';
-import { validateInput } from '../input.js';
-import { NAME_MAX_LENGTH, SUBJECTS_MAX } from '../limits.js';
+import { checkValue, type InputField, validateInput } from '../input.js';
+import { INT4_MAX, SUBJECTS_MAX } from '../limits.js';
 
 /** Where a record came from: the MARC organization code of its source (003) and its number there (001). */
 export interface RecordKey {
@@ -50,6 +51,9 @@ export const RECORD_KEY_MAX_LENGTH = 100;
 /** Author ids are checked for their form here, and for their existence by the database. */
 const AUTHOR_ID = /^[1-9]\d{0,9}$/;
 
+/** A control number and its source are text as any field is: no NUL, well-formed, bounded. */
+const RECORD_KEY_PART: InputField = { name: 'key', type: 'string', required: true, maxLength: RECORD_KEY_MAX_LENGTH };
+
 /** The record as a candidate, or why it is refused: missing fields first, then the create control's rules. */
 export function checkRecord(record: ImportedRecord): ImportCandidate | Refusal {
   const title = record.title?.trim();
@@ -59,11 +63,10 @@ export function checkRecord(record: ImportedRecord): ImportCandidate | Refusal {
   if (!/^-?\d{1,5}$/.test(year)) return { reason: `bad year: "${year}" is not a year` };
   const author = authorOf(record);
   if ('reason' in author) return author;
-  if (
-    record.key &&
-    (record.key.controlNumber.length > RECORD_KEY_MAX_LENGTH || record.key.source.length > RECORD_KEY_MAX_LENGTH)
-  ) {
-    return { reason: `control number or its source longer than ${RECORD_KEY_MAX_LENGTH} characters` };
+  if (record.key) {
+    const problem =
+      checkValue(RECORD_KEY_PART, record.key.controlNumber) ?? checkValue(RECORD_KEY_PART, record.key.source);
+    if (problem) return { reason: `bad control number (MARC 001) or its source (003): ${problem}` };
   }
   try {
     const input = validateInput(
@@ -99,15 +102,21 @@ export function checkRecord(record: ImportedRecord): ImportCandidate | Refusal {
 
 function authorOf(record: ImportedRecord): ImportCandidate['author'] | Refusal {
   const id = record.authorId?.trim();
-  if (id) return AUTHOR_ID.test(id) ? { id: Number(id) } : { reason: 'bad author: author_id must be a whole number' };
+  if (id) {
+    // Beyond the integer column's range an id names no author, as in `POST /books`.
+    if (!AUTHOR_ID.test(id)) return { reason: 'bad author: author_id must be a whole number' };
+    return Number(id) <= INT4_MAX ? { id: Number(id) } : { reason: `bad author: no author ${id}` };
+  }
   const name = record.authorName?.normalize('NFC').trim();
   if (!name) return { reason: 'no author (MARC 100 $a)' };
-  if ([...name].length > NAME_MAX_LENGTH)
-    return { reason: `bad author: a name longer than ${NAME_MAX_LENGTH} characters` };
+  const problem = checkValue(authorNameField, name);
+  if (problem) return { reason: `bad author: the name ${problem}` };
   // Compared without punctuation and spaces (`catalogue_name_key`, migration 0016): it must keep something.
   if (!/[\p{L}\p{N}]/u.test(name)) return { reason: 'bad author: a name without a letter' };
   return { name };
 }
+
+const authorNameField = authorInputFields[0];
 
 /** The reason's first words, as the report's readers look for them. */
 function bad(field: string): string {

@@ -14,8 +14,6 @@ export type RecordOutcome =
   /** Not written, and why. */
   | { number: number; status: 'refused'; reason: string };
 
-export type ImportStatus = RecordOutcome['status'];
-
 export interface ImportReport {
   /** Records read from the file, numbered from 1 in file order. */
   records: number;
