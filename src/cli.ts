@@ -13,6 +13,7 @@ import { insertToken, listTokens } from './db/queries/tokens.js';
 import { findUser, insertUser } from './db/queries/users.js';
 import { tokens, users } from './db/schema/index.js';
 import { RECORD_KEY_MAX_LENGTH } from './domain/imports/candidate.js';
+import { importFilesDescribed } from './domain/imports/media-types.js';
 import { type ImportReport, REPORT_ENTRIES_PER_OUTCOME } from './domain/imports/report.js';
 import { checkValue } from './domain/input.js';
 import { INT4_MAX } from './domain/limits.js';
@@ -30,8 +31,8 @@ const usage = `usage:
   catalogue tokens revoke --id TOKEN_ID
   catalogue generate --books N [--authors M]   (M defaults to N/10)
   catalogue import FILE [--type MEDIA_TYPE] [--source CODE]
-      FILE is MARCXML (.xml), ISO 2709 (.mrc) or CSV (.csv); --type names its media type when its name does not
-      (application/marcxml+xml, application/marc, text/csv); --source is the MARC organization code of the
+      FILE is ${importFilesDescribed}; --type names its media type when its name does not
+      (${importMediaTypes.join(', ')}); --source is the MARC organization code of the
       control numbers of records that carry no 003`;
 
 class UsageError extends Error {}

@@ -4,6 +4,7 @@
  */
 
 import { DEFAULT_IMPORT_MAX_BYTES } from './domain/limits.js';
+import { isRepositoryId } from './domain/oai-pmh/identifiers.js';
 import { type AccessPolicy, defaultAccessPolicy } from './domain/policy.js';
 import { defaultRateLimits, type RateKind, type RateLimits, type RatePolicy } from './http/rate-limit.js';
 
@@ -47,7 +48,8 @@ export interface Config {
 export interface OaiConfig {
   /**
    * The repository id in every record's identifier, `oai:<id>:book/<n>` (`CATALOGUE_OAI_REPOSITORY_ID`);
-   * when unset, the public URL's host name, else `catalogue`. Harvesters keep identifiers: set it once.
+   * when unset, the public URL's host name if it is a domain name, else `catalogue`. Harvesters keep
+   * identifiers: set it once.
    */
   repositoryId: string | undefined;
   /** Who harvesters write to, as Identify tells (`CATALOGUE_OAI_ADMIN_EMAIL`). */
@@ -139,8 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
 
 function readOai(env: Env): OaiConfig {
   const repositoryId = env.CATALOGUE_OAI_REPOSITORY_ID?.trim() || undefined;
-  // The oai-identifier scheme's repositoryIdentifier: a domain name (its dots optional here).
-  if (repositoryId !== undefined && !/^[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z][A-Za-z0-9-]*)*$/.test(repositoryId)) {
+  if (repositoryId !== undefined && !isRepositoryId(repositoryId)) {
     throw new ConfigError(
       `CATALOGUE_OAI_REPOSITORY_ID must be a domain name such as catalogue.example.org, got "${repositoryId}"`,
     );

@@ -1,6 +1,7 @@
 /** @module The control to import a file of book records: on the books collection, for librarians. */
 
-import { importMediaTypes } from '../domain/imports/media-types.js';
+import { RECORD_KEY_MAX_LENGTH } from '../domain/imports/candidate.js';
+import { eitherOf, importFileTypes, importMediaTypes } from '../domain/imports/media-types.js';
 import { paths } from '../hypermedia/uris.js';
 import { affordance } from './affordance.js';
 
@@ -13,7 +14,7 @@ export const importRecords = affordance({
   name: 'import',
   path: paths.imports,
   summary:
-    'Import book records: MARCXML (application/marcxml+xml), ISO 2709 (application/marc) or CSV (text/csv) as the ' +
+    `Import book records: ${eitherOf(importFileTypes.map((type) => `${type.label} (${type.mediaType})`))} as the ` +
     'body; answers 200 with a report of each record (imported, matched or refused)',
   consumes: [...importMediaTypes, 'multipart/form-data'],
   upload: true,
@@ -24,7 +25,7 @@ export const importRecords = affordance({
       name: 'source',
       description:
         'The MARC organization code control numbers (001) come from, for records without a 003 (and CSV rows without a `source`).',
-      schema: { type: 'string', maxLength: 100 },
+      schema: { type: 'string', maxLength: RECORD_KEY_MAX_LENGTH },
     },
   ],
   title: 'Import records',

@@ -93,6 +93,11 @@ export interface Format {
   assets?: readonly Asset[];
 }
 
+/** Whether `format` writes every kind of resource: what a write, and a protocol of its own, answer in. */
+export function writesEveryKind(format: Format): boolean {
+  return format.kinds === undefined;
+}
+
 /** Whether `format` can write a resource, a page or a stream of this kind. */
 export function writesKind(format: Format, kind: ResourceKind | ResourceStream['kind']): boolean {
   return format.kinds === undefined || format.kinds.includes(kind);

@@ -8,20 +8,10 @@ import { FormInput } from '../domain/input.js';
  * validator types by the control's fields. 415 for anything else, 400 for JSON that does not parse.
  */
 export async function readJson(c: Context): Promise<unknown> {
-  const type = c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
-  if (type === 'application/x-www-form-urlencoded') {
-    const text = await bodyText(c);
-    // URLSearchParams reads escaped bytes that are not UTF-8 (`%ED%A0%80`) as U+FFFD; decodeURIComponent
-    // refuses them (and a malformed escape such as `%zz`, which no form sends).
-    for (const part of text.split(/[&=]/)) {
-      try {
-        decodeURIComponent(part);
-      } catch {
-        throw new InvalidInput('request body is not a valid form: a %-escape in it is not UTF-8 text');
-      }
-    }
+  const type = mediaTypeOf(c.req.header('content-type'));
+  if (type === FORM) {
     const values: Record<string, string> = Object.create(null);
-    for (const [name, value] of new URLSearchParams(text)) values[name] = value;
+    for (const [name, value] of await formFields(c)) values[name] = value;
     return new FormInput(values);
   }
   if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
@@ -46,9 +36,29 @@ export async function readOptionalJson(c: Context): Promise<unknown> {
  * protocol whose arguments come as a form (OAI-PMH's POST). 415 for any other body.
  */
 export async function readFormFields(c: Context): Promise<URLSearchParams> {
-  const type = c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
-  if (type !== 'application/x-www-form-urlencoded') throw new UnsupportedMediaType('application/x-www-form-urlencoded');
-  return new URLSearchParams(await bodyText(c));
+  if (mediaTypeOf(c.req.header('content-type')) !== FORM) throw new UnsupportedMediaType(FORM);
+  return formFields(c);
+}
+
+const FORM = 'application/x-www-form-urlencoded';
+
+/** A Content-Type's media type, without parameters, in lower case; `''` when there is none. */
+export function mediaTypeOf(contentType: string | undefined): string {
+  return contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+async function formFields(c: Context): Promise<URLSearchParams> {
+  const text = await bodyText(c);
+  // URLSearchParams reads escaped bytes that are not UTF-8 (`%ED%A0%80`) as U+FFFD; decodeURIComponent
+  // refuses them (and a malformed escape such as `%zz`, which no form sends).
+  for (const part of text.split(/[&=]/)) {
+    try {
+      decodeURIComponent(part);
+    } catch {
+      throw new InvalidInput('request body is not a valid form: a %-escape in it is not UTF-8 text');
+    }
+  }
+  return new URLSearchParams(text);
 }
 
 /** Decodes strictly: bytes that are not UTF-8 are refused, not read as U+FFFD that nobody sent. */

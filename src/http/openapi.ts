@@ -17,7 +17,7 @@ import {
 } from '../domain/limits.js';
 import { type ListingSpec, type SortChoice, sortableFields } from '../domain/listing.js';
 import { SESSION_COOKIE } from '../domain/session.js';
-import type { Format } from '../formats/format.js';
+import { type Format, writesEveryKind } from '../formats/format.js';
 import type { Method } from '../hypermedia/model.js';
 import type { Vocabulary } from '../hypermedia/vocabulary.js';
 import { schemas } from './openapi-schemas.js';
@@ -201,7 +201,11 @@ function operationOf(path: string, method: Method, operation: Operation, options
       },
     }),
     responses: {
-      [status]: success(status, operation, method === 'GET' ? options.formats : wholeFormats(options.formats)),
+      [status]: success(
+        status,
+        operation,
+        method === 'GET' ? options.formats : options.formats.filter(writesEveryKind),
+      ),
       ...Object.fromEntries(
         errorStatuses(method, operation, pathNames.length > 0).map((s) => [
           s,
@@ -256,11 +260,6 @@ function success(status: number, operation: Operation, formats: readonly Format[
     },
     content,
   };
-}
-
-/** A write answers in a format that writes every kind of resource (see `Format.kinds`). */
-function wholeFormats(formats: readonly Format[]): readonly Format[] {
-  return formats.filter((format) => format.kinds === undefined);
 }
 
 function representationSchema(format: Format, operation: Operation): Schema {

@@ -13,6 +13,7 @@ import {
   RequestAborted,
   UnsupportedMediaType,
 } from '../domain/errors.js';
+import { importFilesDescribed } from '../domain/imports/media-types.js';
 import { formatOfFileName, formatOfMediaType, type ImportFormat, importMediaTypes } from '../imports/formats.js';
 
 export interface Upload {
@@ -50,7 +51,7 @@ function formFile(contentType: string, raw: ReadableStream<Uint8Array>, maxBytes
       const format = formatOfMediaType(info.mimeType) ?? formatOfFileName(info.filename ?? '');
       if (!format) {
         stream.resume();
-        reject(new UnsupportedMediaType(`a file of ${importMediaTypes.join(', ')} (or named .xml, .mrc, .csv)`));
+        reject(new UnsupportedMediaType(`a file of ${importMediaTypes.join(', ')}: ${importFilesDescribed}`));
         return;
       }
       resolve({ format, body: guarded(stream, maxBytes) });

@@ -105,7 +105,7 @@ export const rels = {
   'oai-pmh': {
     means:
       'The OAI-PMH 2.0 endpoint for harvesters (union catalogues, discovery layers): every book as a record in ' +
-      '`oai_dc`, selectively by datestamp, with deletions (docs/records.md, "OAI-PMH").',
+      '`oai_dc` or `marc21`, selectively by datestamp, with deletions (docs/records.md, "OAI-PMH").',
   },
   deprecation: {
     means: 'Documentation of a deprecation announced by this response\u2019s Deprecation header (RFC 9745).',

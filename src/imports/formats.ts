@@ -3,7 +3,7 @@
  * reader streams: it holds a record or a row at a time, whatever the file's size.
  */
 import type { ImportedRecord, Refusal } from '../domain/imports/candidate.js';
-import { type ImportMediaType, importMediaTypes } from '../domain/imports/media-types.js';
+import { type ImportMediaType, importFileTypes, importMediaTypes } from '../domain/imports/media-types.js';
 import { readCsv } from './csv.js';
 import { readIso2709 } from './iso2709.js';
 import { readMarcxml } from './marcxml.js';
@@ -28,21 +28,19 @@ export interface ImportFormat {
   read: RecordReader;
 }
 
-export const importFormats: readonly ImportFormat[] = [
-  {
-    mediaType: 'application/marcxml+xml',
-    aliases: ['application/xml', 'text/xml'],
-    extensions: ['.xml', '.marcxml'],
-    read: readMarcxml,
-  },
-  {
-    mediaType: 'application/marc',
-    aliases: [],
-    extensions: ['.mrc', '.marc', '.iso2709', '.iso', '.dat'],
-    read: readIso2709,
-  },
-  { mediaType: 'text/csv', aliases: [], extensions: ['.csv'], read: readCsv },
-];
+/** How each type is read, and the other media types that name it. */
+const readers: Record<ImportMediaType, Pick<ImportFormat, 'aliases' | 'read'>> = {
+  // `application/xml` for a MARCXML file a browser labels by its extension.
+  'application/marcxml+xml': { aliases: ['application/xml', 'text/xml'], read: readMarcxml },
+  'application/marc': { aliases: [], read: readIso2709 },
+  'text/csv': { aliases: [], read: readCsv },
+};
+
+export const importFormats: readonly ImportFormat[] = importFileTypes.map(({ mediaType, extensions }) => ({
+  mediaType,
+  extensions,
+  ...readers[mediaType],
+}));
 
 export { importMediaTypes };
 

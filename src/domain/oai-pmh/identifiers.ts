@@ -5,6 +5,11 @@
  */
 import { INT4_MAX } from '../limits.js';
 
+/** The oai-identifier scheme's repositoryIdentifier: a domain name (its dots optional here). */
+export function isRepositoryId(text: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z][A-Za-z0-9-]*)*$/.test(text);
+}
+
 export class OaiIdentifiers {
   private readonly prefix: string;
 

@@ -5,6 +5,7 @@
  * @module Controls as forms: each control a `<form rel>` with inputs typed from its fields, the way a
  * person meets them (one edit form, deletions confirmed, rarely needed fields tucked away).
  */
+import { importFileAccept, importFilesDescribed } from '../../domain/imports/media-types.js';
 import { type Control, type Field, isInline } from '../../hypermedia/model.js';
 import type { SessionView } from '../format.js';
 // biome-ignore lint/correctness/noUnusedImports: the JSX below compiles to h(…) and Fragment (the pragmas above).
@@ -111,8 +112,8 @@ const UploadForm: FC<{ control: Control }> = ({ control }) => {
           <label for={`${id}-file`}>
             File<span class="required"> *</span>
           </label>
-          <input id={`${id}-file`} name="file" type="file" required accept=".xml,.mrc,.marc,.csv" />
-          <small class="hint">MARCXML (.xml), ISO 2709 (.mrc) or CSV (.csv)</small>
+          <input id={`${id}-file`} name="file" type="file" required accept={importFileAccept} />
+          <small class="hint">{importFilesDescribed}</small>
         </p>
         <button type="submit">{control.title ?? label(control.name)}</button>
       </fieldset>

@@ -4,7 +4,7 @@
  * Hono's `app.use` chain for its figure in docs/performance.md ("What stays and why").
  */
 import type { Context, Handler, Hono } from 'hono';
-import type { Format } from '../../formats/format.js';
+import { type Format, writesEveryKind } from '../../formats/format.js';
 import type { Logger } from '../../log.js';
 import type { AppEnv } from '../env.js';
 import { isSafe } from '../methods.js';
@@ -68,7 +68,7 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
   const limitUpload = uploadLimiter(options.uploadMaxBytes);
   // A write, and an endpoint of a protocol of its own, answer in a format that writes every kind: a write
   // asking for MARC alone is refused before it changes anything, not after.
-  const wholeFormats = formats.filter((format) => format.kinds === undefined);
+  const wholeFormats = formats.filter(writesEveryKind);
 
   /** The handler's answer, after what a write must pass first. */
   async function write(c: Context<AppEnv>, handler: Handler<AppEnv>, upload: boolean): Promise<Response> {

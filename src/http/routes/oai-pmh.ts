@@ -4,8 +4,9 @@
  */
 import type { Context, Hono } from 'hono';
 import { defaultOaiConfig, type OaiConfig } from '../../config.js';
-import { OaiIdentifiers } from '../../domain/oai-pmh/identifiers.js';
+import { isRepositoryId, OaiIdentifiers } from '../../domain/oai-pmh/identifiers.js';
 import { VERBS } from '../../domain/oai-pmh/request.js';
+import { metadataFormats } from '../../formats/oai-pmh/registry.js';
 import { OAI_CONTENT_TYPE, writeOaiResponse } from '../../formats/oai-pmh/response.js';
 import { paths } from '../../hypermedia/uris.js';
 import { readFormFields } from '../body.js';
@@ -22,7 +23,11 @@ const parameters = [
     schema: { enum: [...VERBS] },
   },
   { name: 'identifier', description: 'A record: `oai:<repository id>:book/<id>`', schema: { type: 'string' } },
-  { name: 'metadataPrefix', description: 'The metadata format: `oai_dc`', schema: { type: 'string' } },
+  {
+    name: 'metadataPrefix',
+    description: `The metadata format: ${metadataFormats.map((format) => `\`${format.prefix}\``).join(' or ')}`,
+    schema: { type: 'string' },
+  },
   {
     name: 'from',
     description: 'Records changed from: `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssZ`',
@@ -88,6 +93,8 @@ export function oaiPmhRoutes(app: Hono<AppEnv>, options: OaiPmhOptions): void {
   });
 }
 
+/** The public URL's host name, where it can be a repository id (an address cannot). */
 function hostOf(publicUrl: string | undefined): string | undefined {
-  return publicUrl === undefined ? undefined : new URL(publicUrl).hostname;
+  const host = publicUrl === undefined ? undefined : new URL(publicUrl).hostname;
+  return host !== undefined && isRepositoryId(host) ? host : undefined;
 }
