@@ -16,7 +16,7 @@ import { RECORD_KEY_MAX_LENGTH } from './domain/imports/candidate.js';
 import { importFilesDescribed } from './domain/imports/media-types.js';
 import { type ImportReport, REPORT_ENTRIES_PER_OUTCOME } from './domain/imports/report.js';
 import { checkValue } from './domain/input.js';
-import { INT4_MAX } from './domain/limits.js';
+import { idOf } from './domain/limits.js';
 import { hashTokenSecret, newTokenSecret } from './domain/token.js';
 import { type Role, roles, userInputFields } from './domain/user.js';
 import { formatOfFileName, formatOfMediaType, type ImportFormat, importMediaTypes } from './imports/formats.js';
@@ -225,10 +225,9 @@ function checkArguments(command: string, values: CliValues) {
 }
 
 function wholeNumber(flag: string, value: string | undefined): number {
-  if (!value || !/^[1-9]\d{0,9}$/.test(value) || Number(value) > INT4_MAX) {
-    throw new UsageError(`${flag} must be a positive whole number`);
-  }
-  return Number(value);
+  const id = idOf(value ?? '');
+  if (id === undefined) throw new UsageError(`${flag} must be a positive whole number`);
+  return id;
 }
 
 function print(text: string): void {

@@ -39,6 +39,11 @@ export const EXACT_COUNT_LIMIT = 1000;
 export const MAX_PER_PAGE = 100;
 /** Largest PostgreSQL `integer`: every id lives below it, and no parameter may overflow a query. */
 export const INT4_MAX = 2_147_483_647;
+
+/** An id written as text: a positive whole number, no sign or leading zero, within `INT4_MAX`; else `undefined`. */
+export function idOf(text: string): number | undefined {
+  return /^[1-9]\d{0,9}$/.test(text) && Number(text) <= INT4_MAX ? Number(text) : undefined;
+}
 /** Largest `page` accepted; keeps offsets inside what PostgreSQL and JavaScript count exactly. */
 export const MAX_PAGE = INT4_MAX;
 /** Largest request body, in bytes. */

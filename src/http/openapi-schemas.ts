@@ -3,7 +3,7 @@
  * links, controls, fields, resources, pages) with the vocabulary's names, and the seed's error shape.
  */
 import * as z from 'zod';
-import { FACET_NAMES } from '../domain/facets.js';
+import { FACET_NAMES, TOP_AUTHORS, TOP_LANGUAGES, TOP_SUBJECTS } from '../domain/facets.js';
 import { EXACT_COUNT_LIMIT } from '../domain/limits.js';
 import { fieldSchema } from '../hypermedia/model.js';
 import type { Vocabulary } from '../hypermedia/vocabulary.js';
@@ -97,7 +97,8 @@ export function schemas(vocabulary: Vocabulary): Record<string, Schema> {
         values: {
           type: 'array',
           description:
-            'Authors, languages and subjects: the 10 with the most items, by count; decades in time; availability ' +
+            `Authors, languages and subjects: the ${TOP_AUTHORS}, ${TOP_LANGUAGES} and ${TOP_SUBJECTS} with the most ` +
+            'items, by count; decades in time; availability ' +
             'on the shelf first. A chosen value is always listed.',
           items: {
             type: 'object',

@@ -1,7 +1,7 @@
 /** @module Path and query parameters. */
 import type { Context } from 'hono';
 import { NotFound } from '../domain/errors.js';
-import { INT4_MAX } from '../domain/limits.js';
+import { idOf } from '../domain/limits.js';
 import type { QueryParams } from '../domain/listing.js';
 import type { AppEnv } from './env.js';
 
@@ -11,8 +11,8 @@ import type { AppEnv } from './env.js';
  */
 export function idParam(c: Context, name: string, what: string): number {
   const raw = c.req.param(name) ?? '';
-  const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(id <= INT4_MAX)) throw new NotFound(`${what} ${raw} not found`);
+  const id = idOf(raw);
+  if (id === undefined) throw new NotFound(`${what} ${raw} not found`);
   return id;
 }
 

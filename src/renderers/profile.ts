@@ -5,6 +5,8 @@
  */
 import { type Affordance, defaultFields } from '../affordances/affordance.js';
 import type { RenderContext } from '../affordances/context.js';
+import { TOP_AUTHORS, TOP_LANGUAGES, TOP_SUBJECTS } from '../domain/facets.js';
+import { PUBLISHER_MAX_LENGTH, SUBJECT_MAX_LENGTH, SUBJECTS_MAX } from '../domain/limits.js';
 import type { Resource } from '../hypermedia/model.js';
 import { otherClientError, problemTypes, problemTypeUri } from '../hypermedia/problems.js';
 import type { Deprecation, Vocabulary } from '../hypermedia/vocabulary.js';
@@ -78,9 +80,10 @@ export function renderProfile(
           '`subject:…`), `label`, ' +
           '`count` (items of the whole listing with it), `chosen` and `href`. Unchosen: the listing narrowed to ' +
           'it, from its first page, whose meta.total_items is the count. Chosen (its filter is in the listing): ' +
-          'the listing without it; a chosen value is always listed. Authors: the 10 with the most items; ' +
+          `the listing without it; a chosen value is always listed. Authors: the ${TOP_AUTHORS} with the most items; ` +
           'decades in time (`decade:1810` is 1810–1819); availability: on the shelf, all out; languages (by ' +
-          'English name) and subject headings: the 10 with the most items. A book counts once for each of its ' +
+          `English name): the ${TOP_LANGUAGES} with the most items; subject headings: the ${TOP_SUBJECTS} with ` +
+          'the most items. A book counts once for each of its ' +
           'subjects; one without a language counts for none.',
         estimated:
           'Counts are exact while the listing matches at most as many items as a total is counted exactly for; ' +
@@ -97,9 +100,10 @@ export function renderProfile(
           'ISO 639-2/B code, as MARC 21 records carry it (`eng`, `ger`, `fre`; null: not recorded). Sent as an ISO ' +
           '639-1 (`de`) or 639-2 code (`ger` or `deu`), in any case. `filter=language:…` takes the same.',
         subjects:
-          'Subject headings, a list (empty: none) of at most 20, each at most 200 characters, trimmed, each once ' +
+          `Subject headings, a list (empty: none) of at most ${SUBJECTS_MAX}, each at most ${SUBJECT_MAX_LENGTH} ` +
+          'characters, trimmed, each once ' +
           '(the first spelling of those equal but for case). `filter=subject:…` names one exactly.',
-        publisher: 'The publisher\u2019s name, at most 200 characters (null: not recorded).',
+        publisher: `The publisher\u2019s name, at most ${PUBLISHER_MAX_LENGTH} characters (null: not recorded).`,
         clearing: 'null clears any of them in a change (PUT or PATCH); an empty list clears the subjects too.',
       },
       problems: {

@@ -6,7 +6,7 @@ import { authorInputFields } from '../author.js';
 import { bookInputFields } from '../book.js';
 import { InvalidInput } from '../errors.js';
 import { checkValue, type InputField, validateInput } from '../input.js';
-import { INT4_MAX, SUBJECTS_MAX } from '../limits.js';
+import { idOf, SUBJECTS_MAX } from '../limits.js';
 
 /** Where a record came from: the MARC organization code of its source (003) and its number there (001). */
 export interface RecordKey {
@@ -47,9 +47,6 @@ export type Refusal = { reason: string };
 
 /** Longest control number and source code kept: MARC's are short, the bound keeps the index small. */
 export const RECORD_KEY_MAX_LENGTH = 100;
-
-/** Author ids are checked for their form here, and for their existence by the database. */
-const AUTHOR_ID = /^[1-9]\d{0,9}$/;
 
 /** A control number and its source are text as any field is: no NUL, well-formed, bounded. */
 const RECORD_KEY_PART: InputField = { name: 'key', type: 'string', required: true, maxLength: RECORD_KEY_MAX_LENGTH };
@@ -101,11 +98,12 @@ export function checkRecord(record: ImportedRecord): ImportCandidate | Refusal {
 }
 
 function authorOf(record: ImportedRecord): ImportCandidate['author'] | Refusal {
-  const id = record.authorId?.trim();
-  if (id) {
+  const given = record.authorId?.trim();
+  if (given) {
+    if (!/^\d+$/.test(given)) return { reason: 'bad author: author_id must be a whole number' };
     // Beyond the integer column's range an id names no author, as in `POST /books`.
-    if (!AUTHOR_ID.test(id)) return { reason: 'bad author: author_id must be a whole number' };
-    return Number(id) <= INT4_MAX ? { id: Number(id) } : { reason: `bad author: no author ${id}` };
+    const id = idOf(given);
+    return id === undefined ? { reason: `bad author: no author ${given}` } : { id };
   }
   const name = record.authorName?.normalize('NFC').trim();
   if (!name) return { reason: 'no author (MARC 100 $a)' };

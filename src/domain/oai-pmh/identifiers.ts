@@ -3,7 +3,7 @@
  * (oai-identifier guidelines). The repository id is fixed by configuration, so identifiers stay the same
  * whatever host a harvester reaches the catalogue by.
  */
-import { INT4_MAX } from '../limits.js';
+import { idOf } from '../limits.js';
 
 /** The oai-identifier scheme's repositoryIdentifier: a domain name (its dots optional here). */
 export function isRepositoryId(text: string): boolean {
@@ -25,8 +25,6 @@ export class OaiIdentifiers {
   /** The book an identifier names, or `undefined` when it names none of this repository's. */
   bookOf(identifier: string): number | undefined {
     if (!identifier.startsWith(this.prefix)) return undefined;
-    const digits = identifier.slice(this.prefix.length);
-    if (!/^[1-9]\d{0,9}$/.test(digits) || Number(digits) > INT4_MAX) return undefined;
-    return Number(digits);
+    return idOf(identifier.slice(this.prefix.length));
   }
 }
