@@ -3,6 +3,7 @@
  * "Import"). Only reading; whether the result may land is `checkRecord`'s.
  */
 import { languageCodeOf } from '../identifiers.js';
+import { MARC_TAGS } from '../marc-tags.js';
 import type { ImportedRecord } from './candidate.js';
 import {
   controlField,
@@ -24,8 +25,8 @@ const LEADING_ISBN = /^\s*([0-9][0-9 -]*[0-9Xx])/;
  * (the importer's choice); without either, the 001 is not kept, since whose number it is cannot be told.
  */
 export function recordFromMarc(record: MarcRecord, options: { source?: string | undefined } = {}): ImportedRecord {
-  const controlNumber = controlField(record, '001')?.trim();
-  const source = controlField(record, '003')?.trim() || options.source;
+  const controlNumber = controlField(record, MARC_TAGS.controlNumber)?.trim();
+  const source = controlField(record, MARC_TAGS.controlNumberIdentifier)?.trim() || options.source;
   const publication = publicationField(record);
   return {
     title: titleOf(record),
@@ -41,7 +42,7 @@ export function recordFromMarc(record: MarcRecord, options: { source?: string | 
 
 /** 245 $a, and $b after it (the rest of the title), without the ISBD marks between them. */
 function titleOf(record: MarcRecord): string | undefined {
-  const [field] = dataFields(record, '245');
+  const [field] = dataFields(record, MARC_TAGS.title);
   if (!field) return undefined;
   const [main] = subfields(field, 'a');
   if (main === undefined) return undefined;
@@ -55,7 +56,7 @@ function titleOf(record: MarcRecord): string | undefined {
 
 /** The 264 that states the publication (second indicator 1), else the first 264, else the 260. */
 function publicationField(record: MarcRecord): MarcField | undefined {
-  const rda = dataFields(record, '264');
+  const rda = dataFields(record, MARC_TAGS.publication);
   return rda.find((field) => secondIndicator(field) === '1') ?? rda[0] ?? dataFields(record, '260')[0];
 }
 
@@ -64,13 +65,13 @@ function yearOf(record: MarcRecord, publication: MarcField | undefined): string 
   const date = publication && subfields(publication, 'c')[0];
   const stated = date?.match(/\d{4}/)?.[0];
   if (stated) return stated;
-  const fixed = controlField(record, '008')?.slice(7, 11);
+  const fixed = controlField(record, MARC_TAGS.fixedLengthData)?.slice(7, 11);
   return fixed && /^\d{4}$/.test(fixed) ? fixed : undefined;
 }
 
 /** 100 $a, turned round; a record without one names its main entry by a corporate body (110) or an added one (700). */
 function authorOf(record: MarcRecord): string | undefined {
-  for (const tag of ['100', '110', '700']) {
+  for (const tag of [MARC_TAGS.author, '110', '700']) {
     const field = dataFields(record, tag).find((f) => subfields(f, 'a').length > 0);
     if (!field) continue;
     const name = subfields(field, 'a')[0] as string;
@@ -84,7 +85,7 @@ function authorOf(record: MarcRecord): string | undefined {
  * ($z holds cancelled or invalid ISBNs: never read.)
  */
 function isbnOf(record: MarcRecord): string | undefined {
-  const written = dataFields(record, '020').flatMap((field) => subfields(field, 'a'));
+  const written = dataFields(record, MARC_TAGS.isbn).flatMap((field) => subfields(field, 'a'));
   const numbers = written.map((text) => text.match(LEADING_ISBN)?.[1] ?? text.trim());
   return numbers.find((n) => /^(?:[0-9][ -]?){9}[0-9Xx]$|^(?:[0-9][ -]?){12}[0-9]$/.test(n)) ?? numbers[0];
 }
@@ -94,15 +95,15 @@ function isbnOf(record: MarcRecord): string | undefined {
  * code (a fallback that is not one is ignored, not refused).
  */
 function languageOf(record: MarcRecord): string | undefined {
-  const coded = firstSubfield(record, '041', 'a')?.trim();
+  const coded = firstSubfield(record, MARC_TAGS.language, 'a')?.trim();
   if (coded) return coded.length > 3 && coded.length % 3 === 0 ? coded.slice(0, 3) : coded;
-  const fixed = controlField(record, '008')?.slice(35, 38).trim();
+  const fixed = controlField(record, MARC_TAGS.fixedLengthData)?.slice(35, 38).trim();
   return fixed && languageCodeOf(fixed) ? fixed : undefined;
 }
 
 /** Each 650 $a, once. */
 function subjectsOf(record: MarcRecord): string[] | undefined {
-  const headings = dataFields(record, '650')
+  const headings = dataFields(record, MARC_TAGS.subject)
     .flatMap((field) => subfields(field, 'a'))
     .map(withoutIsbdPunctuation)
     .filter((heading) => heading !== '');

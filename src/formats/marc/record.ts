@@ -1,32 +1,10 @@
 /**
  * @module A book as a MARC 21 bibliographic record (marcjs's record model): which tag, indicators and
- * subfields carry each field of a book. The one place that mapping is decided; MARCXML, ISO 2709 and
- * OAI-PMH's `marc21` all write the record made here, and reading MARC in uses the same tags.
+ * subfields carry each field of a book. MARCXML, ISO 2709 and OAI-PMH's `marc21` all write the record made
+ * here; its tags are `MARC_TAGS`, which reading MARC in uses too.
  */
 import marcjs, { type Record as MarcRecord } from 'marcjs';
-
-/** The tags each field of a book is written in (docs/records.md, "MARC 21"). */
-export const MARC_TAGS = {
-  /** The book's id. */
-  controlNumber: '001',
-  /** Whose control number 001 is: `CONTROL_NUMBER_IDENTIFIER`. */
-  controlNumberIdentifier: '003',
-  /** Date and time of the latest change, where it is known (OAI-PMH's datestamp). */
-  latestTransaction: '005',
-  fixedLengthData: '008',
-  /** $a the ISBN-13. */
-  isbn: '020',
-  /** $a the ISO 639-2/B code. */
-  language: '041',
-  /** $a the author's name, in the order it is stored (first indicator 0). */
-  author: '100',
-  /** $a the title; second indicator the nonfiling characters of a leading article. */
-  title: '245',
-  /** Second indicator 1 (publication): $b the publisher, $c the year. */
-  publication: '264',
-  /** Second indicator 4 (source not specified): $a one subject heading. */
-  subject: '650',
-} as const;
+import { MARC_TAGS } from '../../domain/marc-tags.js';
 
 /**
  * The MARC code of the organization whose control numbers 001 holds. This catalogue has no code of its own
