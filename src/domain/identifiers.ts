@@ -70,3 +70,21 @@ export function languageName(code: string): string | undefined {
 export function languageTag(code: string): string {
   return twoLetter.get(code) ?? code;
 }
+
+/** How a field of an identifier format is read: its one stored form, why a text is none, its shape for OpenAPI. */
+export interface IdentifierFormat {
+  canonical(text: string): string | undefined;
+  problem(text: string): string;
+  /** JSON Schema's `format` and `pattern` for it. */
+  schema: { format: string; pattern: string };
+}
+
+/** The identifier formats a string field may take (`InputField.format`), read the same wherever they are sent. */
+export const identifierFormats = {
+  isbn: { canonical: isbn13Of, problem: isbnProblem, schema: { format: 'isbn', pattern: ISBN_TEXT.source } },
+  language: {
+    canonical: languageCodeOf,
+    problem: () => 'must be an ISO 639 language code: two letters (ISO 639-1, as en) or three (ISO 639-2, as eng)',
+    schema: { format: 'iso639', pattern: '^[A-Za-z]{2,3}$' },
+  },
+} as const satisfies Record<string, IdentifierFormat>;

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { InvalidInput } from './errors.js';
-import { isbn13Of, isbnProblem, languageCodeOf } from './identifiers.js';
+import { identifierFormats } from './identifiers.js';
 
 /**
  * Values submitted by an HTML form: every value is text, and an empty input means "not given". They are
@@ -23,8 +23,7 @@ export type FieldType = (typeof fieldTypes)[number];
  * ISBN-10 or ISBN-13, hyphens and spaces allowed, kept as ISBN-13; `language` an ISO 639-1 or 639-2 code,
  * kept as ISO 639-2/B (`identifiers.ts`).
  */
-export const fieldFormats = ['isbn', 'language'] as const;
-export type FieldFormat = (typeof fieldFormats)[number];
+export type FieldFormat = keyof typeof identifierFormats;
 
 /**
  * A writable property: its type, bounds, and whether creation requires it. Declared once: its TypeScript
@@ -40,7 +39,7 @@ export const inputFieldSchema = z.object({
   maxLength: z.int().optional().describe('Longest accepted string, in characters.'),
   enum: z.array(z.string()).readonly().optional().describe('The only values accepted.'),
   format: z
-    .enum(fieldFormats)
+    .enum(Object.keys(identifierFormats) as [FieldFormat, ...FieldFormat[]])
     .optional()
     .describe('An identifier the text must be: `isbn` (ISBN-10 or -13, kept as ISBN-13), `language` (ISO 639).'),
   multiple: z.boolean().optional().describe('The value is a list (a JSON array) of values of the type.'),
@@ -151,9 +150,7 @@ function stored(field: InputField, value: unknown): unknown {
 }
 
 function canonical(field: InputField, text: string): string {
-  if (field.format === 'isbn') return isbn13Of(text) as string;
-  if (field.format === 'language') return languageCodeOf(text) as string;
-  return text;
+  return field.format ? (identifierFormats[field.format].canonical(text) as string) : text;
 }
 
 /**
@@ -242,9 +239,8 @@ function checkOneValue(field: InputField, value: unknown): string | undefined {
       if (field.maxLength !== undefined && [...value].length > field.maxLength) {
         return `must be at most ${field.maxLength} characters`;
       }
-      if (field.format === 'isbn' && !isbn13Of(value)) return isbnProblem(value);
-      if (field.format === 'language' && !languageCodeOf(value)) {
-        return 'must be an ISO 639 language code: two letters (ISO 639-1, as en) or three (ISO 639-2, as eng)';
+      if (field.format && identifierFormats[field.format].canonical(value) === undefined) {
+        return identifierFormats[field.format].problem(value);
       }
       return undefined;
     }

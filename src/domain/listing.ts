@@ -6,7 +6,7 @@
 import { type Cursor, decodeCursor, encodeCursor, fingerprint, type KeyType, type KeyValue } from './cursor.js';
 import { InvalidInput } from './errors.js';
 import type { FacetName } from './facets.js';
-import { isbn13Of, isbnProblem, languageCodeOf } from './identifiers.js';
+import { identifierFormats } from './identifiers.js';
 import type { FieldFormat } from './input.js';
 import {
   DEFAULT_PER_PAGE,
@@ -300,15 +300,11 @@ function filterValue(
 }
 
 function filterText(field: string, filter: TextFilter, text: string): string {
-  if (filter.format === 'isbn') {
-    const isbn = isbn13Of(text);
-    if (isbn === undefined) throw invalid('filter', `${field} ${isbnProblem(text)}`);
-    return isbn;
-  }
-  if (filter.format === 'language') {
-    const code = languageCodeOf(text);
-    if (code === undefined) throw invalid('filter', `${field} must be an ISO 639 language code (en, eng)`);
-    return code;
+  if (filter.format) {
+    const { canonical, problem } = identifierFormats[filter.format];
+    const stored = canonical(text);
+    if (stored === undefined) throw invalid('filter', `${field} ${problem(text)}`);
+    return stored;
   }
   const trimmed = text.trim();
   if (trimmed === '') throw invalid('filter', `${field} must not be blank`);

@@ -5,7 +5,7 @@
 
 import { isAffordance } from '../affordances/affordance.js';
 import type { Operation } from '../affordances/operation.js';
-import { ISBN_TEXT } from '../domain/identifiers.js';
+import { identifierFormats } from '../domain/identifiers.js';
 import type { InputField } from '../domain/input.js';
 import {
   INT4_MAX,
@@ -135,10 +135,7 @@ function fieldSchema(field: InputField): Schema {
 
 function oneValueSchema(field: InputField): Schema {
   const title = field.title ? { title: field.title } : {};
-  if (field.format === 'isbn') {
-    return { type: 'string', ...title, format: 'isbn', pattern: ISBN_TEXT.source };
-  }
-  if (field.format === 'language') return { type: 'string', ...title, format: 'iso639', pattern: '^[A-Za-z]{2,3}$' };
+  if (field.format) return { type: 'string', ...title, ...identifierFormats[field.format].schema };
   switch (field.type) {
     case 'string':
       return {
