@@ -3,6 +3,7 @@
  * A bad value stops the service with a message naming the variable, rather than surfacing later.
  */
 
+import { withWritableTarget } from './db/hosts.js';
 import { DEFAULT_IMPORT_MAX_BYTES } from './domain/limits.js';
 import { isRepositoryId } from './domain/oai-pmh/identifiers.js';
 import { type AccessPolicy, defaultAccessPolicy } from './domain/policy.js';
@@ -10,7 +11,10 @@ import { defaultRateLimits, type RateKind, type RateLimits, type RatePolicy } fr
 
 /** Where the catalogue keeps its data. */
 export type DatabaseTarget =
-  /** A PostgreSQL server reached through postgres.js. */
+  /**
+   * A PostgreSQL server reached through postgres.js; a URL that lists several hosts carries
+   * `target_session_attrs=read-write` (added when left out), so that writes find the primary.
+   */
   | { kind: 'postgres'; url: string }
   /** Embedded PostgreSQL (PGlite) in a directory, or `memory://` for a throw-away database. */
   | { kind: 'pglite'; dataDir: string };
@@ -244,7 +248,9 @@ function readDatabase(env: Env): DatabaseTarget {
     if (!/^postgres(ql)?:\/\//.test(url)) {
       throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
     }
-    return { kind: 'postgres', url };
+    const target = withWritableTarget(url);
+    if ('refusal' in target) throw new ConfigError(`DATABASE_URL: ${target.refusal}`);
+    return { kind: 'postgres', url: target.url };
   }
   return { kind: 'pglite', dataDir: env.CATALOGUE_DATA_DIR?.trim() || './data' };
 }

@@ -99,6 +99,30 @@ describe('loadConfig', () => {
     );
   });
 
+  it('asks a DATABASE_URL with several hosts for a session that takes writes, unless it names one itself', () => {
+    const database = (url: string) => loadConfig({ DATABASE_URL: url }).database;
+    expect(database('postgres://u@h1:5432,h2:5433/db')).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@h1:5432,h2:5433/db?target_session_attrs=read-write',
+    });
+    expect(database('postgres://u@h1,h2/db?sslmode=require')).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@h1,h2/db?sslmode=require&target_session_attrs=read-write',
+    });
+    for (const url of [
+      'postgres://u@h1,h2/db?target_session_attrs=primary',
+      'postgres://u@h1,h2/db?target_session_attrs=read-write',
+      'postgres://u@h1/db',
+    ]) {
+      expect(database(url)).toEqual({ kind: 'postgres', url });
+    }
+    for (const refused of ['standby', 'read-only', 'prefer-standby', 'any']) {
+      expect(() => database(`postgres://u@h1,h2/db?target_session_attrs=${refused}`)).toThrow(
+        /DATABASE_URL: .*several hosts.*read-write/,
+      );
+    }
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
