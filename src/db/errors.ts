@@ -24,13 +24,15 @@ export const FOREIGN_KEY_VIOLATION = '23503';
 export const CHECK_VIOLATION = '23514';
 
 /** Why a database error means "not now" rather than "wrong": the 503 cases. */
-export type Unavailability = 'unreachable' | 'over-budget' | 'contended';
+export type Unavailability = 'unreachable' | 'read-only' | 'over-budget' | 'contended';
 
 /**
  * Recognises errors that say the database cannot be used now, rather than that the request is wrong:
  * no connection (refused, reset, timed out, closed; SQLSTATE class 08), a server shutting down or
  * starting up (57P01–57P03), too many connections (53300), a statement cancelled by its time budget
- * (57014), or a transaction rolled back for another's sake (deadlock 40P01, serialization failure 40001). postgres.js reports socket errors by their Node code, PostgreSQL errors by SQLSTATE.
+ * (57014), a transaction rolled back for another's sake (deadlock 40P01, serialization failure 40001), or
+ * a write refused by a server that takes none (25006: a standby, or a primary during a failover). postgres.js
+ * reports socket errors by their Node code, PostgreSQL errors by SQLSTATE.
  */
 export function databaseUnavailability(error: unknown): Unavailability | undefined {
   for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
@@ -39,6 +41,9 @@ export function databaseUnavailability(error: unknown): Unavailability | undefin
     if (code === QUERY_CANCELED) return 'over-budget';
     // The database gave up on this transaction so that another could finish: the same request can succeed.
     if (code === DEADLOCK_DETECTED || code === SERIALIZATION_FAILURE) return 'contended';
+    // The session is on a server that takes no writes now; the driver closes it, and the next one is
+    // opened on whichever host accepts writes (patches/postgres+*.patch).
+    if (code === READ_ONLY_SQL_TRANSACTION) return 'read-only';
     if (UNREACHABLE_CODES.has(code) || code.startsWith('08')) return 'unreachable';
   }
   return undefined;
@@ -47,6 +52,7 @@ export function databaseUnavailability(error: unknown): Unavailability | undefin
 const QUERY_CANCELED = '57014';
 const DEADLOCK_DETECTED = '40P01';
 const SERIALIZATION_FAILURE = '40001';
+const READ_ONLY_SQL_TRANSACTION = '25006';
 
 const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED',

@@ -105,6 +105,10 @@ const UNAVAILABLE = {
     log: 'database unreachable',
     message: 'the catalogue cannot reach its database right now; try again shortly',
   },
+  'read-only': {
+    log: 'database read-only (a standby, or a primary being failed over)',
+    message: 'the catalogue cannot write to its database right now; try again shortly',
+  },
   contended: {
     log: 'transaction rolled back for a concurrent one',
     message: 'the catalogue was busy with a conflicting change; try again',
