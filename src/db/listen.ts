@@ -19,6 +19,16 @@ export interface ChannelListener {
 /** Waits between attempts to listen again, up to a second, so that an outage is not a busy loop. */
 const RETRY_MS = [100, 250, 500, 1000];
 
+/**
+ * How often the idle listening connection runs a statement. An idle session hears nothing from its server:
+ * a statement makes a primary that was turned read-only (fenced in a failover) report so, on which the
+ * driver closes the session (target_session_attrs) and this module listens again, on the new primary.
+ */
+const HEARTBEAT_MS = 2_000;
+
+/** The listening connection's `application_name`, so that `pg_stat_activity` tells it from the pool's. */
+export const LISTENING_APPLICATION_NAME = 'catalogue listen';
+
 export interface Listening {
   listen(channel: string, listener: ChannelListener): void;
   close(): Promise<void>;
@@ -38,6 +48,7 @@ export function listenOnPostgres(url: string): Listening {
     max_lifetime: null,
     onnotice: () => {},
     connect_timeout: CONNECT_TIMEOUT_SECONDS,
+    connection: { application_name: LISTENING_APPLICATION_NAME },
     // The driver calls this for every notification on its connections; its types leave it out.
     onnotify(channel: string, payload: string) {
       for (const listener of channels.get(channel) ?? []) listener.notified(payload);
@@ -50,6 +61,11 @@ export function listenOnPostgres(url: string): Listening {
     },
   };
   const client = postgres(url, options as postgres.Options<Record<string, never>>);
+  const heartbeat = setInterval(() => {
+    // A failure closes the connection, which `onclose` handles.
+    if (connected) client`select 1`.catch(() => {});
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
 
   /** LISTENs on every channel on a fresh connection, retrying until it succeeds or the process closes. */
   async function keepListening(): Promise<void> {
@@ -82,6 +98,7 @@ export function listenOnPostgres(url: string): Listening {
     },
     async close() {
       closed = true;
+      clearInterval(heartbeat);
       await client.end({ timeout: 1 });
       await connection;
     },

@@ -6,6 +6,7 @@
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LISTENING_APPLICATION_NAME } from '../../src/db/listen.js';
 import { json } from '../support/catalogue.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
 import { millisecondsUntil } from '../support/poll.js';
@@ -67,7 +68,8 @@ describe('a change made through one server process reaches the other within a se
   /** The PIDs of the backends listening for the catalogue's notifications. */
   async function listeners(): Promise<number[]> {
     const rows = await admin`
-      select pid from pg_stat_activity where datname = ${shared.name} and query ilike 'listen %' order by pid`;
+      select pid from pg_stat_activity
+      where datname = ${shared.name} and application_name = ${LISTENING_APPLICATION_NAME} order by pid`;
     return rows.map((row) => row.pid as number);
   }
 
