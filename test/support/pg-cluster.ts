@@ -4,7 +4,7 @@
  * connections, and dropped (stopped first) when the test ends. `createReplicatedClusters` adds a streaming
  * standby, for tests of read replicas and failover.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -15,6 +15,8 @@ export interface TestCluster {
   start(): void;
   /** Stops the server at once (`immediate`: no waiting for clients), as a crash or an outage would. */
   stop(): void;
+  /** `stop`, without blocking this process: requests a test makes keep flowing while the server dies. */
+  kill(): Promise<void>;
   drop(): void;
 }
 
@@ -100,6 +102,12 @@ async function createdCluster(): Promise<CreatedCluster> {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     start: () => run('pg_ctlcluster', ['--skip-systemctl-redirect', VERSION, name, 'start']),
     stop: () => run('pg_ctlcluster', ['--skip-systemctl-redirect', VERSION, name, 'stop', '-m', 'immediate']),
+    kill: () =>
+      new Promise((resolve, reject) =>
+        execFile('pg_ctlcluster', ['--skip-systemctl-redirect', VERSION, name, 'stop', '-m', 'immediate'], (error) =>
+          error ? reject(error) : resolve(),
+        ),
+      ),
     drop: () => run('pg_dropcluster', ['--stop', VERSION, name]),
   };
 }
@@ -118,4 +126,13 @@ function freePort(): Promise<number> {
       );
     });
   });
+}
+
+/**
+ * One URL that lists both servers, the standby first (as a URL written before a failover may well do), and
+ * no `target_session_attrs`, which the service adds: what an operator without Patroni configures.
+ */
+export function multiHostUrl(clusters: ReplicatedClusters): string {
+  const [primary, standby] = [new URL(clusters.primary.url), new URL(clusters.standby.url)];
+  return `postgres://postgres@${standby.host},${primary.host}/postgres`;
 }
