@@ -8,7 +8,7 @@
 const WRITABLE_TARGETS = ['read-write', 'primary'];
 
 /** The URL's hosts, each with its port if given, in the order they are tried. */
-export function hostsOf(url: string): string[] {
+function hostsOf(url: string): string[] {
   const afterScheme = url.slice(url.indexOf('://') + 3).split(/[?/]/)[0] ?? '';
   return afterScheme.slice(afterScheme.indexOf('@') + 1).split(',');
 }

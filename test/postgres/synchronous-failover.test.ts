@@ -16,6 +16,8 @@ interface Answer {
   name: string;
   status: number;
   retryAfter: string | null;
+  /** The body of an answer other than 201. */
+  body?: unknown;
 }
 
 describe('failover with synchronous replication', () => {
@@ -50,8 +52,8 @@ describe('failover with synchronous replication', () => {
         if (dying) caughtByTheKill.add(name);
         const response = await call(server, ADMIN_TOKEN, 'POST', '/authors', { name });
         inFlight.delete(name);
-        await response.body?.cancel();
-        answers.push({ name, status: response.status, retryAfter: response.headers.get('retry-after') });
+        const body = response.status === 201 ? await response.body?.cancel() : await response.json();
+        answers.push({ name, status: response.status, retryAfter: response.headers.get('retry-after'), body });
         if (response.status !== 201) await new Promise((resolve) => setTimeout(resolve, 50));
       }
     });
@@ -97,6 +99,7 @@ describe('failover with synchronous replication', () => {
     for (const answer of refused) {
       expect(answer.status, answer.name).toBe(503);
       expect(Number(answer.retryAfter), answer.name).toBeGreaterThan(0);
+      expect(answer.body, answer.name).toEqual({ error: { code: 503, message: expect.any(String) } });
     }
     expect(acknowledged()).toBeGreaterThanOrEqual(afterPromotion + 50);
   }, 90_000);
