@@ -1,7 +1,8 @@
 /**
  * postgres.js on a multi-host URL, as patched (patches/postgres+3.4.9.patch): a query fails once every
- * host was tried rather than waiting for ever, and a host that accepts connections but never answers is
- * skipped after the connect timeout like one that refuses. The failover itself is
+ * host was tried rather than waiting for ever (with one host too, when it accepts and closes at once, as
+ * HAProxy does with no server up), and a host that accepts connections but never answers is skipped after
+ * the connect timeout like one that refuses. The failover itself is
  * test/postgres/failover.test.ts.
  */
 import { createServer, type Server, type Socket } from 'node:net';
@@ -56,6 +57,28 @@ describe('postgres.js with several hosts', () => {
       expect(performance.now() - started).toBeLessThan(1_000);
     } finally {
       await sql.end({ timeout: 0 });
+    }
+  });
+
+  it('fails a query when its one host accepts and closes at once (HAProxy with no server up), without looping', async () => {
+    const closing = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    const { port } = closing.address() as { port: number };
+    const sql = postgres(`postgres://postgres@127.0.0.1:${port}/postgres`, { max: 1, connect_timeout: 1 });
+    try {
+      const started = performance.now();
+      const failure = await Promise.race([
+        sql`select 1`.then(
+          () => 'answered',
+          (error: { code?: string }) => error.code,
+        ),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5_000)),
+      ]);
+      expect(failure).toMatch(/^(ECONNRESET|CONNECTION_CLOSED)$/);
+      expect(performance.now() - started).toBeLessThan(1_000);
+    } finally {
+      await sql.end({ timeout: 0 });
+      await new Promise((resolve) => closing.close(resolve));
     }
   });
 
