@@ -3,6 +3,7 @@
  * A bad value stops the service with a message naming the variable, rather than surfacing later.
  */
 
+import { availableParallelism } from 'node:os';
 import { withWritableTarget } from './db/hosts.js';
 import { DEFAULT_IMPORT_MAX_BYTES } from './domain/limits.js';
 import { isRepositoryId } from './domain/oai-pmh/identifiers.js';
@@ -15,7 +16,20 @@ export type DatabaseTarget =
    * A PostgreSQL server reached through postgres.js; a URL that lists several hosts carries
    * `target_session_attrs=read-write` (added when left out), so that writes find the primary.
    */
-  | { kind: 'postgres'; url: string }
+  | {
+      kind: 'postgres';
+      url: string;
+      /**
+       * `false` when `url` leads through a pooler that hands each transaction any server connection
+       * (pgbouncer's transaction mode): no named server-side statements (`DATABASE_PREPARE`). Default true.
+       */
+      prepare?: boolean;
+      /**
+       * A direct connection, for what needs one session throughout: LISTEN, and the start-up lock that makes
+       * migrations take turns (`DATABASE_LISTEN_URL`). Default: `url`.
+       */
+      listenUrl?: string;
+    }
   /** Embedded PostgreSQL (PGlite) in a directory, or `memory://` for a throw-away database. */
   | { kind: 'pglite'; dataDir: string };
 
@@ -23,6 +37,11 @@ export interface Config {
   port: number;
   host: string;
   database: DatabaseTarget;
+  /**
+   * Server processes sharing the port (`CATALOGUE_WORKERS`, a number or `auto` for the available cores;
+   * default 1). More than one needs PostgreSQL: an embedded data directory opens in one process only.
+   */
+  workers: number;
   /** Load the sample catalogue into an empty database on first start. */
   seedSample: boolean;
   /**
@@ -109,6 +128,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: readPort(env.PORT),
     host: env.HOST?.trim() || '0.0.0.0',
     database: readDatabase(env),
+    workers: readWorkers(env.CATALOGUE_WORKERS),
     seedSample: readChoice('CATALOGUE_SEED', env.CATALOGUE_SEED, ['sample', 'none'], 'sample') === 'sample',
     publicUrl: readPublicUrl(env.CATALOGUE_PUBLIC_URL),
     logRequests: readChoice('CATALOGUE_LOG', env.CATALOGUE_LOG, ['requests', 'none'], 'requests') === 'requests',
@@ -250,9 +270,37 @@ function readDatabase(env: Env): DatabaseTarget {
     }
     const target = withWritableTarget(url);
     if ('refusal' in target) throw new ConfigError(`DATABASE_URL: ${target.refusal}`);
-    return { kind: 'postgres', url: target.url };
+    const listenUrl = readListenUrl(env.DATABASE_LISTEN_URL);
+    const prepare = readChoice('DATABASE_PREPARE', env.DATABASE_PREPARE, ['true', 'false'], 'true') === 'true';
+    return { kind: 'postgres', url: target.url, ...(!prepare && { prepare }), ...(listenUrl && { listenUrl }) };
   }
   return { kind: 'pglite', dataDir: env.CATALOGUE_DATA_DIR?.trim() || './data' };
+}
+
+/** `DATABASE_LISTEN_URL`, which may list several hosts as `DATABASE_URL` may: LISTEN must reach the primary. */
+function readListenUrl(value: string | undefined): string | undefined {
+  const url = value?.trim();
+  if (!url) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new ConfigError('DATABASE_LISTEN_URL must be a postgres:// or postgresql:// URL');
+  }
+  const target = withWritableTarget(url);
+  if ('refusal' in target) throw new ConfigError(`DATABASE_LISTEN_URL: ${target.refusal}`);
+  return target.url;
+}
+
+/** Most server processes one machine is expected to want; a typo such as 400 stops start-up instead. */
+const MAX_WORKERS = 64;
+
+function readWorkers(value: string | undefined): number {
+  if (value?.trim() === 'auto') return Math.min(availableParallelism(), MAX_WORKERS);
+  try {
+    return readWhole('CATALOGUE_WORKERS', value, 1, MAX_WORKERS) ?? 1;
+  } catch {
+    throw new ConfigError(
+      `CATALOGUE_WORKERS must be a whole number from 1 to ${MAX_WORKERS} or "auto", got "${value}"`,
+    );
+  }
 }
 
 function readChoice<T extends string>(name: string, value: string | undefined, choices: T[], fallback: T): T {

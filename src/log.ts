@@ -5,9 +5,17 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-export function createLogger(options: { enabled: boolean } = { enabled: true }): Logger {
+export interface LoggerOptions {
+  /** Whether info lines (requests among them) are written; errors always are. */
+  enabled: boolean;
+  /** The process's id, on every line: set where several processes write to one stream. */
+  pid?: number;
+}
+
+export function createLogger(options: LoggerOptions = { enabled: true }): Logger {
+  const origin = options.pid === undefined ? {} : { pid: options.pid };
   const write = (stream: NodeJS.WriteStream, level: string, message: string, fields: Record<string, unknown>) => {
-    const entry = { time: new Date().toISOString(), level, message, ...fields };
+    const entry = { time: new Date().toISOString(), level, message, ...fields, ...origin };
     stream.write(`${JSON.stringify(entry, errorReplacer)}\n`);
   };
   return {

@@ -1,33 +1,59 @@
 /**
  * @module The service's entry point: reads configuration, opens and prepares the database, serves HTTP,
- * and shuts down gracefully on SIGTERM/SIGINT (stop accepting, finish requests, close the database).
+ * and shuts down gracefully on SIGTERM/SIGINT (stop accepting, finish requests, close the database). With
+ * `CATALOGUE_WORKERS` above 1 on PostgreSQL, this process prepares the database and supervises that many
+ * copies of itself on the same port (src/workers.ts), each serving as one process does alone.
  */
+import cluster from 'node:cluster';
 import { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import { pruneChangesPeriodically } from './db/change-retention.js';
-import { openDatabase } from './db/client.js';
+import { type Database, openDatabase } from './db/client.js';
 import { DataDirectoryInUse } from './db/data-dir-lock.js';
 import { expireHoldsPeriodically } from './db/hold-expiry.js';
-import { prepareDatabase } from './db/migrate.js';
+import { prepareDatabase, preparePostgres } from './db/migrate.js';
 import { ChangeStreams } from './http/change-streams.js';
 import { boundConnections, connectionOptions } from './http/connections.js';
 import { withoutParameters } from './http/errors.js';
-import { createLogger } from './log.js';
+import { createLogger, type Logger } from './log.js';
+import { superviseWorkers } from './workers.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const log = createLogger({ enabled: config.logRequests });
-  const database = await openDatabase(config.database);
-  const firstToken = await prepareDatabase(database, { seedSample: config.seedSample, adminToken: config.adminToken });
-  if (firstToken) {
-    // Shown once, on the terminal that started the service, and never logged again: only its hash is kept.
-    process.stdout.write(
-      `\nFirst start: a librarian was created. Their token (shown only now):\n\n  ${firstToken}\n\n` +
-        'Send it as "Authorization: Bearer <token>". Create more users and tokens through /users.\n\n',
+  // Each worker's lines carry its pid: N processes write to one stream.
+  const log = createLogger({ enabled: config.logRequests, ...(cluster.isWorker && { pid: process.pid }) });
+  if (cluster.isWorker) return serveCatalogue(config, log);
+  if (config.workers > 1 && config.database.kind === 'postgres') {
+    showFirstToken(
+      await preparePostgres(config.database, { seedSample: config.seedSample, adminToken: config.adminToken }),
     );
+    return superviseWorkers(config.workers, log);
   }
+  if (config.workers > 1) {
+    log.info('one process', {
+      workers: 1,
+      reason: `CATALOGUE_WORKERS=${config.workers} needs a PostgreSQL server (DATABASE_URL): an embedded data directory can be opened by one process only`,
+    });
+  }
+  const database = await openDatabase(config.database);
+  showFirstToken(await prepareDatabase(database, { seedSample: config.seedSample, adminToken: config.adminToken }));
+  return serveCatalogue(config, log, database);
+}
+
+function showFirstToken(token: string | undefined): void {
+  if (!token) return;
+  // Shown once, on the terminal that started the service, and never logged again: only its hash is kept.
+  process.stdout.write(
+    `\nFirst start: a librarian was created. Their token (shown only now):\n\n  ${token}\n\n` +
+      'Send it as "Authorization: Bearer <token>". Create more users and tokens through /users.\n\n',
+  );
+}
+
+/** Serves on a database prepared already (a worker opens its own: the primary prepared it). */
+async function serveCatalogue(config: Config, log: Logger, opened?: Database): Promise<void> {
+  const database = opened ?? (await openDatabase(config.database));
   const changeStreams = new ChangeStreams(database, {
     maxStreams: config.changes.maxStreams,
     keepAliveMs: config.changes.keepAliveSeconds * 1000,

@@ -1,4 +1,5 @@
 /** Configuration from the environment: defaults, choices, and clear refusals. */
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
@@ -8,6 +9,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: '0.0.0.0',
       database: { kind: 'pglite', dataDir: './data' },
+      workers: 1,
       seedSample: true,
       publicUrl: undefined,
       logRequests: true,
@@ -121,6 +123,37 @@ describe('loadConfig', () => {
         /DATABASE_URL: .*several hosts.*read-write/,
       );
     }
+  });
+
+  it('CATALOGUE_WORKERS: a number of server processes, or auto for the available cores, checked', () => {
+    expect(loadConfig({ CATALOGUE_WORKERS: '4' }).workers).toBe(4);
+    expect(loadConfig({ CATALOGUE_WORKERS: 'auto' }).workers).toBe(Math.min(availableParallelism(), 64));
+    for (const bad of ['0', '65', 'two', '1.5', '-2']) {
+      expect(() => loadConfig({ CATALOGUE_WORKERS: bad }), bad).toThrow(/CATALOGUE_WORKERS/);
+    }
+  });
+
+  it('DATABASE_PREPARE=false and DATABASE_LISTEN_URL: a URL through a transaction pooler, a direct one for LISTEN', () => {
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgres://u@pooler:6432/db',
+        DATABASE_PREPARE: 'false',
+        DATABASE_LISTEN_URL: 'postgres://u@primary:5432/db',
+      }).database,
+    ).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@pooler:6432/db',
+      prepare: false,
+      listenUrl: 'postgres://u@primary:5432/db',
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db', DATABASE_PREPARE: 'true' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@h/db',
+    });
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h/db', DATABASE_PREPARE: 'no' })).toThrow(/DATABASE_PREPARE/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h/db', DATABASE_LISTEN_URL: 'h:5432' })).toThrow(
+      /DATABASE_LISTEN_URL/,
+    );
   });
 
   it.each([

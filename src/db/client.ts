@@ -65,6 +65,9 @@ function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Da
     // (a 503 while the server is down) and recovery immediate; connections are only retried on demand.
     backoff: () => RECONNECT_BACKOFF_SECONDS,
     connection: { statement_timeout: STATEMENT_TIME_BUDGET_MS },
+    // Off, no statement is named, drizzle's `.prepare(name)` included: it asks the driver per query, and the
+    // driver's option wins (docs/operations.md, "Behind pgbouncer").
+    prepare: target.prepare ?? true,
   });
   // A connection of its own, opened on the first subscription.
   let listening: Listening | undefined;
@@ -73,7 +76,7 @@ function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Da
     target,
     listingReads: new Semaphore(LISTING_READS_AT_ONCE.postgres, LISTING_WAIT_BUDGET_MS),
     listen(channel, listener) {
-      listening ??= listenOnPostgres(target.url);
+      listening ??= listenOnPostgres(target.listenUrl ?? target.url);
       listening.listen(channel, listener);
     },
     close: () => Promise.all([client.end({ timeout: 5 }), listening?.close()]).then(() => {}),

@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import type { DatabaseTarget } from '../config.js';
 import { type AccessOptions, ensureAccess } from './access.js';
 import type { Database, Db } from './client.js';
 import { loadSampleCatalogue } from './seed.js';
@@ -31,8 +32,25 @@ export async function prepareDatabase(database: Database, options: PrepareOption
     if (options.seedSample) await loadSampleCatalogue(database.db);
     return ensureAccess(database.db, options);
   }
-  // One dedicated connection: an advisory lock belongs to the session that took it.
-  const client = postgres(database.target.url, { max: 1, onnotice: () => {} });
+  return preparePostgres(database.target, options);
+}
+
+/**
+ * `prepareDatabase` on a PostgreSQL server, on a connection of its own: what a process that serves nothing
+ * itself (the primary of several workers) runs before they start.
+ */
+export async function preparePostgres(
+  target: Extract<DatabaseTarget, { kind: 'postgres' }>,
+  options: PrepareOptions,
+): Promise<string | undefined> {
+  // One dedicated connection: an advisory lock belongs to the session that took it, so it takes the direct
+  // one. Through a transaction pooler the unlock could run on another server connection and leave the lock
+  // held by a pooled one, and the next start would wait for it for ever.
+  const client = postgres(target.listenUrl ?? target.url, {
+    max: 1,
+    onnotice: () => {},
+    prepare: target.prepare ?? true,
+  });
   try {
     await client`select pg_advisory_lock(${STARTUP_LOCK})`;
     const db = drizzlePostgres(client);
