@@ -5,58 +5,15 @@
  * 0, and no server is left running. Runs on a PGlite directory in a temporary folder, or on a fresh
  * database on the PostgreSQL server that DATABASE_URL names.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { type ClientRequest, type IncomingMessage, request } from 'node:http';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from './support/database.js';
+import { alive, descendants, eventually, refused } from './support/processes.js';
 
 const ADMIN_TOKEN = 'npm-start-librarian-token-0123456789abcdef';
-
-/** Every process below `pid`, read from `ps` (the server is npm's child, or its grandchild under `sh`). */
-function descendants(pid: number): number[] {
-  const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
-  const found: number[] = [];
-  for (let parents = [pid]; parents.length > 0; ) {
-    parents = table.filter(([, ppid]) => parents.includes(ppid)).map(([child]) => child);
-    found.push(...parents);
-  }
-  return found;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Whether a TCP connection to the port is refused (nobody listens any more). */
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.on('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-  });
-}
-
-async function eventually(check: () => Promise<boolean>, what: () => string, limitMs = 15_000): Promise<void> {
-  for (let waited = 0; waited < limitMs; waited += 50) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`gave up waiting: ${what()}`);
-}
 
 describe('npm start, stopped with SIGTERM to npm', () => {
   let npm: ChildProcess;
