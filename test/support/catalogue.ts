@@ -13,7 +13,7 @@ import { type AccessPolicy, defaultAccessPolicy } from '../../src/domain/policy.
 import { type ChangeStreamOptions, ChangeStreams } from '../../src/http/change-streams.js';
 import type { AppEnv } from '../../src/http/env.js';
 import type { RateLimits } from '../../src/http/rate-limit.js';
-import { createPostgresDatabase } from './database.js';
+import { createPostgresDatabase, directUrlOf } from './database.js';
 import { LIBRARIAN_TOKEN } from './tokens.js';
 
 export { LIBRARIAN_TOKEN };
@@ -112,7 +112,11 @@ async function openFreshDatabase(): Promise<{ database: Database; drop: () => Pr
   }
   const created = await createPostgresDatabase(serverUrl);
   try {
-    return { database: await openDatabase({ kind: 'postgres', url: created.url }), drop: created.drop };
+    // As the service would be configured behind a transaction pooler, when the suite runs behind one.
+    const prepare = process.env.DATABASE_PREPARE !== 'false';
+    const listenUrl = directUrlOf(created.url);
+    const target = { kind: 'postgres' as const, url: created.url, prepare, ...(listenUrl && { listenUrl }) };
+    return { database: await openDatabase(target), drop: created.drop };
   } catch (error) {
     await created.drop();
     throw error;

@@ -45,6 +45,19 @@ export async function createPostgresDatabase(serverUrl: string, label = 'test'):
   };
 }
 
+/**
+ * When the suite runs behind a transaction pooler (DATABASE_URL names pgbouncer), DATABASE_LISTEN_URL names
+ * the server behind it: this is `url`'s database there, for what needs a session of its own (LISTEN, the
+ * start-up lock), as the service would be configured. Otherwise nothing.
+ */
+export function directUrlOf(url: string): string | undefined {
+  const direct = process.env.DATABASE_LISTEN_URL;
+  if (!direct) return undefined;
+  const same = new URL(direct);
+  same.pathname = new URL(url).pathname;
+  return same.href;
+}
+
 /** `createPostgresDatabase`, migrated: the catalogue's tables, no sample data, no connection left open. */
 export async function createMigratedPostgresDatabase(serverUrl: string, label = 'test'): Promise<PostgresDatabase> {
   const created = await createPostgresDatabase(serverUrl, label);

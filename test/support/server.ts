@@ -6,7 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { json } from './catalogue.js';
-import { type FreshDatabaseOptions, freshDatabase } from './database.js';
+import { directUrlOf, type FreshDatabaseOptions, freshDatabase } from './database.js';
 import { runScript, spawnScript } from './script.js';
 
 /** The librarian token a server is started with (`CATALOGUE_ADMIN_TOKEN`) unless the test sets another. */
@@ -51,7 +51,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ? undefined
     : await freshDatabase({ persistent: options.books !== undefined, label: 'server', ...options.fresh });
   const drop = fresh ? fresh.drop : async () => {};
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...withoutSettings(process.env),
     PORT: '0',
     HOST: '127.0.0.1',
@@ -60,6 +60,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...(options.database ?? fresh)?.env,
     ...options.env,
   };
+  const listenUrl = env.DATABASE_URL ? directUrlOf(env.DATABASE_URL) : undefined;
+  if (listenUrl && !env.DATABASE_LISTEN_URL) env.DATABASE_LISTEN_URL = listenUrl;
   if (options.books !== undefined) {
     const run = await runScript('src/cli.ts', ['generate', '--books', String(options.books)], env);
     if (run.code !== 0) {
@@ -101,10 +103,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 }
 
-/** The environment without the server's settings, so that only the defaults and the test's own apply. */
+/**
+ * The environment without the server's settings, so that only the defaults and the test's own apply.
+ * `DATABASE_PREPARE` alone passes through, so that the suite can be run behind a transaction pooler.
+ */
 function withoutSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(
-    Object.entries(env).filter(([name]) => !/^(CATALOGUE_|DATABASE_URL$|PORT$|HOST$)/.test(name)),
+    Object.entries(env).filter(([name]) => !/^(CATALOGUE_|DATABASE_URL$|DATABASE_LISTEN_URL$|PORT$|HOST$)/.test(name)),
   );
 }
 
