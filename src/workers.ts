@@ -30,9 +30,11 @@ export function superviseWorkers(count: number, log: Logger): void {
     });
   };
 
+  let forwarded: NodeJS.Signals | undefined;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    forwarded = signal;
     log.info('stopping', { signal, workers: alive.size });
     for (const timer of restarts) clearTimeout(timer);
     for (const worker of alive) worker.process.kill(signal);
@@ -46,8 +48,9 @@ export function superviseWorkers(count: number, log: Logger): void {
   cluster.on('exit', (worker, code, signal) => {
     alive.delete(worker);
     const pid = worker.process.pid;
-    // A worker killed by a signal has no exit code; it did not end well.
-    const status = code ?? 1;
+    // A worker killed by a signal has no exit code. By the one passed on, it was still starting (its own
+    // handler would have exited 0) and had nothing in flight; by any other, it did not end well.
+    const status = code ?? (signal === forwarded ? 0 : 1);
     if (stopping) {
       worst = Math.max(worst, status);
       if (alive.size === 0) {
