@@ -5,10 +5,12 @@
  * flight finish, closes the port and ends every worker.
  */
 import { once } from 'node:events';
-import { type ClientRequest, type IncomingMessage, request } from 'node:http';
+import { type ClientRequest, createServer, type IncomingMessage, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from '../support/database.js';
 import { alive, descendantsRunning, eventually, refused } from '../support/processes.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { runScript } from '../support/script.js';
+import { ADMIN_TOKEN, type RunningServer, startServer } from '../support/server.js';
 
 /** A GET on a connection of its own: each new connection is handed to the next worker in turn. */
 function getOnNewConnection(url: string): Promise<number> {
@@ -153,4 +155,30 @@ describe('CATALOGUE_WORKERS=2 on PostgreSQL', () => {
     );
     expect(pidsOf(server, 'stopped').sort()).toEqual([...workers].sort());
   }, 60_000);
+});
+
+describe('CATALOGUE_WORKERS=2 when no worker can start', () => {
+  it('stops with status 1 and the workers’ reason instead of replacing them', async () => {
+    const database = await freshDatabase({ label: 'workers_fail' });
+    const taken = createServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    const { port } = taken.address() as { port: number };
+    try {
+      const run = await runScript('src/server.ts', [], {
+        ...database.env,
+        CATALOGUE_WORKERS: '2',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        CATALOGUE_SEED: 'none',
+        CATALOGUE_ADMIN_TOKEN: ADMIN_TOKEN,
+      });
+      expect(run.code, run.output).toBe(1);
+      expect(run.stderr).toContain(`catalogue could not start: port ${port} on 127.0.0.1 is in use`);
+      expect(run.stderr).toContain('"message":"a worker could not start; stopping"');
+      expect(run.output).not.toContain('replacing it');
+    } finally {
+      taken.close();
+      await database.drop();
+    }
+  }, 90_000);
 });
