@@ -9,6 +9,7 @@
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LISTENING_APPLICATION_NAME } from '../../src/db/listen.js';
 import { json } from '../support/catalogue.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
 import { type Pgbouncer, startPgbouncer } from '../support/pgbouncer.js';
@@ -147,7 +148,8 @@ describe('two server processes behind pgbouncer in transaction mode, DATABASE_PR
   it('listens on the direct connection, and a token revoked through one server is refused by the other within a second', async () => {
     // The listening sessions are the servers' own on the database server, not pgbouncer's pooled ones.
     const listening = await admin`
-      select count(*)::int as n from pg_stat_activity where datname = ${shared.name} and query ilike 'listen %'`;
+      select count(*)::int as n from pg_stat_activity
+      where datname = ${shared.name} and application_name = ${LISTENING_APPLICATION_NAME}`;
     expect(listening[0]?.n).toBeGreaterThanOrEqual(2);
 
     const user = await created(
