@@ -14,7 +14,8 @@ import { defaultRateLimits, type RateKind, type RateLimits, type RatePolicy } fr
 export type DatabaseTarget =
   /**
    * A PostgreSQL server reached through postgres.js; a URL that lists several hosts carries
-   * `target_session_attrs=read-write` (added when left out), so that writes find the primary.
+   * `target_session_attrs=read-write` (added when left out), so that writes find the primary. Streaming
+   * standbys to read from, when given.
    */
   | {
       kind: 'postgres';
@@ -29,9 +30,21 @@ export type DatabaseTarget =
        * migrations take turns (`DATABASE_LISTEN_URL`). Default: `url`.
        */
       listenUrl?: string;
+      replicas?: ReplicasTarget;
     }
   /** Embedded PostgreSQL (PGlite) in a directory, or `memory://` for a throw-away database. */
   | { kind: 'pglite'; dataDir: string };
+
+/** Streaming standbys of the primary that reads may be answered from (docs/scaling.md, "Read replicas"). */
+export interface ReplicasTarget {
+  /** One `postgres://` URL per standby (`DATABASE_REPLICA_URLS`, comma-separated). */
+  urls: string[];
+  /** A standby further behind than this gets no reads (`CATALOGUE_REPLICA_MAX_LAG`, seconds, default 5). */
+  maxLagSeconds: number;
+}
+
+/** Seconds a standby may be behind the primary and still answer reads, by default. */
+export const DEFAULT_REPLICA_MAX_LAG_SECONDS = 5;
 
 export interface Config {
   port: number;
@@ -272,7 +285,17 @@ function readDatabase(env: Env): DatabaseTarget {
     if ('refusal' in target) throw new ConfigError(`DATABASE_URL: ${target.refusal}`);
     const listenUrl = readListenUrl(env.DATABASE_LISTEN_URL);
     const prepare = readChoice('DATABASE_PREPARE', env.DATABASE_PREPARE, ['true', 'false'], 'true') === 'true';
-    return { kind: 'postgres', url: target.url, ...(!prepare && { prepare }), ...(listenUrl && { listenUrl }) };
+    const replicas = readReplicas(env);
+    return {
+      kind: 'postgres',
+      url: target.url,
+      ...(!prepare && { prepare }),
+      ...(listenUrl && { listenUrl }),
+      ...(replicas && { replicas }),
+    };
+  }
+  if (env.DATABASE_REPLICA_URLS?.trim()) {
+    throw new ConfigError('DATABASE_REPLICA_URLS needs DATABASE_URL: standbys replicate a PostgreSQL server');
   }
   return { kind: 'pglite', dataDir: env.CATALOGUE_DATA_DIR?.trim() || './data' };
 }
@@ -301,6 +324,24 @@ function readWorkers(value: string | undefined): number {
       `CATALOGUE_WORKERS must be a whole number from 1 to ${MAX_WORKERS} or "auto", got "${value}"`,
     );
   }
+}
+
+/** The standbys, when any are named; a URL is never echoed back, since it may carry a password. */
+function readReplicas(env: Env): ReplicasTarget | undefined {
+  const maxLagSeconds =
+    readWhole('CATALOGUE_REPLICA_MAX_LAG', env.CATALOGUE_REPLICA_MAX_LAG, 1, 3600) ?? DEFAULT_REPLICA_MAX_LAG_SECONDS;
+  const text = env.DATABASE_REPLICA_URLS?.trim();
+  if (!text) return undefined;
+  const urls = text.split(',').map((url) => url.trim());
+  urls.forEach((url, i) => {
+    if (!/^postgres(ql)?:\/\/[^\s]+$/.test(url)) {
+      throw new ConfigError(
+        `DATABASE_REPLICA_URLS must be postgres:// or postgresql:// URLs separated by commas; entry ${i + 1} is not one`,
+      );
+    }
+  });
+  if (new Set(urls).size !== urls.length) throw new ConfigError('DATABASE_REPLICA_URLS names a standby twice');
+  return { urls, maxLagSeconds };
 }
 
 function readChoice<T extends string>(name: string, value: string | undefined, choices: T[], fallback: T): T {

@@ -154,6 +154,38 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h/db', DATABASE_LISTEN_URL: 'h:5432' })).toThrow(
       /DATABASE_LISTEN_URL/,
     );
+  it('DATABASE_REPLICA_URLS: streaming standbys of DATABASE_URL to read from, within CATALOGUE_REPLICA_MAX_LAG', () => {
+    const primary = 'postgres://u@primary/db';
+    expect(
+      loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URLS: ' postgres://u@r1/db , postgresql://u:p@r2:5433/db ' })
+        .database,
+    ).toEqual({
+      kind: 'postgres',
+      url: primary,
+      replicas: { urls: ['postgres://u@r1/db', 'postgresql://u:p@r2:5433/db'], maxLagSeconds: 5 },
+    });
+    const lag = { DATABASE_URL: primary, DATABASE_REPLICA_URLS: 'postgres://u@r1/db', CATALOGUE_REPLICA_MAX_LAG: '30' };
+    expect(loadConfig(lag).database).toMatchObject({ replicas: { maxLagSeconds: 30 } });
+    expect(loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URLS: ' ' }).database).toEqual({
+      kind: 'postgres',
+      url: primary,
+    });
+  });
+
+  it.each([
+    [{ DATABASE_URL: 'postgres://u@p/db', DATABASE_REPLICA_URLS: 'mysql://u:secret@r1/db' }, 'DATABASE_REPLICA_URLS'],
+    [{ DATABASE_URL: 'postgres://u@p/db', DATABASE_REPLICA_URLS: 'postgres://u@r1/db,,' }, 'DATABASE_REPLICA_URLS'],
+    [
+      { DATABASE_URL: 'postgres://u@p/db', DATABASE_REPLICA_URLS: 'postgres://r/db,postgres://r/db' },
+      'DATABASE_REPLICA_URLS',
+    ],
+    [{ DATABASE_REPLICA_URLS: 'postgres://u@r1/db' }, 'DATABASE_REPLICA_URLS'],
+    [{ DATABASE_URL: 'postgres://u@p/db', CATALOGUE_REPLICA_MAX_LAG: '0' }, 'CATALOGUE_REPLICA_MAX_LAG'],
+    [{ DATABASE_URL: 'postgres://u@p/db', CATALOGUE_REPLICA_MAX_LAG: '5s' }, 'CATALOGUE_REPLICA_MAX_LAG'],
+  ])('refuses %o naming %s, and never echoes a standby\u2019s URL', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+    expect(() => loadConfig(env)).not.toThrow(/secret|r1/);
   });
 
   it.each([
