@@ -10,3 +10,4 @@ export { oaiRecords } from './oai-records.js';
 export { searchWords } from './search-words.js';
 export { tokens } from './tokens.js';
 export { users } from './users.js';
+export { writePositions } from './write-positions.js';
