@@ -37,7 +37,7 @@ async function main(): Promise<void> {
       reason: `CATALOGUE_WORKERS=${config.workers} needs a PostgreSQL server (DATABASE_URL): an embedded data directory can be opened by one process only`,
     });
   }
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, { log });
   showFirstToken(await prepareDatabase(database, { seedSample: config.seedSample, adminToken: config.adminToken }));
   return serveCatalogue(config, log, database);
 }
@@ -53,7 +53,7 @@ function showFirstToken(token: string | undefined): void {
 
 /** Serves on a database prepared already (a worker opens its own: the primary prepared it). */
 async function serveCatalogue(config: Config, log: Logger, opened?: Database): Promise<void> {
-  const database = opened ?? (await openDatabase(config.database));
+  const database = opened ?? (await openDatabase(config.database, { log }));
   const changeStreams = new ChangeStreams(database, {
     maxStreams: config.changes.maxStreams,
     keepAliveMs: config.changes.keepAliveSeconds * 1000,

@@ -12,15 +12,17 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
-import type { DatabaseTarget } from '../config.js';
+import type { DatabaseTarget, ReplicasTarget } from '../config.js';
 import {
   CONNECT_TIMEOUT_SECONDS,
   LISTING_READS_AT_ONCE,
   LISTING_WAIT_BUDGET_MS,
   STATEMENT_TIME_BUDGET_MS,
 } from '../domain/limits.js';
+import type { Logger } from '../log.js';
 import { lockDataDirectory } from './data-dir-lock.js';
 import { type ChannelListener, type Listening, listenOnPostgres } from './listen.js';
+import { Replicas } from './replicas.js';
 import * as schema from './schema/index.js';
 import { Semaphore } from './semaphore.js';
 
@@ -36,13 +38,23 @@ export interface Database {
   close(): Promise<void>;
   /** PGlite only: the whole database as a tarball, which `openPglite` can start from. */
   dump?: () => Promise<Blob>;
+  /** The primary's streaming standbys, when configured: where reads may go instead (docs/scaling.md). */
+  replicas?: Replicas;
+}
+
+export interface OpenOptions {
+  /** Where a standby's changes of state (down, lagging, back) are told. */
+  log?: Logger | undefined;
 }
 
 /** Seconds before retrying a connection that failed. */
 const RECONNECT_BACKOFF_SECONDS = 0.1;
 
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  if (target.kind === 'postgres') return openPostgres(target);
+export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
+  if (target.kind === 'postgres') {
+    const primary = openPostgres(target);
+    return target.replicas ? withReplicas(primary, target.replicas, options) : primary;
+  }
   if (target.dataDir === 'memory://') return openPglite(target);
   const lock = lockDataDirectory(target.dataDir);
   try {
@@ -55,20 +67,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 }
 
 function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Database {
-  const client = postgres(target.url, {
-    max: 10,
-    onnotice: () => {},
-    // An unreachable server is answered 503 within a second rather than after the driver's 30 s default.
-    connect_timeout: CONNECT_TIMEOUT_SECONDS,
-    // The driver's default backoff after failed connections grows to 20 s, and queries wait for it: an
-    // outage turned into requests hanging for seconds. Retrying soon keeps every answer within a second
-    // (a 503 while the server is down) and recovery immediate; connections are only retried on demand.
-    backoff: () => RECONNECT_BACKOFF_SECONDS,
-    connection: { statement_timeout: STATEMENT_TIME_BUDGET_MS },
-    // Off, no statement is named, drizzle's `.prepare(name)` included: it asks the driver per query, and the
-    // driver's option wins (docs/operations.md, "Behind pgbouncer").
-    prepare: target.prepare ?? true,
-  });
+  const client = postgresClient(target.url, target);
   // A connection of its own, opened on the first subscription.
   let listening: Listening | undefined;
   return {
@@ -81,6 +80,45 @@ function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Da
     },
     close: () => Promise.all([client.end({ timeout: 5 }), listening?.close()]).then(() => {}),
   };
+}
+
+/**
+ * The primary with a `Database` per standby, probed from now on. A standby's `listen` is the primary's:
+ * notifications are sent at commit on the primary, and a standby cannot LISTEN.
+ */
+function withReplicas(primary: Database, target: ReplicasTarget, options: OpenOptions): Database {
+  // Through the same kind of pooler as the primary, if any.
+  const prepare = primary.target.kind === 'postgres' ? primary.target.prepare : undefined;
+  const standbys = target.urls.map((url, i) => {
+    const client = postgresClient(url, { prepare });
+    const database: Database = {
+      db: drizzlePostgres(client, { schema }),
+      target: { kind: 'postgres', url },
+      listingReads: new Semaphore(LISTING_READS_AT_ONCE.postgres, LISTING_WAIT_BUDGET_MS),
+      listen: (channel, listener) => primary.listen(channel, listener),
+      close: () => client.end({ timeout: 5 }),
+    };
+    return { name: `replica ${i + 1}`, database };
+  });
+  const replicas = new Replicas(primary.db, standbys, { maxLagSeconds: target.maxLagSeconds, log: options.log });
+  return { ...primary, replicas, close: () => replicas.close().then(() => primary.close()) };
+}
+
+function postgresClient(url: string, { prepare = true }: { prepare?: boolean | undefined }) {
+  return postgres(url, {
+    max: 10,
+    onnotice: () => {},
+    // An unreachable server is answered 503 within a second rather than after the driver's 30 s default.
+    connect_timeout: CONNECT_TIMEOUT_SECONDS,
+    // The driver's default backoff after failed connections grows to 20 s, and queries wait for it: an
+    // outage turned into requests hanging for seconds. Retrying soon keeps every answer within a second
+    // (a 503 while the server is down) and recovery immediate; connections are only retried on demand.
+    backoff: () => RECONNECT_BACKOFF_SECONDS,
+    connection: { statement_timeout: STATEMENT_TIME_BUDGET_MS },
+    // Off, no statement is named, drizzle's `.prepare(name)` included: it asks the driver per query, and the
+    // driver's option wins (docs/operations.md, "Behind pgbouncer").
+    prepare,
+  });
 }
 
 /** Opens PGlite; `loadDataDir` starts from a dump (tests use a migrated snapshot to skip initdb). */

@@ -19,7 +19,8 @@ const operations = {
   /** `/health` */
   health: {
     GET: {
-      summary: 'Health check: 200 while the database answers, 503 otherwise',
+      summary:
+        'Health check: 200 while the database answers, 503 otherwise; with read replicas, each one\u2019s state and lag',
       produces: 'application/json',
       unauthenticated: true,
       errors: [503],
@@ -48,7 +49,12 @@ export function healthRoutes(app: Hono<AppEnv>, database: Database): void {
       if (!(await databaseAnswers(database.db, HEALTH_DEADLINE_MS))) {
         throw new ServiceUnavailable('the database does not answer', 1);
       }
-      return c.json({ status: 'ok' }, 200, { ...securityHeaders, 'Cache-Control': 'no-store' });
+      // With standbys, each database's role and how far behind it is; never where it is.
+      const replicas = database.replicas;
+      const body = replicas
+        ? { status: 'ok', databases: [{ role: 'primary' }, ...replicas.health()] }
+        : { status: 'ok' };
+      return c.json(body, 200, { ...securityHeaders, 'Cache-Control': 'no-store' });
     },
   });
 }
