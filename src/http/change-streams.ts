@@ -24,6 +24,8 @@ export type Woken = 'notified' | 'timeout' | 'closed';
 
 export class ChangeStreams {
   readonly options: ChangeStreamOptions;
+  /** The primary, whose notifications wake the streams: what they tell of is there already. */
+  readonly database: Database;
   #open = 0;
   #closed = false;
   #generation = 0;
@@ -32,6 +34,7 @@ export class ChangeStreams {
 
   constructor(database: Database, options: Partial<ChangeStreamOptions> = {}) {
     this.options = { ...defaultChangeStreamOptions, ...options };
+    this.database = database;
     const wake = () => {
       this.#generation++;
       this.#wake('notified');

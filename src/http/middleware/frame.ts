@@ -14,6 +14,7 @@ import { noteContextHeaders } from './context-headers.js';
 import { formMethod, isDispatchedAgain } from './form-method.js';
 import { limitBody, uploadLimiter } from './limit-body.js';
 import { chooseFormat, type MediaTypes, preferredFormat } from './negotiate.js';
+import { noteWrite, replicaReads } from './replica-reads.js';
 import { logRequest } from './request-log.js';
 import { secure } from './security-headers.js';
 
@@ -69,6 +70,9 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
   // A write, and an endpoint of a protocol of its own, answer in a format that writes every kind: a write
   // asking for MARC alone is refused before it changes anything, not after.
   const wholeFormats = formats.filter(writesEveryKind);
+  // With standbys, reads may be answered from one, and writes note where they left the WAL.
+  const primary = services.database;
+  const readFromReplica = primary.replicas && replicaReads(primary, primary.replicas);
 
   /** The handler's answer, after what a write must pass first. */
   async function write(c: Context<AppEnv>, handler: Handler<AppEnv>, upload: boolean): Promise<Response> {
@@ -78,7 +82,9 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
       if (dispatched) return dispatched;
       // Spent before the handler runs, so that a refused write changes nothing.
       c.get('rateLimiter')?.spend(c, 'write');
-      return await handler(c, noNext);
+      const response = await handler(c, noNext);
+      if (readFromReplica) await noteWrite(primary, c, log);
+      return response;
     } finally {
       // A write may have changed a caller (a loan, a role, a revoked token). The database tells every
       // process, this one too, but the client's next request could come before the notification does.
@@ -86,15 +92,24 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
     }
   }
 
+  /** The answer of a request that only reads: from a standby when one may answer it. */
+  function read(c: Context<AppEnv>, handler: Handler<AppEnv>): Response | Promise<Response> {
+    const run = () => handler(c, noNext) as Response | Promise<Response>;
+    return readFromReplica ? readFromReplica(c, run) : run();
+  }
+
   function answer(
     c: Context<AppEnv>,
     handler: Handler<AppEnv>,
     onlyReads: boolean,
+    dispatches: boolean,
     upload: boolean,
   ): Response | Promise<Response> {
     const method = c.req.method;
-    if (method === 'GET' || method === 'HEAD') return handler(c, noNext) as Response | Promise<Response>;
-    if (isSafe(method) || onlyReads) {
+    if (method === 'GET' || method === 'HEAD') return read(c, handler);
+    // A dispatching handler reads nothing itself: each request it makes is framed, and routed, in its turn.
+    if (onlyReads && !dispatches) return limitBody(c).then(() => read(c, handler));
+    if (isSafe(method) || onlyReads || dispatches) {
       return limitBody(c).then(() => handler(c, noNext) as Response | Promise<Response>);
     }
     return write(c, handler, upload);
@@ -124,8 +139,8 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
         c.set('format', choose(c));
         const identifying = authenticate(c, authentication);
         const response = identifying
-          ? identifying.then(() => answer(c, handler, dispatches || reads, upload))
-          : answer(c, handler, dispatches || reads, upload);
+          ? identifying.then(() => answer(c, handler, reads, dispatches, upload))
+          : answer(c, handler, reads, dispatches, upload);
         return response instanceof Promise ? response.then(finish, fail) : finish(response);
       } catch (error) {
         return fail(error);

@@ -138,7 +138,10 @@ async function streamChanges(c: Context<AppEnv>, feed: ChangeFeed, query: Change
   if (c.req.method === 'HEAD') return sendEventStream(c, null);
   c.get('rateLimiter')?.spend(c, 'stream');
   const ctx = c.get('ctx');
-  const { db } = c.get('database');
+  // The backlog is read where the request was sent (a standby, when one may answer); once woken by a
+  // notification the stream reads on the primary, which has what the notification told of, where a
+  // standby might not yet and the stream would wait for its next keep-alive.
+  let { db } = c.get('database');
   const loans = ctx.policy.loanEvents(ctx.caller);
   const stop = new AbortController();
   const release = feed.streams.admit(() => stop.abort());
@@ -184,6 +187,7 @@ async function streamChanges(c: Context<AppEnv>, feed: ChangeFeed, query: Change
           if (caughtUp) {
             woken = await feed.streams.wait(Math.max(0, deadline - performance.now()), stop.signal, seen);
             if (woken === 'closed') return finish(controller);
+            if (woken === 'notified') db = feed.streams.database.db;
           }
           seen = feed.streams.generation;
           const read = await readFeed(db, { after, limit: MAX_PER_PAGE, loans });
