@@ -10,6 +10,7 @@ import { json } from '../support/catalogue.js';
 import { createReplicatedClusters, psql, type ReplicatedClusters } from '../support/pg-cluster.js';
 import { millisecondsUntil } from '../support/poll.js';
 import { ADMIN_TOKEN, call, created, type RunningServer, startServer } from '../support/server.js';
+import { SseReader } from '../support/sse.js';
 
 let clusters: ReplicatedClusters;
 /** A and B allow a minute of lag, so that a paused standby still answers their readers. */
@@ -23,7 +24,12 @@ beforeAll(async () => {
   const start = (maxLag: string) =>
     startServer({
       database: { env: { DATABASE_URL: clusters.primary.url, DATABASE_REPLICA_URLS: clusters.standby.url } },
-      env: { CATALOGUE_RATE_LIMITS: 'off', CATALOGUE_REPLICA_MAX_LAG: maxLag },
+      // Live change streams read again only when notified: no keep-alive read comes to their rescue.
+      env: {
+        CATALOGUE_RATE_LIMITS: 'off',
+        CATALOGUE_REPLICA_MAX_LAG: maxLag,
+        CATALOGUE_CHANGES_KEEPALIVE_SECONDS: '300',
+      },
     });
   // One after the other: the first migrates and loads the sample catalogue.
   a = await start('60');
@@ -199,6 +205,35 @@ describe('read-your-writes, across processes, while the standby lags', () => {
       // Anonymous readers still see the book available, on the standby.
       expect(await json(await fetch(new URL(`/books/${book.id}`, b.url)))).toMatchObject({ available: true });
     } finally {
+      psql(clusters.standby.url, 'select pg_wal_replay_resume()');
+    }
+  });
+});
+
+describe('the live change feed while the standby lags', () => {
+  it('an anonymous stream through B tells of a write through A at once, though the standby has not replayed it', async () => {
+    const response = await fetch(new URL('/changes?from=now', b.url), {
+      headers: { Accept: 'text/event-stream' },
+      signal: AbortSignal.timeout(30_000),
+    });
+    expect(response.status).toBe(200);
+    const sse = new SseReader(response);
+    psql(clusters.standby.url, 'select pg_wal_replay_pause()');
+    try {
+      const author = await created(
+        await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Streamed Author' }),
+        'author',
+      );
+      const [event] = await sse.events(1);
+      expect(JSON.parse(event?.data ?? '{}')).toMatchObject({
+        type: 'author.created',
+        links: expect.arrayContaining([expect.objectContaining({ href: `/authors/${author.id}` })]),
+      });
+      // The author itself, read anonymously from the standby, is not there yet.
+      const page = await json(await fetch(new URL(`/authors/${author.id}`, b.url)));
+      expect(page).toMatchObject({ error: { code: 404 } });
+    } finally {
+      await sse.cancel();
       psql(clusters.standby.url, 'select pg_wal_replay_resume()');
     }
   });
