@@ -115,7 +115,7 @@ export class Replicas {
   failed(replica: Replica, error: unknown): boolean {
     const why = databaseUnavailability(error);
     if (why === 'unreachable') {
-      this.#set(replica, 'down');
+      this.#set(replica, 'down', { code: sqlState(error) });
       return true;
     }
     if (why === 'contended') return true;
@@ -174,8 +174,8 @@ export class Replicas {
           select pg_is_in_recovery() as standby, pg_last_wal_replay_lsn()::text as replayed,
             extract(epoch from now() - pg_last_xact_replay_timestamp())::float8 as "sinceReplay"`),
       );
-    } catch {
-      this.#set(replica, 'down');
+    } catch (error) {
+      this.#set(replica, 'down', { code: sqlState(error) });
       return;
     }
     if (this.#closed) return;
@@ -210,7 +210,8 @@ export class Replicas {
     return Math.max((at - oldest.at) / 1000, sinceReplay ?? Number.POSITIVE_INFINITY);
   }
 
-  #set(replica: Replica, state: ReplicaState): void {
+  /** `why`: the driver's error code, for the log line of a standby going down; never its message, which may name the host. */
+  #set(replica: Replica, state: ReplicaState, why: { code?: string | undefined } = {}): void {
     if (replica.state === state) return;
     const was = replica.state;
     replica.state = state;
@@ -223,7 +224,7 @@ export class Replicas {
       const lag = replica.lagSeconds === undefined ? {} : { lagSeconds: Math.round(replica.lagSeconds * 10) / 10 };
       const message = `replica ${state}`;
       if (state === 'streaming') this.#log?.info(message, { replica: replica.name, ...lag });
-      else this.#log?.error(message, { replica: replica.name, ...lag });
+      else this.#log?.error(message, { replica: replica.name, ...lag, ...(why.code && { code: why.code }) });
     }
   }
 }
@@ -240,6 +241,7 @@ export function parseLsn(text: string): bigint {
   return (BigInt(`0x${high}`) << 32n) | BigInt(`0x${low}`);
 }
 
+/** The error's code: a SQLSTATE, or the driver's name for a socket's failure (`ECONNREFUSED`). */
 function sqlState(error: unknown): string | undefined {
   for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
     const code = (e as { code?: unknown }).code;

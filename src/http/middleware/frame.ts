@@ -94,8 +94,8 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
 
   /** The answer of a request that only reads: from a standby when one may answer it. */
   function read(c: Context<AppEnv>, handler: Handler<AppEnv>): Response | Promise<Response> {
-    const run = () => handler(c, noNext) as Response | Promise<Response>;
-    return readFromReplica ? readFromReplica(c, run) : run();
+    if (!readFromReplica) return handler(c, noNext) as Response | Promise<Response>;
+    return readFromReplica(c, () => handler(c, noNext) as Response | Promise<Response>);
   }
 
   function answer(
