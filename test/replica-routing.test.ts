@@ -2,9 +2,12 @@
  * Which standby a read goes to, and how a probe judges one, on databases that answer as a primary and its
  * standbys would (test/postgres/replicas.test.ts shows the same over HTTP on real replication).
  */
+import { count } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database, Db } from '../src/db/client.js';
 import { parseLsn, Replicas } from '../src/db/replicas.js';
+import { writePositions } from '../src/db/schema/index.js';
+import { addAuthor, openTestCatalogue } from './support/catalogue.js';
 
 /** A database whose every query answers `answer()` (rows, or a failure). */
 function answering(answer: () => unknown): Db {
@@ -98,6 +101,18 @@ describe('choosing a standby', () => {
     expect(replica.state).toBe('down');
     expect(replicas.choose()).toBeUndefined();
   });
+});
+
+it('without standbys, a signed-in caller\u2019s writes note no position: nothing runs that did not before', async () => {
+  const t = await openTestCatalogue();
+  try {
+    const id = await addAuthor(t, 'Unreplicated Author');
+    expect((await t.request(`/authors/${id}`)).status).toBe(200);
+    const [noted] = await t.database.db.select({ n: count() }).from(writePositions);
+    expect(noted?.n).toBe(0);
+  } finally {
+    await t.close();
+  }
 });
 
 it('WAL positions compare as PostgreSQL compares them', () => {
