@@ -16,7 +16,11 @@ export async function noteWritePosition(db: Db, params: { userId: number }): Pro
     db
       .insert(writePositions)
       .values({ userId: sql.placeholder('userId'), lsn: sql`pg_current_wal_insert_lsn()` })
-      .onConflictDoUpdate({ target: writePositions.userId, set: { lsn: sql`excluded.lsn` } })
+      // Two writes of one caller's finishing at once must not leave the earlier position noted last.
+      .onConflictDoUpdate({
+        target: writePositions.userId,
+        set: { lsn: sql`greatest(${writePositions.lsn}, excluded.lsn)` },
+      })
       .prepare('note_write_position'),
   );
   await statement.execute(params);
