@@ -290,4 +290,20 @@ describe('lag and health', () => {
     expect(c.output()).toMatch(/"message":"replica down","replica":"replica 1"/);
     expect(c.output()).not.toContain(new URL(clusters.standby.url).port);
   }, 90_000);
+
+  it('while the primary is down, the standby still answers anonymous reads; signed-in reads are 503', async () => {
+    await expectReplicaState(c, 'streaming');
+    clusters.primary.stop();
+    try {
+      for (const path of ['/books/1', '/books?query=ring&page=1']) {
+        expect((await fetch(new URL(path, c.url))).status, path).toBe(200);
+      }
+      expect((await call(c, ADMIN_TOKEN, 'GET', '/books/1')).status).toBe(503);
+      expect((await call(c, ADMIN_TOKEN, 'POST', '/authors', { name: 'Not Now' })).status).toBe(503);
+    } finally {
+      clusters.primary.start();
+    }
+    const back = async () => (await fetch(new URL('/health', c.url)).catch(() => undefined))?.status === 200;
+    expect(await millisecondsUntil(back, 20_000)).toBeLessThan(20_000);
+  }, 60_000);
 });
