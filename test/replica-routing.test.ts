@@ -20,6 +20,9 @@ function answering(answer: () => unknown): Db {
   } as unknown as Db;
 }
 
+/** A query that never comes back, as on a connection to a host cut off from the network. */
+const never = () => new Promise(() => {});
+
 function standby(answer: () => unknown): { name: string; database: Database } {
   const database = { db: answering(answer), close: async () => {} } as unknown as Database;
   return { name: 'standby', database };
@@ -73,6 +76,11 @@ describe('the probe', () => {
     ]);
     expect(replicas.anyStreaming()).toBe(false);
     expect(replicas.choose()).toBeUndefined();
+  });
+
+  it('one whose probe does not answer within its deadline is down, and holds no later round', async () => {
+    const replicas = await probed('0/1', [never, caughtUp('0/1')]);
+    expect(replicas.health().map(({ state }) => state)).toEqual(['down', 'streaming']);
   });
 });
 

@@ -54,6 +54,8 @@ export interface ReplicasOptions {
 
 /** SQLSTATE of a write refused by a standby: a read-only request that wrote, read again on the primary. */
 const READ_ONLY_SQL_TRANSACTION = '25006';
+/** Milliseconds a probe's query may take before its database counts as down. */
+const PROBE_DEADLINE_MS = 2_000;
 /** The primary's positions remembered, one per probe: enough to date any lag up to this many probes. */
 const HISTORY = 600;
 
@@ -154,7 +156,7 @@ export class Replicas {
   async #probeAll(): Promise<void> {
     if (this.#closed) return;
     // The primary first: a standby then has the time of a round trip to pass the position it is compared with.
-    const primary = await this.#primary.execute(sql`select pg_current_wal_lsn()::text as lsn`).then(
+    const primary = await within(this.#primary.execute(sql`select pg_current_wal_lsn()::text as lsn`)).then(
       (result) => rowsOf<{ lsn: string }>(result)[0]?.lsn,
       () => undefined,
     );
@@ -170,9 +172,11 @@ export class Replicas {
     let row: StandbyRow | undefined;
     try {
       [row] = rowsOf<StandbyRow>(
-        await replica.database.db.execute(sql`
-          select pg_is_in_recovery() as standby, pg_last_wal_replay_lsn()::text as replayed,
-            extract(epoch from now() - pg_last_xact_replay_timestamp())::float8 as "sinceReplay"`),
+        await within(
+          replica.database.db.execute(sql`
+            select pg_is_in_recovery() as standby, pg_last_wal_replay_lsn()::text as replayed,
+              extract(epoch from now() - pg_last_xact_replay_timestamp())::float8 as "sinceReplay"`),
+        ),
       );
     } catch (error) {
       this.#set(replica, 'down', { code: sqlState(error) });
@@ -233,6 +237,21 @@ interface StandbyRow {
   standby: boolean;
   replayed: string | null;
   sinceReplay: number | null;
+}
+
+/**
+ * The answer of a probe's query, or a failure after `PROBE_DEADLINE_MS`: a standby cut off without its
+ * connection closing would otherwise hold every later round, and keep the reads it should no longer get.
+ */
+function within<T>(query: PromiseLike<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(Object.assign(new Error('no answer in time'), { code: 'ETIMEDOUT' })),
+      PROBE_DEADLINE_MS,
+    );
+  });
+  return Promise.race([Promise.resolve(query), late]).finally(() => clearTimeout(timer));
 }
 
 /** A WAL position (`16/B374D848`: two hexadecimal halves) as a number that compares as positions do. */
