@@ -154,6 +154,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h/db', DATABASE_LISTEN_URL: 'h:5432' })).toThrow(
       /DATABASE_LISTEN_URL/,
     );
+  });
+
   it('DATABASE_REPLICA_URLS: streaming standbys of DATABASE_URL to read from, within CATALOGUE_REPLICA_MAX_LAG', () => {
     const primary = 'postgres://u@primary/db';
     expect(
