@@ -16,6 +16,7 @@ import { deprecationsOf } from './http/deprecation.js';
 import type { AppEnv } from './http/env.js';
 import { errorResponse, toCatalogueError } from './http/errors.js';
 import { createFrame } from './http/middleware/frame.js';
+import { ProcessQuotaCounter } from './http/quota-counter.js';
 import { defaultRateLimits, RateLimiter, type RateLimits } from './http/rate-limit.js';
 import { pageContext } from './http/respond.js';
 import { frameRoutes } from './http/route.js';
@@ -34,6 +35,7 @@ import { healthRoutes, rootRoutes } from './http/routes/root.js';
 import { sessionRoutes } from './http/routes/session.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
 import { userRoutes } from './http/routes/users.js';
+import { SharedQuotaCounter } from './http/shared-quota-counter.js';
 import { Uris } from './hypermedia/uris.js';
 import { vocabulary as catalogueVocabulary, type Vocabulary } from './hypermedia/vocabulary.js';
 import { createLogger, type Logger } from './log.js';
@@ -54,6 +56,11 @@ export interface AppOptions {
   vocabulary?: Vocabulary;
   /** Per-caller limits on searches, streams and writes; the defaults when absent, none with `false`. */
   rateLimits?: RateLimits | false;
+  /**
+   * Where rate limits are counted: in the database, one count per caller for every process on it (the
+   * default on PostgreSQL), or in this process (the default on PGlite, which one process holds alone).
+   */
+  rateLimitCounting?: 'database' | 'process';
   /** Listing totals up to this many matches are exact, beyond it estimated; `EXACT_COUNT_LIMIT` by default. */
   listingCountLimit?: number | undefined;
   /**
@@ -75,8 +82,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const formats = options.formats ?? registeredFormats;
   const vocabulary = options.vocabulary ?? catalogueVocabulary;
   const deprecations = deprecationsOf(vocabulary);
-  const rateLimiter =
-    options.rateLimits === false ? undefined : new RateLimiter(options.rateLimits ?? defaultRateLimits);
+  const rateLimiter = options.rateLimits === false ? undefined : createRateLimiter(options, log);
   const listingCountLimit = options.listingCountLimit ?? EXACT_COUNT_LIMIT;
   const app = new Hono<AppEnv>();
 
@@ -132,4 +138,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   );
   app.onError(onError);
   return app;
+}
+
+function createRateLimiter(options: AppOptions, log: Logger): RateLimiter {
+  const { database } = options;
+  const counting = options.rateLimitCounting ?? (database.target.kind === 'postgres' ? 'database' : 'process');
+  const counter = counting === 'database' ? new SharedQuotaCounter(database.db, log) : new ProcessQuotaCounter();
+  return new RateLimiter(options.rateLimits || defaultRateLimits, counter);
 }

@@ -49,8 +49,8 @@ export async function sendListing<Row>(
   const paging = listing.paging ?? (format.alwaysPaged ? { page: 1, perPage: DEFAULT_PER_PAGE } : undefined);
   // Searches and whole-collection streams are the expensive reads: each spends from the caller's quota.
   const limiter = c.get('rateLimiter');
-  if (listing.query !== undefined) limiter?.spend(c, 'search');
-  if (!paging) limiter?.spend(c, 'stream');
+  if (listing.query !== undefined) await limiter?.spend(c, 'search');
+  if (!paging) await limiter?.spend(c, 'stream');
   const limited = { ...listing, countLimit: c.get('listingCountLimit') };
   if (paging) {
     const paged = { ...limited, paging };

@@ -1,10 +1,12 @@
 /**
  * @module Per-caller limits on searches, unpaginated streams and writes, announced with the `RateLimit`
- * fields and refused with 429 + `Retry-After`. Kept per process: they guard a process's own resources.
+ * fields and refused with 429 + `Retry-After`. Counted where a `QuotaCounter` keeps them: in the database,
+ * shared by every process on it, or in this process alone.
  */
 import type { Context } from 'hono';
 import { CatalogueError } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
+import { ProcessQuotaCounter, type QuotaCounter } from './quota-counter.js';
 
 /** One kind of expensive work and how much of it a caller may do per window. */
 export interface RatePolicy {
@@ -37,53 +39,26 @@ export class TooManyRequests extends CatalogueError {
   }
 }
 
-interface Window {
-  startedAt: number;
-  used: number;
-}
-
-/** Above this many tracked callers, windows that have ended are swept out before adding another. */
-const SWEEP_ABOVE = 10_000;
-
-/** The limiter of one app: counts each caller's spending per kind. */
+/** The limiter of one app: counts each caller's spending per kind, where `counter` keeps it. */
 export class RateLimiter {
-  private readonly windows = new Map<string, Window>();
-
   constructor(
     readonly limits: RateLimits,
-    private readonly now: () => number = Date.now,
+    private readonly counter: QuotaCounter = new ProcessQuotaCounter(),
   ) {}
 
   /**
    * Spends one unit of `kind` for the caller of this request: sets the `RateLimit` fields on the
    * response, or throws 429 when nothing is left.
    */
-  spend(c: Context<AppEnv>, kind: RateKind): void {
+  async spend(c: Context<AppEnv>, kind: RateKind): Promise<void> {
     const policy = this.limits[kind];
-    const key = `${kind}\u0000${callerKey(c)}`;
-    const now = this.now();
-    let window = this.windows.get(key);
-    if (!window || now - window.startedAt >= policy.windowSeconds * 1000) {
-      if (!window && this.windows.size >= SWEEP_ABOVE) this.sweep(now);
-      window = { startedAt: now, used: 0 };
-      this.windows.set(key, window);
-    }
-    const reset = Math.max(1, Math.ceil((window.startedAt + policy.windowSeconds * 1000 - now) / 1000));
-    const remaining = Math.max(0, policy.limit - window.used - 1);
+    const { used, resetSeconds } = await this.counter.count(callerKey(c), kind, policy);
     const headers = {
       'RateLimit-Policy': `"${kind}";q=${policy.limit};w=${policy.windowSeconds}`,
-      RateLimit: `"${kind}";r=${window.used >= policy.limit ? 0 : remaining};t=${reset}`,
+      RateLimit: `"${kind}";r=${Math.max(0, policy.limit - used)};t=${resetSeconds}`,
     };
-    if (window.used >= policy.limit) throw new TooManyRequests(kind, policy, reset, headers);
-    window.used++;
+    if (used > policy.limit) throw new TooManyRequests(kind, policy, resetSeconds, headers);
     for (const [name, value] of Object.entries(headers)) c.header(name, value);
-  }
-
-  private sweep(now: number): void {
-    for (const [key, window] of this.windows) {
-      const kind = key.slice(0, key.indexOf('\u0000')) as RateKind;
-      if (now - window.startedAt >= this.limits[kind].windowSeconds * 1000) this.windows.delete(key);
-    }
   }
 }
 

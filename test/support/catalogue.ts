@@ -46,6 +46,8 @@ export interface TestCatalogueOptions {
   access?: Partial<AccessPolicy>;
   /** Off unless a test is about them: suites make hundreds of writes as one librarian. */
   rateLimits?: RateLimits;
+  /** Where they are counted; the app's default for the database when absent. */
+  rateLimitCounting?: 'database' | 'process';
   /** Matches counted exactly per listing; small values exercise estimated totals with little data. */
   listingCountLimit?: number;
   /** Bounds of the change feed's event streams (a short keep-alive, few streams). */
@@ -66,6 +68,7 @@ export async function openTestCatalogue(options: TestCatalogueOptions = {}): Pro
     publicUrl: options.publicUrl,
     access: { ...defaultAccessPolicy, ...options.access },
     rateLimits: options.rateLimits ?? false,
+    rateLimitCounting: options.rateLimitCounting,
     listingCountLimit: options.listingCountLimit,
     oai: options.oai,
     importMaxBytes: options.importMaxBytes,

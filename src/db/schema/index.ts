@@ -7,6 +7,7 @@ export { authorBookCounts, collectionCounts, yearBookCounts } from './counts.js'
 export { HOLD_STATUSES, holds } from './holds.js';
 export { loans } from './loans.js';
 export { oaiRecords } from './oai-records.js';
+export { rateWindows } from './rate-windows.js';
 export { searchWords } from './search-words.js';
 export { tokens } from './tokens.js';
 export { users } from './users.js';

@@ -81,7 +81,7 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
       const dispatched = await dispatchFormMethod(c);
       if (dispatched) return dispatched;
       // Spent before the handler runs, so that a refused write changes nothing.
-      c.get('rateLimiter')?.spend(c, 'write');
+      await c.get('rateLimiter')?.spend(c, 'write');
       const response = await handler(c, noNext);
       if (readFromReplica) await noteWrite(primary, c, log);
       return response;

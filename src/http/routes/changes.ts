@@ -136,7 +136,7 @@ async function readFrom(
  */
 async function streamChanges(c: Context<AppEnv>, feed: ChangeFeed, query: ChangesQuery): Promise<Response> {
   if (c.req.method === 'HEAD') return sendEventStream(c, null);
-  c.get('rateLimiter')?.spend(c, 'stream');
+  await c.get('rateLimiter')?.spend(c, 'stream');
   const ctx = c.get('ctx');
   // The backlog is read where the request was sent (a standby, when one may answer); once woken by a
   // notification the stream reads on the primary, which has what the notification told of, where a

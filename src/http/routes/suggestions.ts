@@ -36,7 +36,7 @@ export function suggestionRoutes(app: Hono<AppEnv>): void {
       async GET(c) {
         const text = parseSuggestionQuery(queryParams(c));
         // A suggestion is a search: every keystroke spends from the caller's search quota.
-        c.get('rateLimiter')?.spend(c, 'search');
+        await c.get('rateLimiter')?.spend(c, 'search');
         const database = c.get('database');
         const rows = await database.listingReads.run(() =>
           findSuggestions(database.db, { text, total: MAX_SUGGESTIONS, authors: MAX_AUTHOR_SUGGESTIONS }),

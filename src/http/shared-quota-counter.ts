@@ -1,0 +1,64 @@
+/**
+ * @module Quotas counted in the database, so that every process on it spends from one count per caller.
+ * The count is a guard, never a reason to refuse: when it cannot be made, the request is counted in this
+ * process instead (see docs/operations.md, "Rate limits").
+ */
+import type { Db } from '../db/client.js';
+import { spendQuota, sweepRateWindows } from '../db/queries/rate-windows.js';
+import type { Logger } from '../log.js';
+import { withoutParameters } from './errors.js';
+import { ProcessQuotaCounter, type QuotaCounter, type QuotaSpent } from './quota-counter.js';
+import type { RateKind, RatePolicy } from './rate-limit.js';
+
+/** How often a process removes ended windows: the table holds about two windows' callers at most. */
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * After a failed count, how long requests are counted here without asking the database: during an outage
+ * a request pays for one failed count a second, not one each, before its own query fails.
+ */
+const RETRY_AFTER_FAILURE_MS = 1000;
+
+export class SharedQuotaCounter implements QuotaCounter {
+  private readonly fallback: ProcessQuotaCounter;
+  /** While set, the database failed to count and is asked again only from this time on. */
+  private retryAt: number | undefined;
+  private nextSweepAt = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.fallback = new ProcessQuotaCounter(now);
+  }
+
+  async count(caller: string, kind: RateKind, policy: RatePolicy): Promise<QuotaSpent> {
+    const now = this.now();
+    if (this.retryAt !== undefined && now < this.retryAt) return this.fallback.count(caller, kind, policy);
+    if (now >= this.nextSweepAt) this.sweep(now);
+    try {
+      const spent = await spendQuota(this.db, { caller, kind, windowSeconds: policy.windowSeconds });
+      if (this.retryAt !== undefined) {
+        this.retryAt = undefined;
+        this.log.info('rate limits are counted in the database again');
+      }
+      return spent;
+    } catch (error) {
+      // Logged once per failure spell: the requests themselves log the outage if they meet it too.
+      if (this.retryAt === undefined) {
+        this.log.error('counting rate limits in the database failed; counting in this process until it answers', {
+          error: withoutParameters(error),
+        });
+      }
+      this.retryAt = this.now() + RETRY_AFTER_FAILURE_MS;
+      return this.fallback.count(caller, kind, policy);
+    }
+  }
+
+  /** In the background of a request: a failed sweep leaves ended windows to the next one. */
+  private sweep(now: number): void {
+    this.nextSweepAt = now + SWEEP_EVERY_MS;
+    sweepRateWindows(this.db).catch(() => {});
+  }
+}
