@@ -120,7 +120,7 @@ const UNAVAILABLE = {
 } as const;
 
 /** The driver's code (SQLSTATE or socket error), the only detail of a database error worth a log line. */
-function codeOf(error: unknown): string | undefined {
+export function codeOf(error: unknown): string | undefined {
   for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') return code;

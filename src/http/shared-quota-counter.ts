@@ -6,7 +6,7 @@
 import type { Db } from '../db/client.js';
 import { spendQuota, sweepRateWindows } from '../db/queries/rate-windows.js';
 import type { Logger } from '../log.js';
-import { withoutParameters } from './errors.js';
+import { codeOf } from './errors.js';
 import { ProcessQuotaCounter, type QuotaCounter, type QuotaSpent } from './quota-counter.js';
 import type { RateKind, RatePolicy } from './rate-limit.js';
 
@@ -45,10 +45,11 @@ export class SharedQuotaCounter implements QuotaCounter {
       }
       return spent;
     } catch (error) {
-      // Logged once per failure spell: the requests themselves log the outage if they meet it too.
+      // Logged once per failure spell, by its code alone as every database failure is: the query's
+      // parameters name the caller.
       if (this.retryAt === undefined) {
         this.log.error('counting rate limits in the database failed; counting in this process until it answers', {
-          error: withoutParameters(error),
+          code: codeOf(error),
         });
       }
       this.retryAt = this.now() + RETRY_AFTER_FAILURE_MS;
