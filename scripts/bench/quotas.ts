@@ -1,0 +1,141 @@
+/**
+ * @module What the shared rate-limit count costs a search: one catalogue on PostgreSQL, served from this
+ * process by two apps, one counting quotas in the database and one in the process, with limits raised so
+ * that nothing is refused. wrk loads them in turns; the figure is the ratio of their medians. One bearer
+ * token sends every request, so every count is an update of one row: the case where counts contend most.
+ *
+ *   node --import tsx scripts/bench/quotas.ts [--books 10000] [--seconds 10] [--rounds 3] [--connections 8]
+ *
+ * DATABASE_URL names the server (default postgres://postgres@127.0.0.1:5432/postgres); the script creates
+ * and drops its own database `bench_quotas` there.
+ */
+import { spawnSync } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { serve } from '@hono/node-server';
+import postgres from 'postgres';
+import { createApp } from '../../src/app.js';
+import { openDatabase } from '../../src/db/client.js';
+import { COMMON_WORDS } from '../../src/db/generate.js';
+import { prepareDatabase } from '../../src/db/migrate.js';
+import { spendQuota } from '../../src/db/queries/rate-windows.js';
+import { benchToken, catalogueEnv, databaseUrl } from './catalogues.js';
+import { repoRoot, runCatalogueCli } from './processes.js';
+import { type ContenderResult, interleave, type WrkLoad, wrkMissing } from './wrk.js';
+
+const DATABASE = 'bench_quotas';
+/** Requests that each spend from the search quota: a search, and the cheapest, a suggestion. */
+const SCENARIOS = [
+  { name: 'a search for a word in 10% of titles', path: `/books?page=1&per_page=20&query=${COMMON_WORDS[0]}` },
+  { name: 'a suggestion for a 4-letter prefix', path: `/suggestions?query=${COMMON_WORDS[0]?.slice(0, 4)}` },
+];
+/** Round trips of the upsert alone, one after another, for its latency without HTTP around it. */
+const UPSERTS = 2000;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      books: { type: 'string', default: '10000' },
+      seconds: { type: 'string', default: '10' },
+      rounds: { type: 'string', default: '3' },
+      connections: { type: 'string', default: '8' },
+    },
+  });
+  const missing = wrkMissing();
+  if (missing) throw new Error(missing);
+  const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const url = databaseUrl(serverUrl, DATABASE);
+  const built = spawnSync(process.execPath, [`${repoRoot}scripts/build.js`, '--if-stale'], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('building dist/ failed');
+
+  await adminQuery(serverUrl, `drop database if exists ${DATABASE} with (force)`);
+  await adminQuery(serverUrl, `create database ${DATABASE}`);
+  const database = await openDatabase({ kind: 'postgres', url });
+  const servers: ReturnType<typeof serve>[] = [];
+  try {
+    await runCatalogueCli(['generate', '--books', values.books], { ...catalogueEnv, DATABASE_URL: url });
+    await prepareDatabase(database, { seedSample: false, adminToken: benchToken });
+
+    const upsertMicros = await timeUpserts(database.db);
+    // Raised far beyond what a run sends: every request is counted, none refused.
+    const policy = { limit: 1_000_000_000, windowSeconds: 60 };
+    const rateLimits = { search: policy, stream: policy, write: policy };
+    const serveApp = (counting: 'database' | 'process') =>
+      new Promise<string>((resolve) => {
+        const app = createApp({ database, rateLimits, rateLimitCounting: counting });
+        const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+          resolve(`http://127.0.0.1:${info.port}`),
+        );
+        servers.push(server);
+      });
+    const urls = { process: await serveApp('process'), database: await serveApp('database') };
+    const lines = [
+      `${values.books} books, ${values.connections} connections, one token, median of ${values.rounds} runs of ${values.seconds} s:`,
+    ];
+    for (const scenario of SCENARIOS) {
+      const load = (url: string): WrkLoad => ({
+        url,
+        path: scenario.path,
+        headers: { Authorization: `Bearer ${benchToken}`, Accept: 'application/json' },
+        seconds: Number(values.seconds),
+        connections: Number(values.connections),
+        threads: 1,
+      });
+      const contenders = [
+        { name: 'counted in the process', load: load(urls.process) },
+        { name: 'counted in the database', load: load(urls.database) },
+      ];
+      const results = await interleave(contenders, Number(values.rounds), (name, run) =>
+        process.stdout.write(
+          `${scenario.name}, ${name}: ${Math.round(run.requestsPerSecond)} requests/s, p50 ${run.latencyMs.p50} ms\n`,
+        ),
+      );
+      const [local, shared] = results as [ContenderResult, ContenderResult];
+      lines.push(
+        `${scenario.name} (${scenario.path}):`,
+        ...results.map(
+          (r) => `  ${r.name}: ${r.median} requests/s (runs ${r.runs.join(', ')}), p50 ${r.p50LatencyMs} ms`,
+        ),
+        `  throughput with the shared count: ${(shared.median / local.median).toFixed(3)}× the in-process count's, ` +
+          `${(1e6 / shared.median - 1e6 / local.median).toFixed(0)} µs more per request`,
+      );
+    }
+    lines.push(`the upsert alone, ${UPSERTS} in a row: ${upsertMicros.toFixed(0)} µs each`);
+    process.stdout.write(`\n${lines.join('\n')}\n`);
+  } finally {
+    // Requests wrk left open at the end of its last run finish before the database closes.
+    await Promise.all(servers.map(stopServing));
+    await database.close();
+    await adminQuery(serverUrl, `drop database if exists ${DATABASE} with (force)`);
+  }
+}
+
+function stopServing(server: ReturnType<typeof serve>): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+  });
+}
+
+/** Mean round trip of the counting upsert, prepared, on a caller of its own. */
+async function timeUpserts(db: Parameters<typeof spendQuota>[0]): Promise<number> {
+  const params = { caller: 'bench:upserts', kind: 'search', windowSeconds: 60 };
+  for (let i = 0; i < 200; i++) await spendQuota(db, params);
+  const started = performance.now();
+  for (let i = 0; i < UPSERTS; i++) await spendQuota(db, params);
+  return ((performance.now() - started) * 1000) / UPSERTS;
+}
+
+async function adminQuery(serverUrl: string, statement: string): Promise<void> {
+  const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(statement);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
