@@ -20,7 +20,7 @@ import { COMMON_WORDS } from '../../src/db/generate.js';
 import { prepareDatabase } from '../../src/db/migrate.js';
 import { spendQuota } from '../../src/db/queries/rate-windows.js';
 import { benchToken, catalogueEnv, databaseUrl } from './catalogues.js';
-import { repoRoot, runCatalogueCli } from './processes.js';
+import { repoRoot, runCatalogueCli, sleep } from './processes.js';
 import { type ContenderResult, interleave, type WrkLoad, wrkMissing } from './wrk.js';
 
 const DATABASE = 'bench_quotas';
@@ -52,6 +52,7 @@ async function main(): Promise<void> {
   await adminQuery(serverUrl, `create database ${DATABASE}`);
   const database = await openDatabase({ kind: 'postgres', url });
   const servers: ReturnType<typeof serve>[] = [];
+  let inFlight = 0;
   try {
     await runCatalogueCli(['generate', '--books', values.books], { ...catalogueEnv, DATABASE_URL: url });
     await prepareDatabase(database, { seedSample: false, adminToken: benchToken });
@@ -63,7 +64,15 @@ async function main(): Promise<void> {
     const serveApp = (counting: 'database' | 'process') =>
       new Promise<string>((resolve) => {
         const app = createApp({ database, rateLimits, rateLimitCounting: counting });
-        const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+        const fetch = async (request: Request, env: unknown) => {
+          inFlight++;
+          try {
+            return await app.fetch(request, env);
+          } finally {
+            inFlight--;
+          }
+        };
+        const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
           resolve(`http://127.0.0.1:${info.port}`),
         );
         servers.push(server);
@@ -103,8 +112,9 @@ async function main(): Promise<void> {
     lines.push(`the upsert alone, ${UPSERTS} in a row: ${upsertMicros.toFixed(0)} µs each`);
     process.stdout.write(`\n${lines.join('\n')}\n`);
   } finally {
-    // Requests wrk left open at the end of its last run finish before the database closes.
+    // Requests wrk left behind at the end of its last run finish before the database closes.
     await Promise.all(servers.map(stopServing));
+    while (inFlight > 0) await sleep(50);
     await database.close();
     await adminQuery(serverUrl, `drop database if exists ${DATABASE} with (force)`);
   }
