@@ -13,9 +13,10 @@ import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
+import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { createApp } from '../../src/app.js';
-import { openDatabase } from '../../src/db/client.js';
+import { type Db, openDatabase } from '../../src/db/client.js';
 import { COMMON_WORDS } from '../../src/db/generate.js';
 import { prepareDatabase } from '../../src/db/migrate.js';
 import { spendQuota } from '../../src/db/queries/rate-windows.js';
@@ -29,8 +30,8 @@ const SCENARIOS = [
   { name: 'a search for a word in 10% of titles', path: `/books?page=1&per_page=20&query=${COMMON_WORDS[0]}` },
   { name: 'a suggestion for a 4-letter prefix', path: `/suggestions?query=${COMMON_WORDS[0]?.slice(0, 4)}` },
 ];
-/** Round trips of the upsert alone, one after another, for its latency without HTTP around it. */
-const UPSERTS = 2000;
+/** Statements timed one after another, for the upsert's latency without HTTP around it. */
+const ROUND_TRIPS = 2000;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
     await runCatalogueCli(['generate', '--books', values.books], { ...catalogueEnv, DATABASE_URL: url });
     await prepareDatabase(database, { seedSample: false, adminToken: benchToken });
 
-    const upsertMicros = await timeUpserts(database.db);
+    const roundTrips = await timeRoundTrips(database.db);
     // Raised far beyond what a run sends: every request is counted, none refused.
     const policy = { limit: 1_000_000_000, windowSeconds: 60 };
     const rateLimits = { search: policy, stream: policy, write: policy };
@@ -109,7 +110,9 @@ async function main(): Promise<void> {
           `${(1e6 / shared.median - 1e6 / local.median).toFixed(0)} µs more per request`,
       );
     }
-    lines.push(`the upsert alone, ${UPSERTS} in a row: ${upsertMicros.toFixed(0)} µs each`);
+    lines.push(
+      `round trips, ${ROUND_TRIPS} in a row: the upsert ${roundTrips.upsert.toFixed(0)} µs, select 1 ${roundTrips.select1.toFixed(0)} µs`,
+    );
     process.stdout.write(`\n${lines.join('\n')}\n`);
   } finally {
     // Requests wrk left behind at the end of its last run finish before the database closes.
@@ -127,13 +130,19 @@ function stopServing(server: ReturnType<typeof serve>): Promise<void> {
   });
 }
 
-/** Mean round trip of the counting upsert, prepared, on a caller of its own. */
-async function timeUpserts(db: Parameters<typeof spendQuota>[0]): Promise<number> {
+/**
+ * Mean round trips, one after another, of the counting upsert (prepared, on a caller of its own) and, for
+ * reference, of the smallest statement there is.
+ */
+async function timeRoundTrips(db: Db): Promise<{ upsert: number; select1: number }> {
   const params = { caller: 'bench:upserts', kind: 'search', windowSeconds: 60 };
-  for (let i = 0; i < 200; i++) await spendQuota(db, params);
-  const started = performance.now();
-  for (let i = 0; i < UPSERTS; i++) await spendQuota(db, params);
-  return ((performance.now() - started) * 1000) / UPSERTS;
+  const mean = async (run: () => Promise<unknown>) => {
+    for (let i = 0; i < 200; i++) await run();
+    const started = performance.now();
+    for (let i = 0; i < ROUND_TRIPS; i++) await run();
+    return ((performance.now() - started) * 1000) / ROUND_TRIPS;
+  };
+  return { upsert: await mean(() => spendQuota(db, params)), select1: await mean(() => db.execute(sql`select 1`)) };
 }
 
 async function adminQuery(serverUrl: string, statement: string): Promise<void> {
