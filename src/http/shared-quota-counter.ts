@@ -15,7 +15,7 @@ const SWEEP_EVERY_MS = 60_000;
 
 /**
  * After a failed count, how long requests are counted here without asking the database: during an outage
- * a request pays for one failed count a second, not one each, before its own query fails.
+ * one request a second waits for a count to fail, not every request.
  */
 const RETRY_AFTER_FAILURE_MS = 1000;
 
