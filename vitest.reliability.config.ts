@@ -18,7 +18,14 @@ const reliabilityOfMainSuite = [
   'test/token-cap.test.ts',
   'test/semaphore.test.ts',
 ];
-const postgresOnly = ['test/postgres/outage.test.ts', 'test/postgres/last-librarian-race.test.ts'];
+const postgresOnly = [
+  'test/postgres/outage.test.ts',
+  'test/postgres/last-librarian-race.test.ts',
+  // Clusters of their own: a primary and a streaming standby, stopped, paused, killed and promoted.
+  'test/postgres/replicas.test.ts',
+  'test/postgres/failover.test.ts',
+  'test/postgres/synchronous-failover.test.ts',
+];
 
 export default defineConfig({
   test: {
