@@ -11,54 +11,58 @@
  */
 import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { createApp } from '../../src/app.js';
-import { type Db, openDatabase } from '../../src/db/client.js';
+import { type Database, type Db, openDatabase } from '../../src/db/client.js';
 import { COMMON_WORDS } from '../../src/db/generate.js';
 import { prepareDatabase } from '../../src/db/migrate.js';
 import { spendQuota } from '../../src/db/queries/rate-windows.js';
 import { benchToken, catalogueEnv, databaseUrl } from './catalogues.js';
 import { repoRoot, runCatalogueCli, sleep } from './processes.js';
-import { type ContenderResult, interleave, type WrkLoad, wrkMissing } from './wrk.js';
+import { type ContenderResult, interleave, type WrkLoad, type WrkRun, wrkMissing } from './wrk.js';
 
 const DATABASE = 'bench_quotas';
 /** Requests that each spend from the search quota: a search, and the cheapest, a suggestion. */
-const SCENARIOS = [
+export const QUOTA_SCENARIOS = [
   { name: 'a search for a word in 10% of titles', path: `/books?page=1&per_page=20&query=${COMMON_WORDS[0]}` },
   { name: 'a suggestion for a 4-letter prefix', path: `/suggestions?query=${COMMON_WORDS[0]?.slice(0, 4)}` },
 ];
 /** Statements timed one after another, for the upsert's latency without HTTP around it. */
 const ROUND_TRIPS = 2000;
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      books: { type: 'string', default: '10000' },
-      seconds: { type: 'string', default: '10' },
-      rounds: { type: 'string', default: '3' },
-      connections: { type: 'string', default: '8' },
-    },
-  });
-  const missing = wrkMissing();
-  if (missing) throw new Error(missing);
-  const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-  const url = databaseUrl(serverUrl, DATABASE);
-  const built = spawnSync(process.execPath, [`${repoRoot}scripts/build.js`, '--if-stale'], { stdio: 'inherit' });
-  if (built.status !== 0) throw new Error('building dist/ failed');
+/** One request kind, loaded against both ways of counting. */
+export interface QuotaScenarioCost {
+  name: string;
+  path: string;
+  process: ContenderResult;
+  database: ContenderResult;
+  /** Median requests per second counted in the database over counted in the process. */
+  ratio: number;
+}
 
-  await adminQuery(serverUrl, `drop database if exists ${DATABASE} with (force)`);
-  await adminQuery(serverUrl, `create database ${DATABASE}`);
-  const database = await openDatabase({ kind: 'postgres', url });
+export interface QuotaCostSettings {
+  seconds: number;
+  rounds: number;
+  connections: number;
+}
+
+/**
+ * Serves `database` from this process twice, counting quotas in the database and in the process, and loads
+ * each scenario against both in interleaved rounds. `database` must know `benchToken` (a server started with
+ * `catalogueEnv` made it, or `prepareDatabase`).
+ */
+export async function measureQuotaCost(
+  database: Database,
+  settings: QuotaCostSettings,
+  onRun: (scenario: string, name: string, run: WrkRun) => void,
+): Promise<QuotaScenarioCost[]> {
   const servers: ReturnType<typeof serve>[] = [];
   let inFlight = 0;
   try {
-    await runCatalogueCli(['generate', '--books', values.books], { ...catalogueEnv, DATABASE_URL: url });
-    await prepareDatabase(database, { seedSample: false, adminToken: benchToken });
-
-    const roundTrips = await timeRoundTrips(database.db);
     // Raised far beyond what a run sends: every request is counted, none refused.
     const policy = { limit: 1_000_000_000, windowSeconds: 60 };
     const rateLimits = { search: policy, stream: policy, write: policy };
@@ -79,35 +83,75 @@ async function main(): Promise<void> {
         servers.push(server);
       });
     const urls = { process: await serveApp('process'), database: await serveApp('database') };
-    const lines = [
-      `${values.books} books, ${values.connections} connections, one token, median of ${values.rounds} runs of ${values.seconds} s:`,
-    ];
-    for (const scenario of SCENARIOS) {
+    const costs: QuotaScenarioCost[] = [];
+    for (const scenario of QUOTA_SCENARIOS) {
       const load = (url: string): WrkLoad => ({
         url,
         path: scenario.path,
         headers: { Authorization: `Bearer ${benchToken}`, Accept: 'application/json' },
-        seconds: Number(values.seconds),
-        connections: Number(values.connections),
+        seconds: settings.seconds,
+        connections: settings.connections,
         threads: 1,
       });
       const contenders = [
         { name: 'counted in the process', load: load(urls.process) },
         { name: 'counted in the database', load: load(urls.database) },
       ];
-      const results = await interleave(contenders, Number(values.rounds), (name, run) =>
-        process.stdout.write(
-          `${scenario.name}, ${name}: ${Math.round(run.requestsPerSecond)} requests/s, p50 ${run.latencyMs.p50} ms\n`,
-        ),
-      );
+      const results = await interleave(contenders, settings.rounds, (name, run) => onRun(scenario.name, name, run));
       const [local, shared] = results as [ContenderResult, ContenderResult];
+      costs.push({ ...scenario, process: local, database: shared, ratio: shared.median / local.median });
+    }
+    return costs;
+  } finally {
+    // Requests wrk left behind at the end of its last run finish before the caller closes the database.
+    await Promise.all(servers.map(stopServing));
+    while (inFlight > 0) await sleep(50);
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      books: { type: 'string', default: '10000' },
+      seconds: { type: 'string', default: '10' },
+      rounds: { type: 'string', default: '3' },
+      connections: { type: 'string', default: '8' },
+    },
+  });
+  const missing = wrkMissing();
+  if (missing) throw new Error(missing);
+  const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const url = databaseUrl(serverUrl, DATABASE);
+  const built = spawnSync(process.execPath, [`${repoRoot}scripts/build.js`, '--if-stale'], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('building dist/ failed');
+
+  await adminQuery(serverUrl, `drop database if exists ${DATABASE} with (force)`);
+  await adminQuery(serverUrl, `create database ${DATABASE}`);
+  const database = await openDatabase({ kind: 'postgres', url });
+  try {
+    await runCatalogueCli(['generate', '--books', values.books], { ...catalogueEnv, DATABASE_URL: url });
+    await prepareDatabase(database, { seedSample: false, adminToken: benchToken });
+
+    const roundTrips = await timeRoundTrips(database.db);
+    const costs = await measureQuotaCost(
+      database,
+      { seconds: Number(values.seconds), rounds: Number(values.rounds), connections: Number(values.connections) },
+      (scenario, name, run) =>
+        process.stdout.write(
+          `${scenario}, ${name}: ${Math.round(run.requestsPerSecond)} requests/s, p50 ${run.latencyMs.p50} ms\n`,
+        ),
+    );
+    const lines = [
+      `${values.books} books, ${values.connections} connections, one token, median of ${values.rounds} runs of ${values.seconds} s:`,
+    ];
+    for (const cost of costs) {
       lines.push(
-        `${scenario.name} (${scenario.path}):`,
-        ...results.map(
+        `${cost.name} (${cost.path}):`,
+        ...[cost.process, cost.database].map(
           (r) => `  ${r.name}: ${r.median} requests/s (runs ${r.runs.join(', ')}), p50 ${r.p50LatencyMs} ms`,
         ),
-        `  throughput with the shared count: ${(shared.median / local.median).toFixed(3)}× the in-process count's, ` +
-          `${(1e6 / shared.median - 1e6 / local.median).toFixed(0)} µs more per request`,
+        `  throughput with the shared count: ${cost.ratio.toFixed(3)}× the in-process count's, ` +
+          `${(1e6 / cost.database.median - 1e6 / cost.process.median).toFixed(0)} µs more per request`,
       );
     }
     lines.push(
@@ -115,9 +159,6 @@ async function main(): Promise<void> {
     );
     process.stdout.write(`\n${lines.join('\n')}\n`);
   } finally {
-    // Requests wrk left behind at the end of its last run finish before the database closes.
-    await Promise.all(servers.map(stopServing));
-    while (inFlight > 0) await sleep(50);
     await database.close();
     await adminQuery(serverUrl, `drop database if exists ${DATABASE} with (force)`);
   }
@@ -154,7 +195,10 @@ async function adminQuery(serverUrl: string, statement: string): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+// Run as a script; imported (by the scaling scenario), it only lends its measurement.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });
+}
