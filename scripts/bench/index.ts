@@ -23,6 +23,7 @@ import { type BenchOptions, OptionsError, parseOptions, usage } from './options.
 import { startPlatformatic } from './peer-platformatic.js';
 import { catalogueEntry, output, repoRoot, type Server, startRestartable, startServer } from './processes.js';
 import { type PeerOutcome, type Results, writeReport } from './report.js';
+import { measureScaling, type ScalingFigures } from './scaling.js';
 import { MARCXML_STREAM, measureStream, type StreamFigures } from './stream.js';
 import { GATHERED_BASELINE, measureThroughput, type ThroughputResult } from './throughput.js';
 import { measureWrites } from './writes.js';
@@ -38,6 +39,9 @@ const log = (line: string) => {
 
 /** Records the import scenario sends: the issue's figure, whatever the catalogue's size. */
 const IMPORT_RECORDS = 100_000;
+/** Write-then-read pairs of the scaling scenario's read-your-writes check, and anonymous reads counted. */
+const SCALING_PAIRS = 1000;
+const SCALING_READS = 2000;
 
 async function main(options: BenchOptions): Promise<void> {
   const missing = wrkMissing();
@@ -57,6 +61,8 @@ async function main(options: BenchOptions): Promise<void> {
   let imports: ImportFigures | undefined;
   let importsError: string | undefined;
   let peer: PeerOutcome | undefined;
+  let scaling: ScalingFigures | undefined;
+  let scalingError: string | undefined;
   log(`sizes ${options.sizes.join(', ')}; scratch ${scratch}; PostgreSQL ${redact(options.databaseUrl)}`);
   const machine = await describeMachine(options.databaseUrl);
   const [load] = loadavg();
@@ -232,6 +238,28 @@ async function main(options: BenchOptions): Promise<void> {
         await catalogue.drop();
       }
     }
+
+    // Last: clusters of its own (a primary and a standby), at the smallest size, so it takes minutes.
+    const smallest = options.sizes[0] as number;
+    log(`scaling: a primary and a standby on this machine, ${smallest.toLocaleString('en')} books`);
+    try {
+      scaling = await measureScaling(
+        {
+          books: smallest,
+          pairs: SCALING_PAIRS,
+          reads: SCALING_READS,
+          seconds: options.duration,
+          rounds: options.rounds,
+          connections: options.connections,
+          threads: options.threads,
+          logDir: scratch,
+        },
+        (line) => log(`  ${line}`),
+      );
+    } catch (error) {
+      scalingError = error instanceof Error ? error.message : String(error);
+      log(`  FAILED: ${scalingError}`);
+    }
   } finally {
     if (!options.keep) rmSync(scratch, { recursive: true, force: true });
   }
@@ -262,6 +290,8 @@ async function main(options: BenchOptions): Promise<void> {
     ...(imports && { imports }),
     ...(importsError && { importsError }),
     ...(peer && { peer }),
+    ...(scaling && { scaling }),
+    ...(scalingError && { scalingError }),
   };
   for (const path of writeReport(options.docsDir, results)) log(`wrote ${path}`);
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { IMPORT_GROWTH_MIB_TARGET, IMPORT_RECORDS_PER_SECOND_TARGET, type ImportFigures } from './imports.js';
 import { type LatencyFigures, listingScenarios } from './listings.js';
 import { OAI_DEEP_PAGE_TARGET, type OaiFigures } from './oai-pmh.js';
+import { QUOTA_RATIO_TARGET, REPLICA_SHARE_TARGET, type ScalingFigures } from './scaling.js';
 import type { StreamFigures } from './stream.js';
 import { lineChart } from './svg.js';
 import { GATHERED_BASELINE, type ThroughputResult } from './throughput.js';
@@ -54,6 +55,9 @@ export interface Results {
   /** Why the import has no figures. */
   importsError?: string;
   peer?: PeerOutcome;
+  /** A primary and one standby on this machine: replica reads, read-your-writes, the shared quota, workers. */
+  scaling?: ScalingFigures;
+  scalingError?: string;
 }
 
 const STREAM_GROWTH_TARGET_MIB = 64;
@@ -155,6 +159,7 @@ function markdown(r: Results, stays: string[] = []): string {
     ...marcXmlStreamLines(r),
     ...oaiLines(r),
     ...importLines(r),
+    ...scalingLines(r),
     ...failureLines(r),
     ...stays,
     '## Machine',
@@ -278,6 +283,7 @@ function targetRows(r: Results, smallest: number, largest: number): string[] {
       ),
     );
   }
+  rows.push(...scalingTargetRows(r, row));
   return rows;
 }
 
@@ -389,6 +395,70 @@ function oaiLines(r: Results): string[] {
   ];
 }
 
+const STANDBY = 'with one standby on this machine';
+
+function scalingTargetRows(
+  r: Results,
+  row: (target: string, measured: string, met: boolean, value: number) => string,
+): string[] {
+  const s = r.scaling;
+  if (!s && !r.scalingError) return [];
+  const nan = Number.NaN;
+  const reads = s?.replicaReads;
+  const ryw = s?.readYourWrites;
+  return [
+    row(
+      `Anonymous book reads and searches ${STANDBY}: ≥ ${pct(REPLICA_SHARE_TARGET)} of their transactions on the standby`,
+      reads ? `${pct(reads.shareWithoutProbes)} (${pct(reads.share)} with the probes')` : '',
+      (reads?.shareWithoutProbes ?? 0) >= REPLICA_SHARE_TARGET,
+      reads?.shareWithoutProbes ?? nan,
+    ),
+    row(
+      `Read-your-writes through two processes ${STANDBY}, lagging: 0 stale reads in ${ryw?.pairs ?? 1000} write-then-read pairs`,
+      ryw ? `${ryw.writerStale} (an anonymous reader: ${ryw.anonymousStale} stale)` : '',
+      ryw?.writerStale === 0,
+      ryw ? ryw.writerStale : nan,
+    ),
+    row(
+      `The shared quota count: a search's throughput ≥ ${QUOTA_RATIO_TARGET}× with the count in the process`,
+      s ? `${s.quota.ratio.toFixed(2)}×` : '',
+      (s?.quota.ratio ?? 0) >= QUOTA_RATIO_TARGET,
+      s?.quota.ratio ?? nan,
+    ),
+    s
+      ? `| \`GET /books/{id}\` with \`CATALOGUE_WORKERS=2\` against 1 ${STANDBY} (2 cores shared with PostgreSQL) | ${s.workers.ratio.toFixed(2)}× | reported |`
+      : '| `GET /books/{id}` with `CATALOGUE_WORKERS=2` against 1 | – | **not measured** |',
+  ];
+}
+
+function scalingLines(r: Results): string[] {
+  const s = r.scaling;
+  if (!s) return [];
+  const { replicaReads: reads, readYourWrites: ryw, quota, workers } = s;
+  const runs = (c: { median: number; runs: number[] }) => `${c.median} req/s (runs ${c.runs.join(', ')})`;
+  return [
+    `## Scaling ${STANDBY} (${count(s.books)} books)`,
+    '',
+    'A primary and a streaming standby made for the run (`pg_createcluster`, `pg_basebackup -R`) on their own ports, ' +
+      'and catalogue servers with `DATABASE_URL` at the primary and `DATABASE_REPLICA_URLS` at the standby.',
+    '',
+    `- **Reads on the standby.** ${reads.reads.toLocaleString('en')} anonymous reads, half \`GET /books/{id}\` and half ` +
+      `searches, made ${reads.counted.standby} transactions on the standby and ${reads.counted.primary} on the primary ` +
+      `(\`pg_stat_database.xact_commit\` of the catalogue's database): ${pct(reads.share)} on the standby. Over a span as ` +
+      `long without reads the servers' probes made ${reads.idle.standby} and ${reads.idle.primary}; without them, ` +
+      `**${pct(reads.shareWithoutProbes)}**.`,
+    `- **Read-your-writes.** ${ryw.pairs.toLocaleString('en')} title changes (\`PATCH /books/{id}\`) by a librarian on ` +
+      `one server, each read at once on another while the standby applied commits ${ryw.applyDelayMs} ms late ` +
+      `(\`recovery_min_apply_delay\`): **${ryw.writerStale}** stale for the writer; an anonymous reader asking at the ` +
+      `same moment saw ${ryw.anonymousStale} stale.`,
+    `- **The shared quota.** \`${quota.path}\` with one bearer token, counted in the database ${runs(quota.database)} ` +
+      `against in the process ${runs(quota.process)}: **${quota.ratio.toFixed(2)}×** (scripts/bench/quotas.ts).`,
+    `- **Workers.** \`GET /books/{id}\`, two workers ${runs(workers.two)} against one ${runs(workers.one)}: ` +
+      `**${workers.ratio.toFixed(2)}×**, on two cores that PostgreSQL's primary and standby and wrk share.`,
+    '',
+  ];
+}
+
 function importLines(r: Results): string[] {
   if (!r.imports) return [];
   const i = r.imports;
@@ -415,6 +485,7 @@ function failureLines(r: Results): string[] {
     ...(r.marcXmlStreamError ? [`MARCXML export: ${r.marcXmlStreamError}`] : []),
     ...(r.oai?.error ? [`OAI-PMH \`ListRecords\` paging: ${r.oai.error}`] : []),
     ...(r.importsError ? [`MARCXML import: ${r.importsError}`] : []),
+    ...(r.scalingError ? [`scaling with a standby: ${r.scalingError}`] : []),
   ];
   if (failures.length === 0) return [];
   return ['## Not measured', '', ...failures.map((failure) => `- ${failure.split('\n')[0]}`), ''];
@@ -432,6 +503,7 @@ function count(n: number): string {
   return n.toLocaleString('en');
 }
 
+const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
 const times = (n: number) => (Number.isNaN(n) ? '–' : `×${n.toFixed(2)}`);
 const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 
@@ -490,6 +562,12 @@ const method = `## Method
   and discards the bytes; its memory is read from /proc/<pid>/status (VmRSS every 20 ms, and VmHWM after
   resetting it) and compared with its RSS when idle just before. Another fresh server streams the same
   catalogue as MARCXML (\`Accept: application/marcxml+xml\`), counted by its \`<record>\` elements.
+- **Scaling.** Last, at the smallest size: scripts/bench/scaling.ts (also runnable alone) creates a primary
+  and a streaming standby of its own on this machine (as test/support/pg-cluster.ts does for the tests),
+  generates the catalogue on the primary, and starts servers with \`DATABASE_REPLICA_URLS\` at the standby.
+  Transactions are counted by \`pg_stat_database.xact_commit\` on each cluster, read after the backends have
+  reported them (11 s); the servers' probes (one statement a second on each cluster) are counted over a span
+  as long without reads and subtracted. The clusters are dropped at the end, and on Ctrl-C.
 - **Peer.** \`--peer platformatic\` installs Platformatic DB into a scratch folder under /tmp (never a
   dependency of the catalogue), serves the same database, and is measured in the same rounds as the
   baseline for \`GET /books/{id}\`. If it cannot be installed it is reported as skipped.
