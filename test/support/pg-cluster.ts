@@ -2,7 +2,8 @@
  * A PostgreSQL 15 cluster of a test's own, for failure tests that stop and start the database: never the
  * shared server on 5432. Created with Debian's `pg_createcluster` on a free port, trusting local TCP
  * connections, and dropped (stopped first) when the test ends. `createReplicatedClusters` adds a streaming
- * standby, for tests of read replicas and failover.
+ * standby, for tests of read replicas and failover, and for the benchmark's scaling scenario
+ * (scripts/bench/scaling.ts), which imports this file outside vitest: it must not import vitest.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
