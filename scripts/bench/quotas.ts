@@ -59,6 +59,7 @@ export async function measureQuotaCost(
   database: Database,
   settings: QuotaCostSettings,
   onRun: (scenario: string, name: string, run: WrkRun) => void,
+  scenarios: readonly { name: string; path: string }[] = QUOTA_SCENARIOS,
 ): Promise<QuotaScenarioCost[]> {
   const servers: ReturnType<typeof serve>[] = [];
   let inFlight = 0;
@@ -84,7 +85,7 @@ export async function measureQuotaCost(
       });
     const urls = { process: await serveApp('process'), database: await serveApp('database') };
     const costs: QuotaScenarioCost[] = [];
-    for (const scenario of QUOTA_SCENARIOS) {
+    for (const scenario of scenarios) {
       const load = (url: string): WrkLoad => ({
         url,
         path: scenario.path,
