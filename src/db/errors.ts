@@ -52,7 +52,17 @@ export function databaseUnavailability(error: unknown): Unavailability | undefin
 const QUERY_CANCELED = '57014';
 const DEADLOCK_DETECTED = '40P01';
 const SERIALIZATION_FAILURE = '40001';
-const READ_ONLY_SQL_TRANSACTION = '25006';
+/** SQLSTATE of a write refused by a server that takes none: a standby, or a primary being failed over. */
+export const READ_ONLY_SQL_TRANSACTION = '25006';
+
+/** The driver's code (SQLSTATE or socket error), the only detail of a database error worth a log line. */
+export function codeOf(error: unknown): string | undefined {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
 
 const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED',

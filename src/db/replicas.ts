@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { Logger } from '../log.js';
 import { type Database, type Db, rowsOf } from './client.js';
-import { databaseUnavailability } from './errors.js';
+import { codeOf, databaseUnavailability, READ_ONLY_SQL_TRANSACTION } from './errors.js';
 
 /** How a standby stands, as the last probe found it. */
 export type ReplicaState =
@@ -52,8 +52,6 @@ export interface ReplicasOptions {
   log?: Logger | undefined;
 }
 
-/** SQLSTATE of a write refused by a standby: a read-only request that wrote, read again on the primary. */
-const READ_ONLY_SQL_TRANSACTION = '25006';
 /** Milliseconds a probe's query may take before its database counts as down. */
 const PROBE_DEADLINE_MS = 2_000;
 /** The primary's positions remembered, one per probe: enough to date any lag up to this many probes. */
@@ -117,11 +115,11 @@ export class Replicas {
   failed(replica: Replica, error: unknown): boolean {
     const why = databaseUnavailability(error);
     if (why === 'unreachable') {
-      this.#set(replica, 'down', { code: sqlState(error) });
+      this.#set(replica, 'down', { code: codeOf(error) });
       return true;
     }
     if (why === 'contended') return true;
-    if (sqlState(error) === READ_ONLY_SQL_TRANSACTION) {
+    if (codeOf(error) === READ_ONLY_SQL_TRANSACTION) {
       this.#log?.error('a read-only request wrote; it was answered from the primary', { replica: replica.name });
       return true;
     }
@@ -179,7 +177,7 @@ export class Replicas {
         ),
       );
     } catch (error) {
-      this.#set(replica, 'down', { code: sqlState(error) });
+      this.#set(replica, 'down', { code: codeOf(error) });
       return;
     }
     if (this.#closed) return;
@@ -258,13 +256,4 @@ function within<T>(query: PromiseLike<T>): Promise<T> {
 export function parseLsn(text: string): bigint {
   const [high = '0', low = '0'] = text.split('/');
   return (BigInt(`0x${high}`) << 32n) | BigInt(`0x${low}`);
-}
-
-/** The error's code: a SQLSTATE, or the driver's name for a socket's failure (`ECONNREFUSED`). */
-function sqlState(error: unknown): string | undefined {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-  }
-  return undefined;
 }

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { databaseUnavailability } from '../db/errors.js';
+import { codeOf, databaseUnavailability } from '../db/errors.js';
 import { CatalogueError, RequestAborted, ServiceUnavailable } from '../domain/errors.js';
 import type { ErrorContent, Format, PageContext } from '../formats/format.js';
 import { asksForProblemDetails, PROBLEM_JSON } from '../formats/registry.js';
@@ -118,15 +118,6 @@ const UNAVAILABLE = {
     message: 'the catalogue is too busy to answer this in time; try again shortly',
   },
 } as const;
-
-/** The driver's code (SQLSTATE or socket error), the only detail of a database error worth a log line. */
-export function codeOf(error: unknown): string | undefined {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-  }
-  return undefined;
-}
 
 /**
  * An error as it may be logged: a failed query's message and stack carry its parameters (token hashes,

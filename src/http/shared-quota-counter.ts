@@ -4,9 +4,9 @@
  * process instead (see docs/operations.md, "Rate limits").
  */
 import type { Db } from '../db/client.js';
+import { codeOf } from '../db/errors.js';
 import { spendQuota, sweepRateWindows } from '../db/queries/rate-windows.js';
 import type { Logger } from '../log.js';
-import { codeOf } from './errors.js';
 import { ProcessQuotaCounter, type QuotaCounter, type QuotaSpent } from './quota-counter.js';
 import type { RateKind, RatePolicy } from './rate-limit.js';
 

@@ -5,6 +5,7 @@
  */
 import type { Context } from 'hono';
 import type { Database } from '../../db/client.js';
+import { codeOf } from '../../db/errors.js';
 import { findWritePosition, noteWritePosition } from '../../db/queries/write-positions.js';
 import { parseLsn, type Replicas } from '../../db/replicas.js';
 import type { Logger } from '../../log.js';
@@ -48,6 +49,6 @@ export async function noteWrite(primary: Database, c: Context<AppEnv>, log: Logg
   const caller = c.get('ctx')?.caller;
   if (caller?.kind !== 'user') return;
   await noteWritePosition(primary.db, { userId: caller.id }).catch((error: unknown) => {
-    log.error('the position of a write could not be noted', { code: (error as { code?: unknown }).code });
+    log.error('the position of a write could not be noted', { code: codeOf(error) });
   });
 }
