@@ -71,17 +71,31 @@ const FAR_BEYOND = 2;
  * total, so the cost is bounded by the limit whatever the catalogue's size. The planner is asked alongside
  * the count, when `estimateAtOnce` (a search deciding whether to rank): its guess is then known before the
  * count (`farBeyondLimit`); otherwise only once the count exceeds the limit.
+ *
+ * `subset`, a condition matching some of the rows `where` matches, is counted first when the planner
+ * expects more than the limit: past the limit, it proves the whole is too. A search's last word matched
+ * as a prefix (`'hous':*`) reads, in the full-text index, the postings of every word it begins, all of them
+ * (a hundred thousand at 1M books); the same word matched whole lets the index skip to the rarer word's
+ * matches (docs/performance.md).
  */
 export function boundedCount(
   db: Db,
   from: PgTable,
   where: SQL | undefined,
   limit: number,
-  { estimateAtOnce = false } = {},
+  { estimateAtOnce = false, subset }: { estimateAtOnce?: boolean; subset?: SQL } = {},
 ): Counting {
-  const counted = countUpTo(db, from, where, limit);
   const estimate = () => estimatedRows(db, from, where);
   const early = estimateAtOnce ? estimate() : undefined;
+  const counted =
+    subset && early
+      ? early.then(async (rows) => {
+          if (rows <= limit) return countUpTo(db, from, where, limit);
+          // Expected beyond the limit: a subset's count past it proves so without the costlier count.
+          const inSubset = await countUpTo(db, from, subset, limit);
+          return inSubset > limit ? inSubset : countUpTo(db, from, where, limit);
+        })
+      : countUpTo(db, from, where, limit);
   const total = counted.then(async (n): Promise<Total> => {
     if (n <= limit) return { n, estimated: false };
     return { n: Math.max(await (early ?? estimate()), limit + 1), estimated: true };

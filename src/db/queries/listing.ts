@@ -120,6 +120,11 @@ export async function planListingSearch(db: Db, table: ListingTable, listing: Li
   return { ...(query && { query }), ...(author && { author }), ...(authors && { authors }) };
 }
 
+/** The search with its `query` matching `query` instead (its core: see `SearchPlan.core`). */
+function withQuery(search: ListingSearch, query: SQL): ListingSearch {
+  return search.query ? { ...search, query: { ...search.query, query } } : search;
+}
+
 /** The WHERE of a listing, within a scope (e.g. one author's books). */
 export async function listingWhere(
   db: Db,
@@ -190,7 +195,12 @@ export async function readPage<Row>(
   // ranked only over few enough matches that ranking them all stays cheap.
   const rankable = !cursor && isRankable(listing);
   // The count runs alongside the page's read (past the limit, the planner's estimate does).
-  const counting = countItems(db, table, listing, where, scope, search.authors, { estimateAtOnce: rankable });
+  const core = search.query?.core;
+  const subset = core && (await listingWhere(db, table, listing, scope.conditions, withQuery(search, core)));
+  const counting = countItems(db, table, listing, where, scope, search.authors, {
+    estimateAtOnce: rankable,
+    ...(subset && { subset }),
+  });
   const read = (ranked: boolean) => readRows(db, { table, listing, where, search, counting, ranked });
   // Where the planner expects far more matches than are ranked, the unranked page is read while they are
   // counted, rather than after: the count of a common word's matches takes as long as the read.
@@ -367,7 +377,7 @@ function countItems(
   where: SQL | undefined,
   scope: ListingScope,
   authors: NamedAuthors | undefined,
-  options: { estimateAtOnce: boolean },
+  options: { estimateAtOnce: boolean; subset?: SQL },
 ): Counting {
   const { filters, countLimit } = listing;
   if (listing.query === undefined) {

@@ -43,6 +43,11 @@ export interface SearchPlan {
   broadened: boolean;
   /** The item the text names by its identifier (a bare ISBN): it matches too, and ranks above any other. */
   identified?: SQL;
+  /**
+   * Where `query` matches a word as a prefix (`'hous':*`), the same `tsquery` with that word exact: it
+   * matches a subset of `query`'s matches, found without the prefix's posting lists (see `boundedCount`).
+   */
+  core?: SQL;
 }
 
 /** The rank of the item a text names by its identifier: above every tier of `rankOf` (all below 4). */
@@ -101,29 +106,45 @@ async function planWords(
   const corrected = correctedText(text, looked);
   const broadened = !syntax && looked.some((word) => !word.known && word.corrections.length > 0);
   const last = looked.length - 1;
-  const asTyped = looked.map((word, i) =>
-    i === last && !syntax
-      ? [operand(word.folded, true), ...word.completions.map((c) => operand(c))]
-      : [operand(word.folded)],
-  );
+  // The last word also as a prefix (`prefixed`), or only as a word (the core of the matches).
+  const typedWords = (prefixed: boolean) =>
+    looked.map((word, i) =>
+      i === last && !syntax
+        ? [operand(word.folded, prefixed), ...word.completions.map((c) => operand(c))]
+        : [operand(word.folded)],
+    );
+  const asTyped = typedWords(true);
   // What the text matched before it was forgiven, too, when the parser may read it otherwise: it keeps
   // tokens such as `4.50` whole, which the words looked up split. Plain words it reads as they are looked
   // up, and matching them twice would walk the index twice.
   const parsed = PLAIN_WORDS.test(text) ? [] : [sql`websearch_to_tsquery(${config}, ${text})`];
   const typedQuery = anyOf([...parsed, tsQuery(config, asTyped)]);
-  let query: SQL;
-  if (syntax) query = sql`websearch_to_tsquery(${config}, ${text})`;
-  else if (!broadened) query = typedQuery;
-  else {
-    const alternatives = looked.map((word, i) => [
-      ...(asTyped[i] ?? []),
-      ...(word.known ? [] : word.corrections.map((c) => operand(c))),
-    ]);
-    query = anyOf([...parsed, tsQuery(config, alternatives)]);
+  if (syntax) {
+    const query = sql`websearch_to_tsquery(${config}, ${text})`;
+    return { query, rank: rankOf(table, config, query, typedQuery, [text]), corrected, broadened };
   }
+  // Each word any of its alternatives: as typed, and the corrections of a word the catalogue lacks.
+  const matching = (typedAs: string[][]) =>
+    anyOf([
+      ...parsed,
+      tsQuery(
+        config,
+        looked.map((word, i) => [
+          ...(typedAs[i] ?? []),
+          ...(!broadened || word.known ? [] : word.corrections.map((c) => operand(c))),
+        ]),
+      ),
+    ]);
+  const query = broadened ? matching(asTyped) : typedQuery;
   // What was meant ranks as if it had been typed: an exact title after a correction is still exact.
   const texts = broadened && corrected !== undefined ? [text, corrected] : [text];
-  return { query, rank: rankOf(table, config, query, typedQuery, texts), corrected, broadened };
+  return {
+    query,
+    rank: rankOf(table, config, query, typedQuery, texts),
+    corrected,
+    broadened,
+    core: matching(typedWords(false)),
+  };
 
   /** The words as typed (folded), all of them, the last one also as a prefix (no web search syntax). */
   function asTypedQuery(words: string[]): SQL {
