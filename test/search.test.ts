@@ -209,6 +209,20 @@ describe('the dictionary of the catalogue’s words', () => {
     expect(await found('nigts')).toEqual([id]);
   });
 
+  it('counts the words of books written in one statement (an import’s batch) once per title', async () => {
+    const author = await addAuthor(t, 'Batch Writer');
+    await t.database.db.execute(sql`insert into books (title, publication_year, author_id) values
+      ('Zephyrine Zephyrine Tale', 1990, ${author}),
+      ('Zephyrine-Bound 1984', 1991, ${author}),
+      ('Ørsted Zephyrines', 1992, ${author})`);
+    const { kept, recount } = await dictionaryAndRecount();
+    expect(kept).toEqual(recount);
+    const uses = (word: string) => kept.find((row) => row.word === word)?.in_titles;
+    expect([uses('zephyrine'), uses('zephyrines'), uses('orsted'), uses('bound')]).toEqual([2, 1, 1, 1]);
+    expect([uses('zephyrine-bound'), uses('1984')]).toEqual([undefined, undefined]);
+    expect(await found('zephyrne')).toHaveLength(3);
+  });
+
   it('stays exactly the count of the words of every title and name after concurrent writes', async () => {
     const author = await addAuthor(t, 'Concurrent Scribe');
     const titles = Array.from({ length: 24 }, (_, i) => `Quasar ${['Harbour', 'Lantern', 'Meadow'][i % 3]} Tale`);
