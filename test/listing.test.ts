@@ -617,6 +617,12 @@ describe('paging links carry every other listing parameter', () => {
     expect(linkTargets(past.page.links).prev?.params.page).toEqual(['1']);
     expect(past.page.links.map((l) => l.rel).sort()).toEqual(['first', 'last', 'prev', 'self']);
 
+    // A search that finds nothing (its page is not read once the count says so) answers the same way.
+    const nothing = await getPage('/books?query=qwxzvbnm%20redwall&page=3');
+    expect(nothing.page.data).toEqual([]);
+    expect(nothing.page.meta).toEqual({ page: 3, per_page: 20, total_pages: 0, total_items: 0 });
+    expect(nothing.page.links.map((l) => l.rel).sort()).toEqual(['first', 'last', 'prev', 'self']);
+
     const authors = await getPage('/authors?filter=name:No%20Such%20Author&per_page=5');
     expect(authors.page.data).toEqual([]);
     expect(authors.page.meta).toEqual({ page: 1, per_page: 5, total_pages: 0, total_items: 0 });

@@ -49,6 +49,26 @@ export async function countUpTo(db: Db, from: PgTable, where: SQL | undefined, l
   return row?.n ?? 0;
 }
 
+/**
+ * `countUpTo`, with a subset of the matches counted first, in the same statement: past the limit, it
+ * proves the whole is too (the answer is then `limit + 1`), and the whole is never counted. A CASE runs
+ * its ELSE's subquery only when it gets there.
+ */
+async function countUpToPast(db: Db, from: PgTable, where: SQL | undefined, subset: SQL, limit: number) {
+  const upTo = (condition: SQL | undefined) =>
+    sql`(select count(*) from (${db
+      .select({ one: sql`1` })
+      .from(from)
+      .where(condition)
+      .limit(limit + 1)}) as matching)`;
+  const [row] = rowsOf<{ n: number }>(
+    await db.execute(
+      sql`select (case when ${upTo(subset)} > ${limit} then ${limit + 1} else ${upTo(where)} end)::int as n`,
+    ),
+  );
+  return Number(row?.n ?? 0);
+}
+
 /** A listing's total, and earlier, whether it is within the limit (which decides whether a search is ranked). */
 export interface Counting {
   withinLimit: Promise<boolean>;
@@ -72,11 +92,10 @@ const FAR_BEYOND = 2;
  * the count, when `estimateAtOnce` (a search deciding whether to rank): its guess is then known before the
  * count (`farBeyondLimit`); otherwise only once the count exceeds the limit.
  *
- * `subset`, a condition matching some of the rows `where` matches, is counted first when the planner
- * expects more than the limit: past the limit, it proves the whole is too. A search's last word matched
- * as a prefix (`'hous':*`) reads, in the full-text index, the postings of every word it begins, all of them
- * (a hundred thousand at 1M books); the same word matched whole lets the index skip to the rarer word's
- * matches (docs/performance.md).
+ * `subset`, a condition matching some of the rows `where` matches, is counted first: past the limit, it
+ * proves the whole is too (`countUpToPast`). A search's last word matched as a prefix (`'hous':*`) reads,
+ * in the full-text index, the postings of every word it begins, all of them (a hundred thousand at 1M
+ * books); the same word matched whole lets the index skip to the rarer word's matches.
  */
 export function boundedCount(
   db: Db,
@@ -85,17 +104,9 @@ export function boundedCount(
   limit: number,
   { estimateAtOnce = false, subset }: { estimateAtOnce?: boolean; subset?: SQL } = {},
 ): Counting {
+  const counted = subset ? countUpToPast(db, from, where, subset, limit) : countUpTo(db, from, where, limit);
   const estimate = () => estimatedRows(db, from, where);
   const early = estimateAtOnce ? estimate() : undefined;
-  const counted =
-    subset && early
-      ? early.then(async (rows) => {
-          if (rows <= limit) return countUpTo(db, from, where, limit);
-          // Expected beyond the limit: a subset's count past it proves so without the costlier count.
-          const inSubset = await countUpTo(db, from, subset, limit);
-          return inSubset > limit ? inSubset : countUpTo(db, from, where, limit);
-        })
-      : countUpTo(db, from, where, limit);
   const total = counted.then(async (n): Promise<Total> => {
     if (n <= limit) return { n, estimated: false };
     return { n: Math.max(await (early ?? estimate()), limit + 1), estimated: true };

@@ -207,15 +207,21 @@ export async function readPage<Row>(
   const early = rankable && (await counting.farBeyondLimit) ? read(false) : undefined;
   early?.catch(() => {}); // Not awaited when the count says the search is ranked after all.
   const ranked = cursor ? cursor.ranked : rankable && (await counting.withinLimit);
-  const { rows, keys, page, more } = await (early && !ranked ? early : read(ranked));
-  const total = await counting.total;
+  const total = ranked && !cursor ? await counting.total : undefined;
+  // A search the count found nothing for is not read again: its page is empty (at 1M books, a word the
+  // catalogue lacks beside a common prefix costs the full-text index as much to rank as to count).
+  const { rows, keys, page, more } =
+    total?.n === 0
+      ? { rows: [], keys: [], page: listing.paging.page, more: false }
+      : await (early && !ranked ? early : read(ranked));
+  const { n: totalItems, estimated } = total ?? (await counting.total);
   const first = rows[0];
   const last = rows.at(-1);
-  const corrected = await correctedSearch(db, table, listing, search, total.n, scope.conditions);
+  const corrected = await correctedSearch(db, table, listing, search, totalItems, scope.conditions);
   return {
     rows: withoutHidden(rows, table, keys) as Row[],
-    totalItems: total.n,
-    estimated: total.estimated,
+    totalItems,
+    estimated,
     page,
     ranked,
     ...(corrected && { corrected }),
