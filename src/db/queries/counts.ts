@@ -40,33 +40,32 @@ export async function readCounter(db: Db, counter: SQL): Promise<Total> {
   return { n: Number(firstValue(await db.execute(counter))), estimated: false };
 }
 
-/** How many rows match, counting no further than `limit + 1`: its cost is bounded by the limit. */
-export async function countUpTo(db: Db, from: PgTable, where: SQL | undefined, limit: number): Promise<number> {
-  const matching = db.select({ one: sql`1` }).from(from).where(where);
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
-    .from(matching.limit(limit + 1).as('matching'));
-  return row?.n ?? 0;
+/** How many rows match, up to `limit + 1`, as a scalar subquery: its cost is bounded by the limit. */
+function matchesUpTo(db: Db, from: PgTable, where: SQL | undefined, limit: number): SQL {
+  return sql`(select count(*) from (${db
+    .select({ one: sql`1` })
+    .from(from)
+    .where(where)
+    .limit(limit + 1)}) as matching)`;
 }
 
 /**
- * `countUpTo`, with a subset of the matches counted first, in the same statement: past the limit, it
- * proves the whole is too (the answer is then `limit + 1`), and the whole is never counted. A CASE runs
- * its ELSE's subquery only when it gets there.
+ * How many rows match, counting no further than `limit + 1`. A `subset` of the matches is counted first,
+ * in the same statement: past the limit, it proves the whole is too (the answer is then `limit + 1`), and
+ * the whole is never counted (a CASE runs its ELSE's subquery only when it gets there).
  */
-async function countUpToPast(db: Db, from: PgTable, where: SQL | undefined, subset: SQL, limit: number) {
-  const upTo = (condition: SQL | undefined) =>
-    sql`(select count(*) from (${db
-      .select({ one: sql`1` })
-      .from(from)
-      .where(condition)
-      .limit(limit + 1)}) as matching)`;
-  const [row] = rowsOf<{ n: number }>(
-    await db.execute(
-      sql`select (case when ${upTo(subset)} > ${limit} then ${limit + 1} else ${upTo(where)} end)::int as n`,
-    ),
-  );
-  return Number(row?.n ?? 0);
+export async function countUpTo(
+  db: Db,
+  from: PgTable,
+  where: SQL | undefined,
+  limit: number,
+  subset?: SQL,
+): Promise<number> {
+  const whole = matchesUpTo(db, from, where, limit);
+  const count = subset
+    ? sql`case when ${matchesUpTo(db, from, subset, limit)} > ${limit} then ${limit + 1} else ${whole} end`
+    : whole;
+  return Number(firstValue(await db.execute(sql`select (${count})::int as n`)) ?? 0);
 }
 
 /** A listing's total, and earlier, whether it is within the limit (which decides whether a search is ranked). */
@@ -93,7 +92,7 @@ const FAR_BEYOND = 2;
  * count (`farBeyondLimit`); otherwise only once the count exceeds the limit.
  *
  * `subset`, a condition matching some of the rows `where` matches, is counted first: past the limit, it
- * proves the whole is too (`countUpToPast`). A search's last word matched as a prefix (`'hous':*`) reads,
+ * proves the whole is too (`countUpTo`). A search's last word matched as a prefix (`'hous':*`) reads,
  * in the full-text index, the postings of every word it begins, all of them (a hundred thousand at 1M
  * books); the same word matched whole lets the index skip to the rarer word's matches.
  */
@@ -104,7 +103,7 @@ export function boundedCount(
   limit: number,
   { estimateAtOnce = false, subset }: { estimateAtOnce?: boolean; subset?: SQL } = {},
 ): Counting {
-  const counted = subset ? countUpToPast(db, from, where, subset, limit) : countUpTo(db, from, where, limit);
+  const counted = countUpTo(db, from, where, limit, subset);
   const estimate = () => estimatedRows(db, from, where);
   const early = estimateAtOnce ? estimate() : undefined;
   const total = counted.then(async (n): Promise<Total> => {
