@@ -135,7 +135,7 @@ async function planWords(
         ]),
       ),
     ]);
-  const query = broadened ? matching(asTyped) : typedQuery;
+  const query = matching(asTyped);
   // What was meant ranks as if it had been typed: an exact title after a correction is still exact.
   const texts = broadened && corrected !== undefined ? [text, corrected] : [text];
   return {
