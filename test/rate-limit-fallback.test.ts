@@ -3,6 +3,7 @@
  * a PostgreSQL address where nothing listens), requests are counted in the process instead, still announced
  * and still refused past the quota, and the failure is logged once, by its code, rather than per request.
  */
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/client.js';
@@ -50,5 +51,38 @@ describe('counting in a database that does not answer', () => {
         fields: { code: 'ECONNREFUSED' },
       },
     ]);
+  });
+});
+
+describe('counting in a database that stalls', () => {
+  it('after a failure, one request at a time asks the database again; the others are counted at once', async () => {
+    // A server that accepts connections and never answers: each count waits for the connect timeout.
+    const sockets = new Set<Socket>();
+    const stalled = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    const { port } = stalled.address() as AddressInfo;
+    const database = await openDatabase({ kind: 'postgres', url: `postgres://catalogue@127.0.0.1:${port}/catalogue` });
+    try {
+      let clock = 0;
+      const log: Logger = { info: () => {}, error: () => {} };
+      const counter = new SharedQuotaCounter(database.db, log, () => clock);
+      const policy = { limit: 100, windowSeconds: 60 };
+      await counter.count('address:a', 'search', policy); // fails after the connect timeout
+      clock += 60_000; // long past the retry time
+      const settled: boolean[] = [];
+      const counts = Array.from({ length: 5 }, (_, i) =>
+        counter.count(`address:${i}`, 'search', policy).then(() => {
+          settled[i] = true;
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(settled.filter(Boolean)).toHaveLength(4);
+      expect(settled[0]).toBeUndefined();
+      await Promise.all(counts);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await database.close();
+      stalled.close();
+    }
   });
 });

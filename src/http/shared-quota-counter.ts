@@ -35,7 +35,11 @@ export class SharedQuotaCounter implements QuotaCounter {
 
   async count(caller: string, kind: RateKind, policy: RatePolicy): Promise<QuotaSpent> {
     const now = this.now();
-    if (this.retryAt !== undefined && now < this.retryAt) return this.fallback.count(caller, kind, policy);
+    if (this.retryAt !== undefined) {
+      if (now < this.retryAt) return this.fallback.count(caller, kind, policy);
+      // This request asks the database again; the others count here meanwhile rather than wait with it.
+      this.retryAt = now + RETRY_AFTER_FAILURE_MS;
+    }
     if (now >= this.nextSweepAt) this.sweep(now);
     try {
       const spent = await spendQuota(this.db, { caller, kind, windowSeconds: policy.windowSeconds });
