@@ -53,7 +53,7 @@ const QUERY_CANCELED = '57014';
 const DEADLOCK_DETECTED = '40P01';
 const SERIALIZATION_FAILURE = '40001';
 /** SQLSTATE of a write refused by a server that takes none: a standby, or a primary being failed over. */
-export const READ_ONLY_SQL_TRANSACTION = '25006';
+const READ_ONLY_SQL_TRANSACTION = '25006';
 
 /** The driver's code (SQLSTATE or socket error), the only detail of a database error worth a log line. */
 export function codeOf(error: unknown): string | undefined {

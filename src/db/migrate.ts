@@ -14,6 +14,7 @@ import type { DatabaseTarget } from '../config.js';
 import { type AccessOptions, ensureAccess } from './access.js';
 import type { Database, Db } from './client.js';
 import { loadSampleCatalogue } from './seed.js';
+import { within } from './within.js';
 
 // src/db/ and, compiled, dist/db/ are both two levels below the repository's drizzle/.
 const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
@@ -68,18 +69,9 @@ export async function preparePostgres(
  * Answers whether the database responds within `deadlineMs`; used by `GET /health`, which a load balancer
  * needs answered promptly either way.
  */
-export async function databaseAnswers(db: Db, deadlineMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), deadlineMs);
-  });
-  const answered = db.execute(sql`select 1`).then(
+export function databaseAnswers(db: Db, deadlineMs: number): Promise<boolean> {
+  return within(db.execute(sql`select 1`), deadlineMs).then(
     () => true,
     () => false,
   );
-  try {
-    return await Promise.race([answered, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -6,7 +6,8 @@
 import { sql } from 'drizzle-orm';
 import type { Logger } from '../log.js';
 import { type Database, type Db, rowsOf } from './client.js';
-import { codeOf, databaseUnavailability, READ_ONLY_SQL_TRANSACTION } from './errors.js';
+import { codeOf, databaseUnavailability } from './errors.js';
+import { within } from './within.js';
 
 /** How a standby stands, as the last probe found it. */
 export type ReplicaState =
@@ -119,7 +120,7 @@ export class Replicas {
       return true;
     }
     if (why === 'contended') return true;
-    if (codeOf(error) === READ_ONLY_SQL_TRANSACTION) {
+    if (why === 'read-only') {
       this.#log?.error('a read-only request wrote; it was answered from the primary', { replica: replica.name });
       return true;
     }
@@ -154,7 +155,10 @@ export class Replicas {
   async #probeAll(): Promise<void> {
     if (this.#closed) return;
     // The primary first: a standby then has the time of a round trip to pass the position it is compared with.
-    const primary = await within(this.#primary.execute(sql`select pg_current_wal_lsn()::text as lsn`)).then(
+    const primary = await within(
+      this.#primary.execute(sql`select pg_current_wal_lsn()::text as lsn`),
+      PROBE_DEADLINE_MS,
+    ).then(
       (result) => rowsOf<{ lsn: string }>(result)[0]?.lsn,
       () => undefined,
     );
@@ -174,6 +178,7 @@ export class Replicas {
           replica.database.db.execute(sql`
             select pg_is_in_recovery() as standby, pg_last_wal_replay_lsn()::text as replayed,
               extract(epoch from now() - pg_last_xact_replay_timestamp())::float8 as "sinceReplay"`),
+          PROBE_DEADLINE_MS,
         ),
       );
     } catch (error) {
@@ -235,21 +240,6 @@ interface StandbyRow {
   standby: boolean;
   replayed: string | null;
   sinceReplay: number | null;
-}
-
-/**
- * The answer of a probe's query, or a failure after `PROBE_DEADLINE_MS`: a standby cut off without its
- * connection closing would otherwise hold every later round, and keep the reads it should no longer get.
- */
-function within<T>(query: PromiseLike<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(Object.assign(new Error('no answer in time'), { code: 'ETIMEDOUT' })),
-      PROBE_DEADLINE_MS,
-    );
-  });
-  return Promise.race([Promise.resolve(query), late]).finally(() => clearTimeout(timer));
 }
 
 /** A WAL position (`16/B374D848`: two hexadecimal halves) as a number that compares as positions do. */
