@@ -106,9 +106,11 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
     upload: boolean,
   ): Response | Promise<Response> {
     const method = c.req.method;
-    if (method === 'GET' || method === 'HEAD') return read(c, handler);
+    const fetches = method === 'GET' || method === 'HEAD';
     // A dispatching handler reads nothing itself: each request it makes is framed, and routed, in its turn.
-    if (onlyReads && !dispatches) return limitBody(c).then(() => read(c, handler));
+    const routed = !dispatches && (fetches || onlyReads);
+    if (fetches) return routed ? read(c, handler) : (handler(c, noNext) as Response | Promise<Response>);
+    if (routed) return limitBody(c).then(() => read(c, handler));
     if (isSafe(method) || onlyReads || dispatches) {
       return limitBody(c).then(() => handler(c, noNext) as Response | Promise<Response>);
     }
