@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import { CatalogueError, InvalidInput, RequestAborted, UnsupportedMediaType } from '../domain/errors.js';
 import { FormInput } from '../domain/input.js';
+import { mediaTypeOf } from '../domain/media-type.js';
 
 /**
  * Parses the body: JSON, or the fields of an HTML form (`application/x-www-form-urlencoded`), which the
@@ -41,11 +42,6 @@ export async function readFormFields(c: Context): Promise<URLSearchParams> {
 }
 
 const FORM = 'application/x-www-form-urlencoded';
-
-/** A Content-Type's media type, without parameters, in lower case; `''` when there is none. */
-export function mediaTypeOf(contentType: string | undefined): string {
-  return contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
-}
 
 async function formFields(c: Context): Promise<URLSearchParams> {
   const text = await bodyText(c);

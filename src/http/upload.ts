@@ -14,6 +14,7 @@ import {
   UnsupportedMediaType,
 } from '../domain/errors.js';
 import { importFilesDescribed } from '../domain/imports/media-types.js';
+import { mediaTypeOf } from '../domain/media-type.js';
 import { formatOfFileName, formatOfMediaType, type ImportFormat, importMediaTypes } from '../imports/formats.js';
 
 export interface Upload {
@@ -27,7 +28,7 @@ const MULTIPART = 'multipart/form-data';
 export async function uploadOf(c: Context, maxBytes: number): Promise<Upload> {
   const contentType = c.req.header('content-type') ?? '';
   const raw = c.req.raw.body;
-  if (contentType.toLowerCase().startsWith(MULTIPART)) {
+  if (mediaTypeOf(contentType) === MULTIPART) {
     if (!raw) throw new InvalidInput('the form carries no file');
     return formFile(contentType, raw, maxBytes);
   }

@@ -4,6 +4,7 @@
  */
 import type { ImportedRecord, Refusal } from '../domain/imports/candidate.js';
 import { type ImportMediaType, importFileTypes, importMediaTypes } from '../domain/imports/media-types.js';
+import { mediaTypeOf } from '../domain/media-type.js';
 import { readCsv } from './csv.js';
 import { readIso2709 } from './iso2709.js';
 import { readMarcxml } from './marcxml.js';
@@ -46,7 +47,7 @@ export { importMediaTypes };
 
 /** The format of a media type (parameters ignored), or `undefined`. */
 export function formatOfMediaType(contentType: string | undefined): ImportFormat | undefined {
-  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  const type = mediaTypeOf(contentType);
   return importFormats.find((format) => format.mediaType === type || format.aliases.includes(type));
 }
 
