@@ -443,7 +443,9 @@ function scalingLines(r: Results): string[] {
       'and catalogue servers with `DATABASE_URL` at the primary and `DATABASE_REPLICA_URLS` at the standby.',
     '',
     `- **Reads on the standby.** ${reads.reads.toLocaleString('en')} anonymous reads, half \`GET /books/{id}\` and half ` +
-      `searches, made ${reads.counted.standby} transactions on the standby and ${reads.counted.primary} on the primary ` +
+      `searches, with quotas counted in the database as a deployment counts them (set too high to refuse), ` +
+      `made ${reads.counted.standby} transactions on the standby and ${reads.counted.primary} on the primary, ` +
+      `each search's quota count among them ` +
       `(\`pg_stat_database.xact_commit\` of the catalogue's database): ${pct(reads.share)} on the standby. Over a span as ` +
       `long without reads the servers' probes made ${reads.idle.standby} and ${reads.idle.primary}; without them, ` +
       `**${pct(reads.shareWithoutProbes)}**.`,
