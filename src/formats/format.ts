@@ -104,9 +104,11 @@ export function writesKind(format: Format, kind: ResourceKind | ResourceStream['
 }
 
 /**
- * A streamed batch in groups written by one `JSON.stringify` each: few enough members that a group's text
- * stays a small string, which the server writes and forgets (see `sendStream`).
+ * A streamed batch in groups written as one string each (one `JSON.stringify`, say): few enough members
+ * that a group's text stays well under 64K characters, which the server encodes and forgets (see
+ * `sendStream`). Past that, a string that needs UTF-16 (one character beyond Latin-1 does it) is over
+ * 128 KiB, which V8 allocates as a large object: some 40 times the cost of a smaller string's bytes.
  */
-export function* groupsOf<T>(batch: T[], size = 100): Generator<T[]> {
+export function* groupsOf<T>(batch: T[], size = 32): Generator<T[]> {
   for (let at = 0; at < batch.length; at += size) yield batch.slice(at, at + size);
 }

@@ -168,8 +168,8 @@ function respond(
 }
 
 /**
- * Flushes to the socket in chunks of at least this many characters: a format writes a batch of members
- * at a time, and a batch smaller than this (few fields) waits for the next rather than costing a write.
+ * Flushes to the socket in chunks of at least this many bytes: a format writes a group of members at a
+ * time, and a group smaller than this (few fields) waits for the next rather than costing a write.
  */
 const CHUNK = 64 * 1024;
 
@@ -199,12 +199,16 @@ export async function sendStream(c: Context<AppEnv>, stream: ResourceStream): Pr
         // Each chunk in its own turn of the event loop: a reader as fast as the server never keeps it from
         // reading other requests (with PGlite nothing else would make it wait).
         await new Promise((resolve) => setImmediate(resolve));
-        let text = '';
-        while (!pending.done && text.length < CHUNK) {
-          text += pending.value;
-          pending = await chunks.next();
+        // Each piece encoded as it comes, the bytes joined: joining the pieces' text first would make a string
+        // that may pass V8's large-object size (see `groupsOf`).
+        const encoded: Uint8Array[] = [];
+        for (let size = 0; !pending.done && size < CHUNK; pending = await chunks.next()) {
+          const bytes = encoder.encode(pending.value);
+          encoded.push(bytes);
+          size += bytes.length;
         }
-        if (text) controller.enqueue(encoder.encode(text));
+        if (encoded.length > 0)
+          controller.enqueue(encoded.length === 1 ? (encoded[0] as Uint8Array) : Buffer.concat(encoded));
         if (pending.done) controller.close();
       },
       async cancel() {

@@ -43,10 +43,8 @@ export const marcXmlFormat: Format = {
     let head = COLLECTION;
     for await (const batch of stream.items) {
       for (const group of groupsOf(batch)) {
-        let text = head;
-        for (const item of group) text += recordXml(item, written);
+        yield head + group.map((item) => recordXml(item, written)).join('');
         head = '';
-        yield text;
       }
     }
     yield `${head}</collection>\n`;
