@@ -66,9 +66,13 @@ export async function serverVersion(serverUrl: string): Promise<string> {
   }
 }
 
-/** Creates `bench_<size>` afresh and generates `books` books into it. */
-export async function postgresCatalogue(serverUrl: string, books: number, keep: boolean): Promise<Catalogue> {
-  const name = `bench_${books}`;
+/** Creates the database `name` (by default `bench_<size>`) afresh and generates `books` books into it. */
+export async function postgresCatalogue(
+  serverUrl: string,
+  books: number,
+  keep: boolean,
+  name = `bench_${books}`,
+): Promise<Catalogue> {
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   try {
     await admin.unsafe(`drop database if exists ${name} with (force)`);

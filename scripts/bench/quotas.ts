@@ -15,14 +15,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
 import { sql } from 'drizzle-orm';
-import postgres from 'postgres';
 import { createApp } from '../../src/app.js';
 import { type Database, type Db, openDatabase } from '../../src/db/client.js';
 import { COMMON_WORDS } from '../../src/db/generate.js';
 import { prepareDatabase } from '../../src/db/migrate.js';
 import { spendQuota } from '../../src/db/queries/rate-windows.js';
-import { benchToken, catalogueEnv, databaseUrl } from './catalogues.js';
-import { repoRoot, runCatalogueCli, sleep } from './processes.js';
+import { benchToken, postgresCatalogue } from './catalogues.js';
+import { repoRoot, sleep } from './processes.js';
 import { type ContenderResult, interleave, type WrkLoad, type WrkRun, wrkMissing } from './wrk.js';
 
 const DATABASE = 'bench_quotas';
@@ -122,15 +121,12 @@ async function main(): Promise<void> {
   const missing = wrkMissing();
   if (missing) throw new Error(missing);
   const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-  const url = databaseUrl(serverUrl, DATABASE);
   const built = spawnSync(process.execPath, [`${repoRoot}scripts/build.js`, '--if-stale'], { stdio: 'inherit' });
   if (built.status !== 0) throw new Error('building dist/ failed');
 
-  await adminQuery(serverUrl, `drop database if exists ${DATABASE} with (force)`);
-  await adminQuery(serverUrl, `create database ${DATABASE}`);
-  const database = await openDatabase({ kind: 'postgres', url });
+  const catalogue = await postgresCatalogue(serverUrl, Number(values.books), false, DATABASE);
+  const database = await openDatabase({ kind: 'postgres', url: catalogue.env.DATABASE_URL as string });
   try {
-    await runCatalogueCli(['generate', '--books', values.books], { ...catalogueEnv, DATABASE_URL: url });
     await prepareDatabase(database, { seedSample: false, adminToken: benchToken });
 
     const roundTrips = await timeRoundTrips(database.db);
@@ -161,7 +157,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${lines.join('\n')}\n`);
   } finally {
     await database.close();
-    await adminQuery(serverUrl, `drop database if exists ${DATABASE} with (force)`);
+    await catalogue.drop();
   }
 }
 
@@ -185,15 +181,6 @@ async function timeRoundTrips(db: Db): Promise<{ upsert: number; select1: number
     return ((performance.now() - started) * 1000) / ROUND_TRIPS;
   };
   return { upsert: await mean(() => spendQuota(db, params)), select1: await mean(() => db.execute(sql`select 1`)) };
-}
-
-async function adminQuery(serverUrl: string, statement: string): Promise<void> {
-  const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  try {
-    await sql.unsafe(statement);
-  } finally {
-    await sql.end({ timeout: 5 });
-  }
 }
 
 // Run as a script; imported (by the scaling scenario), it only lends its measurement.

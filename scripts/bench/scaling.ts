@@ -15,8 +15,8 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../../src/db/client.js';
 import { COMMON_WORDS } from '../../src/db/generate.js';
 import { createReplicatedClusters, psql, type ReplicatedClusters } from '../../test/support/pg-cluster.js';
-import { benchToken, catalogueEnv, databaseUrl } from './catalogues.js';
-import { catalogueEntry, repoRoot, runCatalogueCli, type Server, sleep, startServer } from './processes.js';
+import { benchToken, catalogueEnv, databaseUrl, postgresCatalogue } from './catalogues.js';
+import { catalogueEntry, repoRoot, type Server, sleep, startServer } from './processes.js';
 import { measureQuotaCost, QUOTA_SCENARIOS } from './quotas.js';
 import { type ContenderResult, interleave, type WrkLoad, wrkMissing } from './wrk.js';
 
@@ -92,14 +92,11 @@ export async function measureScaling(settings: ScalingSettings, log: (line: stri
   process.prependListener('SIGINT', drop);
   const servers: Server[] = [];
   try {
-    psql(clusters.primary.url, `create database ${DATABASE}`);
-    const primaryUrl = databaseUrl(clusters.primary.url, DATABASE);
-    const standbyUrl = databaseUrl(clusters.standby.url, DATABASE);
     log(`generating ${settings.books.toLocaleString('en')} books on the primary`);
-    await runCatalogueCli(['generate', '--books', String(settings.books)], {
-      ...catalogueEnv,
-      DATABASE_URL: primaryUrl,
-    });
+    // Kept: the clusters themselves are dropped at the end.
+    const catalogue = await postgresCatalogue(clusters.primary.url, settings.books, true, DATABASE);
+    const primaryUrl = catalogue.env.DATABASE_URL as string;
+    const standbyUrl = databaseUrl(clusters.standby.url, DATABASE);
     await standbyCaughtUp(clusters);
     const env = { ...catalogueEnv, DATABASE_URL: primaryUrl, DATABASE_REPLICA_URLS: standbyUrl };
     const start = async (name: string, extra: Record<string, string> = {}) => {
@@ -118,7 +115,7 @@ export async function measureScaling(settings: ScalingSettings, log: (line: stri
     const stopAll = async () => {
       while (servers.length) await servers.pop()?.stop();
     };
-    const ids = await bookIds(primaryUrl);
+    const ids: [number, number] = [catalogue.firstBookId, catalogue.lastBookId];
 
     // Quotas counted as a deployment counts them (in the primary, shared), but too high to refuse a read:
     // each search's count is a write on the primary, which the standby's share must include.
@@ -316,12 +313,6 @@ async function replicaStreaming(server: Server): Promise<void> {
 function commits(clusters: ReplicatedClusters): Transactions {
   const query = `select xact_commit from pg_stat_database where datname = '${DATABASE}'`;
   return { primary: Number(psql(clusters.primary.url, query)), standby: Number(psql(clusters.standby.url, query)) };
-}
-
-async function bookIds(url: string): Promise<[number, number]> {
-  const row = psql(url, "select min(id) || ',' || max(id) from books");
-  const [first, last] = row.split(',').map(Number) as [number, number];
-  return [first, last];
 }
 
 const randomId = ([first, last]: [number, number]) => first + Math.floor(Math.random() * (last - first + 1));
