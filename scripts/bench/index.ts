@@ -79,164 +79,191 @@ async function main(options: BenchOptions): Promise<void> {
     });
 
   try {
-    for (const size of options.sizes) {
-      log(`generating ${size.toLocaleString('en')} books in bench_${size}`);
-      const catalogue = await postgresCatalogue(options.databaseUrl, size, options.keep);
-      const servers: Server[] = [];
-      try {
-        const server = await startCatalogue(catalogue);
-        servers.push(server);
-        log(`listings at ${size.toLocaleString('en')} books (${options.samples} requests per scenario)`);
-        listings[size] = await measureListings(server.url, catalogue, options.samples, (scenario, f) =>
-          log(
-            f.error
-              ? `  ${scenario.short.padEnd(26)} FAILED: ${f.error}`
-              : `  ${scenario.short.padEnd(26)} p50 ${f.medianMs.toFixed(1).padStart(7)} ms   p90 ${f.p90Ms.toFixed(1).padStart(7)} ms`,
-          ),
-        );
-        if (size !== largest) continue;
-
-        log(`OAI-PMH ListRecords at ${size.toLocaleString('en')} books: the first page, and pages half way through`);
-        try {
-          oai = await measureOaiPages(server.url, catalogue.books, options.samples);
-          log(
-            `  first p50 ${oai.first.medianMs.toFixed(1)} ms, after ${oai.depth.toLocaleString('en')} records p50 ${oai.deep.medianMs.toFixed(1)} ms (×${oai.ratio.toFixed(2)})`,
-          );
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          oai = { ...noFigures, deep: noFigures.first, depth: 0, ratio: Number.NaN, error: message };
-          log(`  FAILED: ${message}`);
-        }
-
-        const rootFile = join(scratch, 'root.json');
-        writeFileSync(
-          rootFile,
-          await (await fetch(`${server.url}/`, { headers: { accept: 'application/json' } })).text(),
-        );
-        const baseline = await startRestartable({
-          name: 'baseline',
-          args: ['--import', 'tsx', join(repoRoot, 'scripts/bench/baseline-server.ts')],
-          env: { ...catalogue.env, BASELINE_ROOT_FILE: rootFile },
-          readyPath: '/',
-          logDir: scratch,
-        });
-        servers.push(baseline);
-        const gatheredBaseline = await startServer({
-          name: GATHERED_BASELINE,
-          args: ['--import', 'tsx', join(repoRoot, 'scripts/bench/baseline-server.ts')],
-          env: { ...catalogue.env, BASELINE_ROOT_FILE: rootFile, BASELINE_GATHER: '1' },
-          readyPath: '/',
-          logDir: scratch,
-        });
-        servers.push(gatheredBaseline);
-
-        log(`generating ${size.toLocaleString('en')} books in a PGlite directory`);
-        const embedded = await pgliteCatalogue(scratch, size, options.keep);
-        const pglite = await startCatalogue(embedded, 'pglite');
-        servers.push(pglite);
-
-        let peerServer: Server | undefined;
-        if (options.peer === 'platformatic') {
-          log('starting the peer, Platformatic DB (installed under /tmp on first use)');
-          const launched = await startPlatformatic(catalogue.env.DATABASE_URL as string, scratch, log);
-          peer = launched.outcome;
-          if (launched.server) servers.push(launched.server);
-          peerServer = launched.server;
-          if (!peerServer) log(`  peer skipped: ${peer.reason}`);
-        }
-
-        log(`requests per second at ${size.toLocaleString('en')} books`);
-        throughput = await measureThroughput(
-          { baseline, catalogue: server, pglite, gatheredBaseline, ...(peerServer && { peer: peerServer }) },
-          {
-            seconds: options.duration,
-            connections: options.connections,
-            threads: options.threads,
-            rounds: options.rounds,
-            ids: [catalogue.firstBookId, catalogue.lastBookId],
-            tokens: { librarian: benchToken, member: await memberToken(catalogue) },
-          },
-          log,
-        );
-        while (servers.length) await servers.pop()?.stop();
-        await embedded.drop();
-
-        log(`streaming GET /books of ${size.toLocaleString('en')} books from a fresh server`);
-        const fresh = await startCatalogue(catalogue);
-        servers.push(fresh);
-        try {
-          stream = await measureStream(fresh, catalogue.books);
-          log(
-            `  ${stream.booksPerSecond.toLocaleString('en')} books/s, RSS idle ${stream.idleRssMiB} MiB, +${stream.growthMiB} MiB`,
-          );
-        } catch (error) {
-          streamError = error instanceof Error ? error.message : String(error);
-          log(`  FAILED: ${streamError}`);
-        }
-
-        log(`streaming GET /books of ${size.toLocaleString('en')} books as MARCXML from a fresh server`);
-        const freshForMarc = await startCatalogue(catalogue);
-        servers.push(freshForMarc);
-        try {
-          marcXmlStream = await measureStream(freshForMarc, catalogue.books, MARCXML_STREAM);
-          log(
-            `  ${marcXmlStream.booksPerSecond.toLocaleString('en')} records/s, RSS idle ${marcXmlStream.idleRssMiB} MiB, +${marcXmlStream.growthMiB} MiB`,
-          );
-        } catch (error) {
-          marcXmlStreamError = error instanceof Error ? error.message : String(error);
-          log(`  FAILED: ${marcXmlStreamError}`);
-        }
-        await servers.pop()?.stop();
-
-        // Last on this catalogue: it writes books (and deletes them after).
-        log(`creating books at ${size.toLocaleString('en')} books, with the dictionary kept and without`);
-        const writes = await measureWrites(
-          fresh,
-          catalogue,
-          {
-            seconds: options.duration,
-            connections: options.connections,
-            threads: options.threads,
-            rounds: options.rounds,
-            token: benchToken,
-          },
-          log,
-        );
-        if (writes.error) log(`  FAILED: ${writes.error}`);
-        throughput.push(writes);
-        await fresh.stop();
-        servers.pop();
-
-        // After everything else on this catalogue: it adds books. A server of its own, whose request may
-        // take as long as the import does (the body arrives while it is written).
-        log(`importing ${IMPORT_RECORDS.toLocaleString('en')} MARCXML records over HTTP from a fresh server`);
-        const importer = await startServer({
-          name: 'import',
-          args: catalogueEntry('server'),
-          env: {
-            ...catalogueEnv,
-            ...catalogue.env,
-            CATALOGUE_REQUEST_TIMEOUT_SECONDS: '3600',
-            CATALOGUE_IMPORT_MAX_BYTES: String(2 ** 32),
-          },
-          readyPath: '/health',
-          logDir: scratch,
-          timeoutMs: 300_000,
-        });
-        servers.push(importer);
-        try {
-          imports = await measureImport(importer, IMPORT_RECORDS, benchToken);
-          log(
-            `  ${imports.recordsPerSecond.toLocaleString('en')} records/s, RSS idle ${imports.idleRssMiB} MiB, +${imports.growthMiB} MiB`,
-          );
-        } catch (error) {
-          importsError = error instanceof Error ? error.message : String(error);
-          log(`  FAILED: ${importsError}`);
-        }
-      } finally {
-        while (servers.length) await servers.pop()?.stop();
-        await catalogue.drop();
+    // Every size is generated and served first: the listings are measured at all of them in turns.
+    const catalogues: Catalogue[] = [];
+    const listingServers: Server[] = [];
+    let measured = false;
+    try {
+      for (const size of options.sizes) {
+        log(`generating ${size.toLocaleString('en')} books in bench_${size}`);
+        catalogues.push(await postgresCatalogue(options.databaseUrl, size, options.keep));
       }
+      for (const catalogue of catalogues) listingServers.push(await startCatalogue(catalogue));
+      log(
+        `listings at ${options.sizes.map((size) => size.toLocaleString('en')).join(' and ')} books, in turns (${options.samples} requests per scenario and size)`,
+      );
+      Object.assign(
+        listings,
+        await measureListings(
+          catalogues.map((catalogue, i) => ({
+            size: options.sizes[i] as number,
+            baseUrl: (listingServers[i] as Server).url,
+            catalogue,
+          })),
+          options.samples,
+          (size, scenario, f) =>
+            log(
+              `  ${size.toLocaleString('en').padStart(9)} ${scenario.short.padEnd(26)} ${
+                f.error
+                  ? `FAILED: ${f.error}`
+                  : `p50 ${f.medianMs.toFixed(1).padStart(7)} ms   p90 ${f.p90Ms.toFixed(1).padStart(7)} ms`
+              }`,
+            ),
+        ),
+      );
+      measured = true;
+    } finally {
+      while (listingServers.length) await listingServers.pop()?.stop();
+      // The smaller catalogues have served their purpose; the largest serves the rest (unless this failed).
+      while (catalogues.length > (measured ? 1 : 0)) await catalogues.shift()?.drop();
+    }
+    const catalogue = catalogues[0] as Catalogue;
+    const size = largest;
+    const servers: Server[] = [];
+    try {
+      const server = await startCatalogue(catalogue);
+      servers.push(server);
+
+      log(`OAI-PMH ListRecords at ${size.toLocaleString('en')} books: the first page, and pages half way through`);
+      try {
+        oai = await measureOaiPages(server.url, catalogue.books, options.samples);
+        log(
+          `  first p50 ${oai.first.medianMs.toFixed(1)} ms, after ${oai.depth.toLocaleString('en')} records p50 ${oai.deep.medianMs.toFixed(1)} ms (×${oai.ratio.toFixed(2)})`,
+        );
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        oai = { ...noFigures, deep: noFigures.first, depth: 0, ratio: Number.NaN, error: message };
+        log(`  FAILED: ${message}`);
+      }
+
+      const rootFile = join(scratch, 'root.json');
+      writeFileSync(
+        rootFile,
+        await (await fetch(`${server.url}/`, { headers: { accept: 'application/json' } })).text(),
+      );
+      const baseline = await startRestartable({
+        name: 'baseline',
+        args: ['--import', 'tsx', join(repoRoot, 'scripts/bench/baseline-server.ts')],
+        env: { ...catalogue.env, BASELINE_ROOT_FILE: rootFile },
+        readyPath: '/',
+        logDir: scratch,
+      });
+      servers.push(baseline);
+      const gatheredBaseline = await startServer({
+        name: GATHERED_BASELINE,
+        args: ['--import', 'tsx', join(repoRoot, 'scripts/bench/baseline-server.ts')],
+        env: { ...catalogue.env, BASELINE_ROOT_FILE: rootFile, BASELINE_GATHER: '1' },
+        readyPath: '/',
+        logDir: scratch,
+      });
+      servers.push(gatheredBaseline);
+
+      log(`generating ${size.toLocaleString('en')} books in a PGlite directory`);
+      const embedded = await pgliteCatalogue(scratch, size, options.keep);
+      const pglite = await startCatalogue(embedded, 'pglite');
+      servers.push(pglite);
+
+      let peerServer: Server | undefined;
+      if (options.peer === 'platformatic') {
+        log('starting the peer, Platformatic DB (installed under /tmp on first use)');
+        const launched = await startPlatformatic(catalogue.env.DATABASE_URL as string, scratch, log);
+        peer = launched.outcome;
+        if (launched.server) servers.push(launched.server);
+        peerServer = launched.server;
+        if (!peerServer) log(`  peer skipped: ${peer.reason}`);
+      }
+
+      log(`requests per second at ${size.toLocaleString('en')} books`);
+      throughput = await measureThroughput(
+        { baseline, catalogue: server, pglite, gatheredBaseline, ...(peerServer && { peer: peerServer }) },
+        {
+          seconds: options.duration,
+          connections: options.connections,
+          threads: options.threads,
+          rounds: options.rounds,
+          ids: [catalogue.firstBookId, catalogue.lastBookId],
+          tokens: { librarian: benchToken, member: await memberToken(catalogue) },
+        },
+        log,
+      );
+      while (servers.length) await servers.pop()?.stop();
+      await embedded.drop();
+
+      log(`streaming GET /books of ${size.toLocaleString('en')} books from a fresh server`);
+      const fresh = await startCatalogue(catalogue);
+      servers.push(fresh);
+      try {
+        stream = await measureStream(fresh, catalogue.books);
+        log(
+          `  ${stream.booksPerSecond.toLocaleString('en')} books/s, RSS idle ${stream.idleRssMiB} MiB, +${stream.growthMiB} MiB`,
+        );
+      } catch (error) {
+        streamError = error instanceof Error ? error.message : String(error);
+        log(`  FAILED: ${streamError}`);
+      }
+
+      log(`streaming GET /books of ${size.toLocaleString('en')} books as MARCXML from a fresh server`);
+      const freshForMarc = await startCatalogue(catalogue);
+      servers.push(freshForMarc);
+      try {
+        marcXmlStream = await measureStream(freshForMarc, catalogue.books, MARCXML_STREAM);
+        log(
+          `  ${marcXmlStream.booksPerSecond.toLocaleString('en')} records/s, RSS idle ${marcXmlStream.idleRssMiB} MiB, +${marcXmlStream.growthMiB} MiB`,
+        );
+      } catch (error) {
+        marcXmlStreamError = error instanceof Error ? error.message : String(error);
+        log(`  FAILED: ${marcXmlStreamError}`);
+      }
+      await servers.pop()?.stop();
+
+      // Last on this catalogue: it writes books (and deletes them after).
+      log(`creating books at ${size.toLocaleString('en')} books, with the dictionary kept and without`);
+      const writes = await measureWrites(
+        fresh,
+        catalogue,
+        {
+          seconds: options.duration,
+          connections: options.connections,
+          threads: options.threads,
+          rounds: options.rounds,
+          token: benchToken,
+        },
+        log,
+      );
+      if (writes.error) log(`  FAILED: ${writes.error}`);
+      throughput.push(writes);
+      await fresh.stop();
+      servers.pop();
+
+      // After everything else on this catalogue: it adds books. A server of its own, whose request may
+      // take as long as the import does (the body arrives while it is written).
+      log(`importing ${IMPORT_RECORDS.toLocaleString('en')} MARCXML records over HTTP from a fresh server`);
+      const importer = await startServer({
+        name: 'import',
+        args: catalogueEntry('server'),
+        env: {
+          ...catalogueEnv,
+          ...catalogue.env,
+          CATALOGUE_REQUEST_TIMEOUT_SECONDS: '3600',
+          CATALOGUE_IMPORT_MAX_BYTES: String(2 ** 32),
+        },
+        readyPath: '/health',
+        logDir: scratch,
+        timeoutMs: 300_000,
+      });
+      servers.push(importer);
+      try {
+        imports = await measureImport(importer, IMPORT_RECORDS, benchToken);
+        log(
+          `  ${imports.recordsPerSecond.toLocaleString('en')} records/s, RSS idle ${imports.idleRssMiB} MiB, +${imports.growthMiB} MiB`,
+        );
+      } catch (error) {
+        importsError = error instanceof Error ? error.message : String(error);
+        log(`  FAILED: ${importsError}`);
+      }
+    } finally {
+      while (servers.length) await servers.pop()?.stop();
+      await catalogue.drop();
     }
 
     // Last: clusters of its own (a primary and a standby), at the smallest size, so it takes minutes.

@@ -92,51 +92,102 @@ const WARM_UP = 3;
 /** `next` links followed from each middle page. */
 const STEPS_PER_CHAIN = 10;
 
+/** One catalogue the listings are measured on: its size, and the server answering from it. */
+export interface ListingTarget {
+  size: number;
+  baseUrl: string;
+  catalogue: Catalogue;
+}
+
+/** Takes one measured request of a scenario and answers its milliseconds. */
+type Step = () => Promise<number>;
+
+/**
+ * Measures every scenario at every size. The sizes take turns request by request (the first size first on
+ * even turns, last on odd ones), so that what the machine is doing meanwhile falls on all of them alike:
+ * a scenario's growth is a ratio of figures taken in the same seconds, not minutes apart.
+ */
 export async function measureListings(
-  baseUrl: string,
-  catalogue: Catalogue,
+  targets: ListingTarget[],
   samples: number,
-  onScenario: (scenario: ListingScenario, figures: LatencyFigures) => void,
-): Promise<Record<string, LatencyFigures>> {
-  const results: Record<string, LatencyFigures> = {};
+  onScenario: (size: number, scenario: ListingScenario, figures: LatencyFigures) => void,
+): Promise<Record<number, Record<string, LatencyFigures>>> {
+  const results: Record<number, Record<string, LatencyFigures>> = {};
   const count = WARM_UP + samples;
-  const suggestions = await suggestionsTemplate(baseUrl);
-  const requests = { catalogue, suggestions, count: WARM_UP_PAGES + count };
+  const prepared = [];
+  for (const target of targets) {
+    results[target.size] = {};
+    const suggestions = await suggestionsTemplate(target.baseUrl);
+    const material = { catalogue: target.catalogue, suggestions, count: WARM_UP_PAGES + count };
+    prepared.push({ ...target, material, failed: await warmUp(target.baseUrl, material) });
+  }
+  for (const scenario of listingScenarios) {
+    const running = prepared.map((target) => ({
+      size: target.size,
+      times: [] as number[],
+      error: target.failed.get(scenario.key),
+      step: scenario.key === 'next' ? nextFromMiddle(target.baseUrl) : pathSteps(target, scenario.key, count),
+    }));
+    for (let turn = 0; turn < count; turn++) {
+      for (const run of turn % 2 === 0 ? running : [...running].reverse()) {
+        if (run.error !== undefined) continue;
+        try {
+          run.times.push(await run.step());
+        } catch (error) {
+          // One failing scenario (a 503 past the statement budget, say) leaves the others their figures.
+          run.error = error;
+        }
+      }
+    }
+    for (const run of running) {
+      const figures = run.error !== undefined ? failedFigures(run.error) : figuresOf(run.times.slice(WARM_UP));
+      (results[run.size] as Record<string, LatencyFigures>)[scenario.key] = figures;
+      onScenario(run.size, scenario, figures);
+    }
+  }
+  return results;
+}
+
+/**
+ * Page 2 of every scenario at one size, to load code paths and let V8 optimise them (measured requests
+ * all ask page 1 or follow cursors, so none is asked twice). Answers the scenarios that failed, with why:
+ * a scenario the catalogue cannot answer (no suggestions link, say) is reported, not measured.
+ */
+async function warmUp(baseUrl: string, material: RequestMaterial): Promise<Map<string, unknown>> {
   const failed = new Map<string, unknown>();
   for (const scenario of listingScenarios) {
     if (scenario.key === 'next') continue;
     try {
-      await timeEach(baseUrl, listingPaths(scenario.key, WARM_UP_PAGES, requests, 2));
+      await timeEach(baseUrl, listingPaths(scenario.key, WARM_UP_PAGES, material, 2));
     } catch (error) {
-      // A scenario the catalogue cannot answer (no suggestions link, say) is reported, not measured, below.
       failed.set(scenario.key, error);
     }
   }
-  for (const scenario of listingScenarios) {
-    let times: number[];
-    try {
-      if (failed.has(scenario.key)) throw failed.get(scenario.key);
-      times =
-        scenario.key === 'next'
-          ? await followNextFromMiddle(baseUrl, count)
-          : await timeEach(baseUrl, listingPaths(scenario.key, count, requests, 1));
-    } catch (error) {
-      // One failing scenario (a 503 past the statement budget, say) leaves the others their figures.
-      const message = error instanceof Error ? error.message : String(error);
-      results[scenario.key] = { samplesMs: [], medianMs: Number.NaN, p90Ms: Number.NaN, error: message };
-      onScenario(scenario, results[scenario.key] as LatencyFigures);
-      continue;
-    }
-    const measured = times.slice(WARM_UP);
-    const figures = {
-      samplesMs: measured.map(round2),
-      medianMs: round2(median(measured)),
-      p90Ms: round2(percentile(measured, 90)),
-    };
-    results[scenario.key] = figures;
-    onScenario(scenario, figures);
-  }
-  return results;
+  return failed;
+}
+
+/** The requests of a scenario at one size, one per step. */
+function pathSteps(target: { baseUrl: string; material: RequestMaterial }, key: string, count: number): Step {
+  // Drawn on the first step: a scenario that failed its warm-up never draws its words.
+  let paths: string[] | undefined;
+  let next = 0;
+  return async () => {
+    paths ??= listingPaths(key, count, target.material, 1);
+    return (await getJson(target.baseUrl, paths[next++] as string)).ms;
+  };
+}
+
+function figuresOf(measured: number[]): LatencyFigures {
+  return {
+    samplesMs: measured.map(round2),
+    medianMs: round2(median(measured)),
+    p90Ms: round2(percentile(measured, 90)),
+  };
+}
+
+function failedFigures(error: unknown): LatencyFigures {
+  const message = error instanceof Error ? error.message : String(error);
+  return { samplesMs: [], medianMs: Number.NaN, p90Ms: Number.NaN, error: message };
 }
 
 /** What a scenario's requests are made of. */
@@ -229,25 +280,28 @@ function hash(text: string): number {
 }
 
 /**
- * Jumps to the middle page of a listing sorted by year (not measured: a `page=N` jump is allowed to cost
- * more), then follows its `next` links, timing each. Each chain has its own page size, so no page repeats.
+ * Steps along `next` links from the middle page of a listing sorted by year, timing each. Reaching the
+ * middle is not measured (a `page=N` jump is allowed to cost more); each chain of `STEPS_PER_CHAIN` has
+ * its own page size, so no page repeats.
  */
-async function followNextFromMiddle(baseUrl: string, count: number): Promise<number[]> {
-  const times: number[] = [];
-  for (let chain = 0; times.length < count; chain++) {
-    const perPage = 20 + chain;
-    const listing = `/books?per_page=${perPage}&sort=-publication_year`;
-    const first = await getJson(baseUrl, `${listing}&page=1`);
-    const middle = Math.max(1, Math.floor(Number(first.body.meta?.total_pages ?? 1) / 2));
-    let next = nextLink((await getJson(baseUrl, `${listing}&page=${middle}`)).body);
-    if (!next) throw new Error(`${listing}&page=${middle} has no next link: the catalogue is too small`);
-    for (let step = 0; step < STEPS_PER_CHAIN && next && times.length < count; step++) {
-      const page = await getJson(baseUrl, next);
-      times.push(page.ms);
-      next = nextLink(page.body);
+function nextFromMiddle(baseUrl: string): Step {
+  let chain = 0;
+  let steps = 0;
+  let next: string | undefined;
+  return async () => {
+    if (next === undefined || steps === STEPS_PER_CHAIN) {
+      const listing = `/books?per_page=${20 + chain++}&sort=-publication_year`;
+      const first = await getJson(baseUrl, `${listing}&page=1`);
+      const middle = Math.max(1, Math.floor(Number(first.body.meta?.total_pages ?? 1) / 2));
+      next = nextLink((await getJson(baseUrl, `${listing}&page=${middle}`)).body);
+      if (!next) throw new Error(`${listing}&page=${middle} has no next link: the catalogue is too small`);
+      steps = 0;
     }
-  }
-  return times;
+    const page = await getJson(baseUrl, next);
+    steps++;
+    next = nextLink(page.body);
+    return page.ms;
+  };
 }
 
 interface Envelope {

@@ -140,7 +140,7 @@ function markdown(r: Results, stays: string[] = []): string {
     ...gatheredLines(r),
     ...peerLines(r),
     '',
-    `## Listing latency (single sequential requests, ${r.settings.samples} per scenario and size, none asked before)`,
+    `## Listing latency (single sequential requests, the sizes in turns, ${r.settings.samples} per scenario and size, none asked before)`,
     '',
     '![Listing latency against catalogue size](performance/listing-latency.svg)',
     '',
@@ -543,7 +543,9 @@ const method = `## Method
   edit, delete: four forms, 2.8 KB), and a member made with \`catalogue users add\`, whose book offers
   \`borrow\`. The baseline answers the same row to both. PGlite is compared with the catalogue on PostgreSQL, not with the baseline.
 - **Listing latency.** One request at a time over a kept-alive connection, timed to the last byte, after
-  three warm-up requests. No request repeats: the page size (10–100), word (one of the ten common words),
+  three warm-up requests. Every size is served at once, by a server of its own, and the sizes take turns
+  request by request (10k, 1M, then 1M, 10k, …), so that a scenario's growth is a ratio of figures taken in
+  the same seconds, whatever else the machine does meanwhile. No request repeats: the page size (10–100), word (one of the ten common words),
   year, author name and prefix change between requests, so no result or count cache answers them. \`next\` is
   followed ten times from the middle page of a listing sorted by \`-publication_year\`, one chain per page
   size; the jump to the middle page itself is not timed. \`author=Author NN\` (two digits, 10–99) names
