@@ -9,7 +9,7 @@ import { iso6392 } from 'iso-639-2';
 export type Isbn13 = string;
 
 /** Only what an ISBN is written with: digits, a final X of an ISBN-10, hyphens and spaces between them. */
-export const ISBN_TEXT = /^[0-9][0-9 -]{8,15}[0-9Xx]$/;
+const ISBN_TEXT = /^[0-9][0-9 -]{8,15}[0-9Xx]$/;
 
 /**
  * The ISBN-13 of an ISBN-10 or ISBN-13 written with or without hyphens or spaces, or `undefined` when it is
@@ -24,7 +24,7 @@ export function isbn13Of(text: string): Isbn13 | undefined {
 }
 
 /** Why a text is not an ISBN, in words a person can act on. */
-export function isbnProblem(text: string): string {
+function isbnProblem(text: string): string {
   const digits = text.trim().replace(/[ -]/g, '');
   if (!/^([0-9]{9}[0-9Xx]|[0-9]{13})$/.test(digits)) {
     return 'must be an ISBN: 10 or 13 digits (an ISBN-10 may end in X), hyphens and spaces allowed';
@@ -72,7 +72,7 @@ export function languageTag(code: string): string {
 }
 
 /** How a field of an identifier format is read: its one stored form, why a text is none, its shape for OpenAPI. */
-export interface IdentifierFormat {
+interface IdentifierFormat {
   canonical(text: string): string | undefined;
   problem(text: string): string;
   /** JSON Schema's `format` and `pattern` for it. */
