@@ -63,7 +63,8 @@ describe('streaming a large collection', () => {
       const values = Array.from({ length: BATCH }, (_, k) => {
         const n = start + k;
         return {
-          title: `Streamed Volume ${String(n).padStart(5, '0')}`,
+          // Some titles beyond Latin-1 (two to four bytes in UTF-8): a stream encodes its pieces one by one.
+          title: `Streamed Volume ${String(n).padStart(5, '0')}${n % 7 === 0 ? ' \u2014 \u015ctona \u20ac \u{1d11e}' : ''}`,
           publicationYear: 1800 + (n % 200),
           authorId: authorIds[n % authorIds.length] as number,
         };

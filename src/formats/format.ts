@@ -73,7 +73,10 @@ export interface Format {
   resource(resource: Resource, page?: PageContext): string;
   /** It draws whole pages for people, with a header: it reads the `PageContext`, which others are spared. */
   drawsPages?: boolean;
-  /** A collection sent whole as its items arrive, in chunks. */
+  /**
+   * A collection sent whole as its items arrive, in pieces of whole characters (each is encoded on its
+   * own), a group of items each (`groupsOf`).
+   */
   stream(stream: ResourceStream): AsyncIterable<string>;
   /** Collections are always shown a page at a time (a person reads pages, not a million rows). */
   alwaysPaged?: boolean;
@@ -106,9 +109,12 @@ export function writesKind(format: Format, kind: ResourceKind | ResourceStream['
 /**
  * A streamed batch in groups written as one string each (one `JSON.stringify`, say): few enough members
  * that a group's text stays well under 64K characters, which the server encodes and forgets (see
- * `sendStream`). Past that, a string that needs UTF-16 (one character beyond Latin-1 does it) is over
- * 128 KiB, which V8 allocates as a large object: some 40 times the cost of a smaller string's bytes.
+ * `sendStream`). V8 stores a string as one byte per character or two, by how it was built (text from a
+ * two-byte string stays two-byte, even where every character is ASCII): a two-byte string of 64K characters
+ * is over 128 KiB, which V8 allocates as a large object, measured at 40 times the cost of a smaller one.
+ * 25 members of the largest format (MARCXML, about 1K characters a book) are some 25K characters, and the
+ * rendered batches of 100 (`renderBatches`) split into four.
  */
-export function* groupsOf<T>(batch: T[], size = 32): Generator<T[]> {
+export function* groupsOf<T>(batch: T[], size = 25): Generator<T[]> {
   for (let at = 0; at < batch.length; at += size) yield batch.slice(at, at + size);
 }

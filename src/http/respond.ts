@@ -202,13 +202,15 @@ export async function sendStream(c: Context<AppEnv>, stream: ResourceStream): Pr
         // Each piece encoded as it comes, the bytes joined: joining the pieces' text first would make a string
         // that may pass V8's large-object size (see `groupsOf`).
         const encoded: Uint8Array[] = [];
-        for (let size = 0; !pending.done && size < CHUNK; pending = await chunks.next()) {
+        let size = 0;
+        while (!pending.done && size < CHUNK) {
           const bytes = encoder.encode(pending.value);
           encoded.push(bytes);
           size += bytes.length;
+          pending = await chunks.next();
         }
-        if (encoded.length > 0)
-          controller.enqueue(encoded.length === 1 ? (encoded[0] as Uint8Array) : Buffer.concat(encoded));
+        const [only] = encoded;
+        if (size > 0) controller.enqueue(encoded.length === 1 && only ? only : Buffer.concat(encoded));
         if (pending.done) controller.close();
       },
       async cancel() {
