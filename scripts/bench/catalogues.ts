@@ -1,6 +1,6 @@
 /**
- * @module The catalogues the benchmark measures: a database `bench_<size>` per size on the PostgreSQL
- * server, and a PGlite directory in a temporary folder, each filled by the operator's own command
+ * @module The catalogues the benchmark measures: a database per size on the PostgreSQL server (`bench_<size>`
+ * unless a scenario names its own), and a PGlite directory in a temporary folder, each filled by the operator's own command
  * (`catalogue generate`). Databases are dropped afterwards unless the run keeps them.
  */
 import { randomBytes } from 'node:crypto';
@@ -72,31 +72,31 @@ export async function postgresCatalogue(
   books: number,
   keep: boolean,
   name = `bench_${books}`,
-): Promise<Catalogue> {
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.unsafe(`create database ${name}`);
-  } finally {
-    await admin.end({ timeout: 5 });
-  }
+): Promise<Catalogue & { env: { DATABASE_URL: string } }> {
+  const drop = () => adminStatement(serverUrl, `drop database if exists ${name} with (force)`);
+  await drop();
+  await adminStatement(serverUrl, `create database ${name}`);
   const env = { DATABASE_URL: databaseUrl(serverUrl, name) };
-  await runCatalogueCli(['generate', '--books', String(books)], { ...catalogueEnv, ...env });
-  await checkpoint(env.DATABASE_URL);
-  const ids = await bookIds(env.DATABASE_URL);
-  return {
-    ...ids,
-    env,
-    async drop() {
-      if (keep) return;
-      const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      try {
-        await sql.unsafe(`drop database if exists ${name} with (force)`);
-      } finally {
-        await sql.end({ timeout: 5 });
-      }
-    },
-  };
+  try {
+    await runCatalogueCli(['generate', '--books', String(books)], { ...catalogueEnv, ...env });
+    await checkpoint(env.DATABASE_URL);
+    const ids = await bookIds(env.DATABASE_URL);
+    return { ...ids, env, drop: async () => (keep ? undefined : drop()) };
+  } catch (error) {
+    // A catalogue that could not be made is nobody's to drop later.
+    await drop();
+    throw error;
+  }
+}
+
+/** One statement on the server's own database (creating or dropping another). */
+async function adminStatement(serverUrl: string, statement: string): Promise<void> {
+  const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(statement);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
 }
 
 /**

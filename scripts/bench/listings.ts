@@ -177,7 +177,8 @@ function pathSteps(target: { baseUrl: string; material: RequestMaterial }, key: 
   };
 }
 
-function figuresOf(measured: number[]): LatencyFigures {
+/** The figures of measured milliseconds. */
+export function figuresOf(measured: number[]): LatencyFigures {
   return {
     samplesMs: measured.map(round2),
     medianMs: round2(median(measured)),

@@ -4,8 +4,7 @@
  * a harvester does). Target: a deep page's median at most 1.5× the first page's.
  */
 import { XMLParser } from 'fast-xml-parser';
-import type { LatencyFigures } from './listings.js';
-import { median, percentile, round2 } from './stats.js';
+import { figuresOf, type LatencyFigures } from './listings.js';
 
 export const OAI_DEEP_PAGE_TARGET = 1.5;
 
@@ -43,14 +42,7 @@ export async function measureOaiPages(baseUrl: string, books: number, samples: n
     deep.push(page.ms);
   }
   if (deep.length <= WARM_UP) throw new Error(`the harvest ended after ${depth} records: the catalogue is too small`);
-  const figures = (times: number[]): LatencyFigures => {
-    const measured = times.slice(WARM_UP);
-    return {
-      samplesMs: measured.map(round2),
-      medianMs: round2(median(measured)),
-      p90Ms: round2(percentile(measured, 90)),
-    };
-  };
+  const figures = (times: number[]) => figuresOf(times.slice(WARM_UP));
   const [firstFigures, deepFigures] = [figures(first), figures(deep)];
   return { first: firstFigures, deep: deepFigures, depth, ratio: deepFigures.medianMs / firstFigures.medianMs };
 }

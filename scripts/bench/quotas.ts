@@ -125,8 +125,9 @@ async function main(): Promise<void> {
   if (built.status !== 0) throw new Error('building dist/ failed');
 
   const catalogue = await postgresCatalogue(serverUrl, Number(values.books), false, DATABASE);
-  const database = await openDatabase({ kind: 'postgres', url: catalogue.env.DATABASE_URL as string });
+  let database: Database | undefined;
   try {
+    database = await openDatabase({ kind: 'postgres', url: catalogue.env.DATABASE_URL });
     await prepareDatabase(database, { seedSample: false, adminToken: benchToken });
 
     const roundTrips = await timeRoundTrips(database.db);
@@ -156,7 +157,7 @@ async function main(): Promise<void> {
     );
     process.stdout.write(`\n${lines.join('\n')}\n`);
   } finally {
-    await database.close();
+    await database?.close();
     await catalogue.drop();
   }
 }

@@ -95,7 +95,7 @@ export async function measureScaling(settings: ScalingSettings, log: (line: stri
     log(`generating ${settings.books.toLocaleString('en')} books on the primary`);
     // Kept: the clusters themselves are dropped at the end.
     const catalogue = await postgresCatalogue(clusters.primary.url, settings.books, true, DATABASE);
-    const primaryUrl = catalogue.env.DATABASE_URL as string;
+    const primaryUrl = catalogue.env.DATABASE_URL;
     const standbyUrl = databaseUrl(clusters.standby.url, DATABASE);
     await standbyCaughtUp(clusters);
     const env = { ...catalogueEnv, DATABASE_URL: primaryUrl, DATABASE_REPLICA_URLS: standbyUrl };

@@ -8,7 +8,7 @@ import type { Db } from '../client.js';
 import { prepared } from '../prepared.js';
 import { rateWindows } from '../schema/index.js';
 
-interface SpendQuotaParams {
+export interface SpendQuotaParams {
   /** Whose quota: `user:<id>` or `address:<ip>`. */
   caller: string;
   kind: string;
