@@ -1,7 +1,8 @@
 /**
- * @module The catalogues the benchmark measures: a database per size on the PostgreSQL server (`bench_<size>`
- * unless a scenario names its own), and a PGlite directory in a temporary folder, each filled by the operator's own command
- * (`catalogue generate`). Databases are dropped afterwards unless the run keeps them.
+ * @module The catalogues the benchmark measures: a database per size on the PostgreSQL server
+ * (`bench_<size>` unless a scenario names its own), and a PGlite directory in a temporary folder, each
+ * filled by the operator's own command (`catalogue generate`). Databases are dropped afterwards unless the
+ * run keeps them.
  */
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
