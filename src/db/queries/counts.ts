@@ -40,14 +40,13 @@ export async function readCounter(db: Db, counter: SQL): Promise<Total> {
   return { n: Number(firstValue(await db.execute(counter))), estimated: false };
 }
 
-/** The rows of `from` that match, selecting nothing of them: what is counted or estimated. */
-function matching(db: Db, from: PgTable, where: SQL | undefined) {
-  return db.select({ one: sql`1` }).from(from).where(where);
-}
-
 /** How many rows match, up to `limit + 1`, as a scalar subquery: its cost is bounded by the limit. */
 function matchesUpTo(db: Db, from: PgTable, where: SQL | undefined, limit: number): SQL {
-  return sql`(select count(*) from (${matching(db, from, where).limit(limit + 1)}) as matching)`;
+  return sql`(select count(*) from (${db
+    .select({ one: sql`1` })
+    .from(from)
+    .where(where)
+    .limit(limit + 1)}) as matching)`;
 }
 
 /**
@@ -120,7 +119,8 @@ export function boundedCount(
 
 /** How many rows the planner expects `where` to match. */
 async function estimatedRows(db: Db, from: PgTable, where: SQL | undefined): Promise<number> {
-  const plan = planOf(await db.execute(sql`explain (format json) ${matching(db, from, where)}`));
+  const matching = db.select({ one: sql`1` }).from(from).where(where);
+  const plan = planOf(await db.execute(sql`explain (format json) ${matching}`));
   return Math.round(plan?.Plan?.['Plan Rows'] ?? 0);
 }
 

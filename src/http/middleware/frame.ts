@@ -109,8 +109,8 @@ export function createFrame(app: Hono<AppEnv>, options: FrameOptions): Frame {
     const fetches = method === 'GET' || method === 'HEAD';
     // A dispatching handler reads nothing itself: each request it makes is framed, and routed, in its turn.
     const routed = !dispatches && (fetches || onlyReads);
-    if (routed) return fetches ? read(c, handler) : limitBody(c).then(() => read(c, handler));
-    if (fetches) return handler(c, noNext) as Response | Promise<Response>;
+    if (fetches) return routed ? read(c, handler) : (handler(c, noNext) as Response | Promise<Response>);
+    if (routed) return limitBody(c).then(() => read(c, handler));
     if (isSafe(method) || onlyReads || dispatches) {
       return limitBody(c).then(() => handler(c, noNext) as Response | Promise<Response>);
     }
