@@ -90,6 +90,26 @@ describe.each(['database', 'process'] as const)('counted in the %s', (counting) 
       expect(page.headers.get('ratelimit')).toBeNull();
     });
 
+    it('two callers’ bursts at once: each gets exactly its quota, every answer its own count of what is left', async () => {
+      const callers = [await addUserDirectly('Bursting Searcher'), await addUserDirectly('Other Bursting Searcher')];
+      const burst = QUOTA + 2;
+      // Sent together, the two callers' requests interleaved: each caller is counted apart, every request once.
+      const responses = await Promise.all(
+        Array.from({ length: burst * 2 }, (_, i) =>
+          t.as((callers[i % 2] as { token: string }).token).request(`/books?query=burst${i}&page=1`),
+        ),
+      );
+      for (const [c] of callers.entries()) {
+        const own = responses.filter((_, i) => i % 2 === c);
+        const answered = own.filter((response) => response.status === 200);
+        expect(answered).toHaveLength(QUOTA);
+        expect(own.filter((response) => response.status === 429)).toHaveLength(burst - QUOTA);
+        const left = answered.map((response) => Number(/r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1]));
+        expect(left.sort((x, y) => x - y)).toEqual(Array.from({ length: QUOTA }, (_, i) => i));
+      }
+      await Promise.all(responses.map((response) => response.text()));
+    });
+
     it('anonymous callers are counted by address, and whole-collection streams have their own quota', async () => {
       for (let i = 0; i < QUOTA; i++) {
         const response = await t.anonymous.request('/authors');

@@ -1,7 +1,8 @@
 /**
  * Rate limits shared by two server processes on one PostgreSQL database: a token whose searches alternate
  * between them gets exactly its quota answered, counted down across both, and the rest refused with 429;
- * another caller's burst spread over both gets a quota of its own, exactly, however the requests interleave.
+ * another caller's burst spread over both gets a quota of its own, exactly, each answer a count of its own,
+ * however the requests interleave.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
@@ -73,5 +74,10 @@ describe('rate limits shared by two server processes on one database', () => {
     await Promise.all(responses.map((response) => response.text()));
     expect(statuses.filter((status) => status === 200)).toHaveLength(SEARCH_QUOTA);
     expect(statuses.filter((status) => status === 429)).toHaveLength(SEARCHES - SEARCH_QUOTA);
+    // However the counts interleave on the row, no two answers were given the same one.
+    const left = responses
+      .filter((response) => response.status === 200)
+      .map((response) => Number(/r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1]));
+    expect(left.sort((x, y) => x - y)).toEqual(Array.from({ length: SEARCH_QUOTA }, (_, i) => i));
   });
 });
