@@ -66,18 +66,23 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
   }
 }
 
-function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Database {
+/**
+ * A PostgreSQL server through postgres.js. Notifications come through a connection of its own, opened on
+ * the first subscription, unless `listen` is given (a standby's are the primary's).
+ */
+function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>, listen?: Database['listen']): Database {
   const client = postgresClient(target.url, target);
-  // A connection of its own, opened on the first subscription.
   let listening: Listening | undefined;
   return {
     db: drizzlePostgres(client, { schema }),
     target,
     listingReads: new Semaphore(LISTING_READS_AT_ONCE.postgres, LISTING_WAIT_BUDGET_MS),
-    listen(channel, listener) {
-      listening ??= listenOnPostgres(target.listenUrl ?? target.url);
-      listening.listen(channel, listener);
-    },
+    listen:
+      listen ??
+      ((channel, listener) => {
+        listening ??= listenOnPostgres(target.listenUrl ?? target.url);
+        listening.listen(channel, listener);
+      }),
     close: () => Promise.all([client.end({ timeout: 5 }), listening?.close()]).then(() => {}),
   };
 }
@@ -89,17 +94,12 @@ function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Da
 function withReplicas(primary: Database, target: ReplicasTarget, options: OpenOptions): Database {
   // Through the same kind of pooler as the primary, if any.
   const prepare = primary.target.kind === 'postgres' ? primary.target.prepare : undefined;
-  const standbys = target.urls.map((url, i) => {
-    const client = postgresClient(url, { prepare });
-    const database: Database = {
-      db: drizzlePostgres(client, { schema }),
-      target: { kind: 'postgres', url },
-      listingReads: new Semaphore(LISTING_READS_AT_ONCE.postgres, LISTING_WAIT_BUDGET_MS),
-      listen: (channel, listener) => primary.listen(channel, listener),
-      close: () => client.end({ timeout: 5 }),
-    };
-    return { name: `replica ${i + 1}`, database };
-  });
+  const standbys = target.urls.map((url, i) => ({
+    name: `replica ${i + 1}`,
+    database: openPostgres({ kind: 'postgres', url, ...(prepare === false && { prepare }) }, (channel, listener) =>
+      primary.listen(channel, listener),
+    ),
+  }));
   const replicas = new Replicas(primary.db, standbys, { maxLagSeconds: target.maxLagSeconds, log: options.log });
   return { ...primary, replicas, close: () => replicas.close().then(() => primary.close()) };
 }
