@@ -443,8 +443,14 @@ function selectionOf(table: ListingTable, keys: OrderKey[]): SelectedFields {
   return selection;
 }
 
+/**
+ * The rank is ordered by its output column, which every read selects: written out again, with parameters
+ * of its own, PostgreSQL would not see it is the same expression and would score every match twice.
+ */
 function orderBy(keys: OrderKey[], backwards: boolean): SQL[] {
-  return keys.map((key) => (key.descending !== backwards ? desc : asc)(key.expr));
+  return keys.map((key) =>
+    (key.descending !== backwards ? desc : asc)(key.field === RANK ? sql.identifier(RANK) : key.expr),
+  );
 }
 
 /**
