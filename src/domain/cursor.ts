@@ -22,8 +22,11 @@ export interface Cursor {
   fit: string;
 }
 
-/** The type of each order key, in order; `rank` is a relevance score. */
-export type KeyType = 'string' | 'integer' | 'rank';
+/**
+ * The type of each order key, in order; `rank` is a relevance score, `tier` whether a search past the
+ * ranked limit names the item exactly (0) or not (1).
+ */
+export type KeyType = 'string' | 'integer' | 'rank' | 'tier';
 
 const DIRECTIONS = ['after', 'before', 'last'] as const;
 const MAX_CURSOR_LENGTH = 4096;
@@ -84,6 +87,7 @@ function parse(text: string): Cursor | undefined {
 function fits(value: unknown, type: KeyType): boolean {
   if (type === 'string') return typeof value === 'string' && value.length <= MAX_KEY_TEXT && !value.includes('\u0000');
   if (type === 'integer') return Number.isInteger(value) && Math.abs(value as number) <= INT4_MAX;
+  if (type === 'tier') return value === 0 || value === 1;
   return typeof value === 'number' && Number.isFinite(value);
 }
 

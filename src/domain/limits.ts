@@ -32,7 +32,8 @@ export const DEFAULT_PER_PAGE = 20;
 /**
  * Up to this many matching items, a filtered or searched listing's total is counted exactly and an
  * unsorted search is ordered by relevance; beyond it the total is a marked estimate and the search is
- * in id order, so neither costs in proportion to the catalogue (docs/api.md, "Totals and order").
+ * in id order (its exact matches first), so neither costs in proportion to the catalogue (docs/api.md,
+ * "Listing").
  */
 export const EXACT_COUNT_LIMIT = 1000;
 /** Largest `per_page` accepted. */

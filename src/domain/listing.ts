@@ -36,6 +36,11 @@ export interface ListingSpec {
   /** Whether the `query` parameter (full-text search) applies; it does unless this is false. */
   search?: boolean;
   /**
+   * Whether a search past the ranked limit lists the items it names exactly (a book's whole title, an
+   * author's whole name) first, then the others in id order; else it is in id order alone.
+   */
+  exactFirst?: boolean;
+  /**
    * The orders a person picks from, labelled, in the order to offer them: each a `sort` value, `''` for the
    * listing's own order (relevance, for a search). Any other valid `sort` stays accepted.
    */
@@ -94,7 +99,8 @@ export interface Listing {
   cursor?: Cursor;
   /**
    * Up to this many matching items a filtered or searched total is counted exactly and an unsorted search
-   * is ordered by relevance; beyond it the total is an estimate and the search is in id order.
+   * is ordered by relevance; beyond it the total is an estimate and the search is in id order (its exact
+   * matches first, where the collection has `exactFirst`).
    */
   countLimit: number;
 }
@@ -163,7 +169,7 @@ export function parseListing(spec: ListingSpec, params: QueryParams, options: { 
   return listing;
 }
 
-/** Whether an unsorted search may be ordered by relevance (else it is in id order). */
+/** Whether an unsorted search may be ordered by relevance (else its exact matches first, then id order). */
 export function isRankable(listing: Listing): boolean {
   return listing.query !== undefined && listing.sort.length === 0;
 }
@@ -220,7 +226,10 @@ export function totalPages(totalItems: number, perPage: number): number {
 
 function orderKeyTypes(spec: ListingSpec, listing: Listing, ranked: boolean): KeyType[] {
   if (ranked) return ['rank', 'integer'];
-  return orderKeys(listing).map((key) => (sortType(spec, key.field) === 'integer' ? 'integer' : 'string'));
+  const types = orderKeys(listing).map(
+    (key): KeyType => (sortType(spec, key.field) === 'integer' ? 'integer' : 'string'),
+  );
+  return spec.exactFirst && isRankable(listing) ? ['tier', ...types] : types;
 }
 
 /** The fields a listing can be sorted by: its item fields, then its derived sortable properties. */

@@ -35,6 +35,7 @@ export const bookListingSpec = {
   },
   extraFields: ['available', 'due_at', 'copies_total', 'isbn', 'language', 'subjects', 'publisher'],
   author: true,
+  exactFirst: true,
   sortChoices: [
     relevance,
     { value: 'title', prompt: 'Title A\u2013Z' },
@@ -49,6 +50,7 @@ export const bookListingSpec = {
 export const authorListingSpec = {
   fields: { id: 'integer', name: 'string' },
   author: false,
+  exactFirst: true,
   sortChoices: byName,
 } satisfies ListingSpec;
 

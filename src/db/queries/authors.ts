@@ -29,7 +29,7 @@ export const authorListing = listingTable(authorListingSpec, {
   selection: authorColumns,
   columns: { id: authors.id, name: authors.name },
   id: authors.id,
-  search: { column: authors.search, config: 'catalogue_simple', dictionary: 'names', exact: authors.name },
+  search: { column: authors.search, config: 'catalogue_simple', dictionary: 'names', exact: authors.exactKey },
 });
 
 export async function findAuthor(db: Db, params: { id: number }): Promise<AuthorRecord | undefined> {

@@ -109,7 +109,7 @@ export const bookListing = listingTable(bookListingSpec, {
     column: books.search,
     config: 'catalogue_english',
     dictionary: 'any',
-    exact: books.title,
+    exact: books.exactKey,
     // A bare ISBN typed into `query` (ISBN-10 or -13, hyphens or not) finds its book, first.
     identifier: { column: books.isbn, of: isbn13Of },
   },

@@ -2,7 +2,7 @@
  * @module Turns a validated `Listing` into SQL for any collection: its WHERE, its ORDER BY (ties broken by
  * id), one page (keyset cursor, or offset for `page=N`) and its total, or the whole listing in batches.
  */
-import { and, asc, desc, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
 import type { KeyValue } from '../../domain/cursor.js';
 import {
@@ -53,7 +53,11 @@ export interface ListingTable<Spec extends ListingSpec = ListingSpec> {
 }
 
 /** The table mapping of a listing `spec`, checked against it (see `ListingTable`). */
-export function listingTable<const Spec extends ListingSpec>(_spec: Spec, table: ListingTable<Spec>): ListingTable {
+export function listingTable<const Spec extends ListingSpec>(spec: Spec, table: ListingTable<Spec>): ListingTable {
+  // The spec's cursors carry the tier key of `exactFirst`; the table's order has it where it has exact keys.
+  if (Boolean(spec.exactFirst) !== Boolean(table.search.exact)) {
+    throw new Error('a listing lists exact matches first (exactFirst) exactly where its table has exact keys');
+  }
   return table as unknown as ListingTable;
 }
 
@@ -78,9 +82,17 @@ interface OrderKey {
   /** The row's column holding the key's value: a field's own, or a hidden one (see `hiddenKeys`). */
   field: string;
   descending: boolean;
+  /**
+   * For a key of a few values (0, 1, …), the condition of each value (`undefined`: no row has it): the
+   * rows of each are read apart, in the order of the keys after it, each by an index, rather than by
+   * sorting every match on this key.
+   */
+  tiers?: (SQL | undefined)[];
 }
 
 const RANK = '_rank';
+/** A search past the ranked limit: 0 for the items it names exactly, 1 for the others (`orderOf`). */
+const TIER = '_tier';
 
 /** The hidden column a derived sort's value is read into. */
 const sortColumn = (field: string) => `_by_${field}`;
@@ -251,16 +263,10 @@ async function readRows(
 ): Promise<{ rows: Record<string, unknown>[]; keys: OrderKey[]; page: number; more: boolean }> {
   const { perPage } = listing.paging;
   const cursor = listing.cursor;
-  const keys = orderOf(listing, ranked, search, table);
+  const keys = orderOf(listing, ranked, search, table, await exactlyNamed(db, table, listing, search, ranked));
   const selection = selectionOf(table, keys);
   const select = (backwards: boolean, limit: number, offset = 0) =>
-    db
-      .select(selection)
-      .from(table.from)
-      .where(where)
-      .orderBy(...orderBy(keys, backwards))
-      .limit(limit)
-      .offset(offset) as unknown as Promise<Record<string, unknown>[]>;
+    readFromStart(db, { table, selection, where, keys, backwards, limit, offset });
   const beyond = (values: KeyValue[], backwards: boolean, limit: number) =>
     readBeyond(db, { table, selection, where, keys, values, backwards, limit });
 
@@ -311,7 +317,8 @@ export async function* readAll<Row>(
   const ranked =
     isRankable(listing) &&
     (await listingReads.run(() => countUpTo(db, table.from, where, listing.countLimit))) <= listing.countLimit;
-  const keys = orderOf(listing, ranked, search, table);
+  const exactIds = await listingReads.run(() => exactlyNamed(db, table, listing, search, ranked));
+  const keys = orderOf(listing, ranked, search, table, exactIds);
   const selection = selectionOf(table, keys);
   const readBatch = async (after: KeyValue[] | undefined) => {
     // Each batch takes its own turn: between two of them, other listings and every short request get in.
@@ -322,12 +329,7 @@ export async function* readAll<Row>(
       () =>
         after
           ? readBeyond(db, { table, selection, where, keys, values: after, backwards: false, limit: batchSize })
-          : (db
-              .select(selection)
-              .from(table.from)
-              .where(where)
-              .orderBy(...orderBy(keys, false))
-              .limit(batchSize) as unknown as Promise<Record<string, unknown>[]>),
+          : readFromStart(db, { table, selection, where, keys, backwards: false, limit: batchSize, offset: 0 }),
       // The first batch is read before the response starts, so it may still be refused with a 503.
       { patiently: after !== undefined },
     );
@@ -414,14 +416,63 @@ function authorsAsFilter(
   return field === undefined ? undefined : { field, values: authors.ids };
 }
 
-/** The ORDER BY keys: relevance then id for a ranked search, else the sort keys then id. */
-function orderOf(listing: Listing, ranked: boolean, search: ListingSearch, table: ListingTable): OrderKey[] {
+/**
+ * The ORDER BY keys: relevance then id for a ranked search; for a search past the ranked limit, the items
+ * it names exactly first (an index finds them among any number of matches), then id; else the sort keys
+ * then id.
+ */
+function orderOf(
+  listing: Listing,
+  ranked: boolean,
+  search: ListingSearch,
+  table: ListingTable,
+  exactIds?: number[],
+): OrderKey[] {
   if (ranked && search.query) {
     return [
       { expr: search.query.rank, field: RANK, descending: true },
       { expr: table.id, field: 'id', descending: false },
     ];
   }
+  return [...(exactIds ? [tierKey(table, exactIds)] : []), ...sortKeysOf(listing, table)];
+}
+
+/** Up to this many items a search names exactly are listed first past the ranked limit, the first by id. */
+const EXACT_FIRST = 1000;
+
+/**
+ * The ids of the items an unranked search names exactly (see `orderOf`), found by the exact keys' index;
+ * `undefined` where its order has no such tier (a ranked or sorted listing, a collection without keys).
+ * Looked up apart, and then asked for by id: asked for by key beside the search's words, the planner
+ * would read the full-text index too, every match of them, to intersect the two.
+ */
+async function exactlyNamed(
+  db: Db,
+  table: ListingTable,
+  listing: Listing,
+  search: ListingSearch,
+  ranked: boolean,
+): Promise<number[] | undefined> {
+  const exact = search.query?.exact;
+  if (ranked || !exact || !isRankable(listing)) return undefined;
+  const rows = await db.select({ id: table.id }).from(table.from).where(exact).orderBy(table.id).limit(EXACT_FIRST);
+  return rows.map((row) => row.id as number);
+}
+
+/** The tier key of an unranked search: 0 for the items it names exactly, 1 for the others. */
+function tierKey(table: ListingTable, ids: number[]): OrderKey {
+  if (ids.length === 0) return { expr: sql`1`, field: TIER, descending: false, tiers: [undefined, sql`true`] };
+  const named = sql`${table.id} = any(${sql.param(ids)}::integer[])`;
+  return {
+    expr: sql`(case when ${named} then 0 else 1 end)`,
+    field: TIER,
+    descending: false,
+    tiers: [named, sql`not (${named})`],
+  };
+}
+
+/** The listing's sort keys, then id. */
+function sortKeysOf(listing: Listing, table: ListingTable): OrderKey[] {
   return orderKeys(listing).map((key) => {
     const sort = (table.sorts as Record<string, SQL> | undefined)?.[key.field];
     return sort
@@ -453,6 +504,67 @@ function orderBy(keys: OrderKey[], backwards: boolean): SQL[] {
   );
 }
 
+/** A read in a listing's order, from its start (or, backwards, its end), skipping `offset` rows. */
+interface OrderedRead {
+  table: ListingTable;
+  selection: SelectedFields;
+  where: SQL | undefined;
+  keys: OrderKey[];
+  backwards: boolean;
+  limit: number;
+  offset: number;
+}
+
+/** The first `limit` rows after `offset` of a listing in its order (or, backwards, the last). */
+function readFromStart(db: Db, read: OrderedRead): Promise<Record<string, unknown>[]> {
+  const { table, selection, where, keys, backwards, limit, offset } = read;
+  const [first, ...rest] = keys;
+  if (!first?.tiers) {
+    return db
+      .select(selection)
+      .from(table.from)
+      .where(where)
+      .orderBy(...orderBy(keys, backwards))
+      .limit(limit)
+      .offset(offset) as unknown as Promise<Record<string, unknown>[]>;
+  }
+  // Each tier as far as the page could reach into it, in the order of the keys after it.
+  const tiers = (backwards ? [...first.tiers].reverse() : first.tiers).filter((tier) => tier !== undefined);
+  const branches = tiers.map((tier) =>
+    db
+      .select(selection)
+      .from(table.from)
+      .where(and(where, tier))
+      .orderBy(...orderBy(rest, backwards))
+      .limit(limit + offset),
+  );
+  return readUnion(db, branches, keys, backwards, limit, offset);
+}
+
+/** The branches' rows, each branch in the listing's order, merged into it: `limit` rows after `offset`. */
+async function readUnion(
+  db: Db,
+  branches: SQLWrapper[],
+  keys: OrderKey[],
+  backwards: boolean,
+  limit: number,
+  offset = 0,
+): Promise<Record<string, unknown>[]> {
+  // The union is ordered again by the output columns (named as the API names the fields).
+  const outer = keys.map(
+    (key) => sql`${sql.identifier(key.field)} ${sql.raw(key.descending !== backwards ? 'desc' : 'asc')}`,
+  );
+  const union = sql.join(
+    branches.map((branch) => sql`(${branch})`),
+    sql` union all `,
+  );
+  const skip = offset > 0 ? sql` offset ${offset}` : sql``;
+  const result = await db.execute(
+    sql`select * from (${union}) as beyond order by ${sql.join(outer, sql`, `)} limit ${limit}${skip}`,
+  );
+  return rowsOf<Record<string, unknown>>(result);
+}
+
 /**
  * The first `limit` rows after (or, walking backwards, before) the row with the given key values, in the
  * listing's order. The rows beyond a row are the disjoint union, for each key i, of the rows equal to it
@@ -475,29 +587,42 @@ async function readBeyond(
 ): Promise<Record<string, unknown>[]> {
   const { keys, values, backwards, limit } = read;
   const value = (i: number) => (keys[i]?.field === RANK ? sql`${values[i]}::real` : sql`${values[i]}`);
-  const branches = keys.map((key, i) => {
-    const equal = keys.slice(0, i).map((before, j) => sql`${before.expr} = ${value(j)}`);
-    const ascending = key.descending === backwards;
-    const past = ascending ? sql`${key.expr} > ${value(i)}` : sql`${key.expr} < ${value(i)}`;
-    const branch = db
+  // Equal to the boundary row on key j: a tier's own condition, else the key's value.
+  const equal = (j: number) => {
+    const key = keys[j] as OrderKey;
+    return key.tiers ? tierOf(key, values[j]) : sql`${key.expr} = ${value(j)}`;
+  };
+  const branch = (conditions: (SQL | undefined)[], order: OrderKey[]) =>
+    db
       .select(read.selection)
       .from(read.table.from)
-      .where(and(read.where, ...equal, past))
-      .orderBy(...orderBy(keys.slice(i), backwards))
+      .where(and(read.where, ...conditions))
+      .orderBy(...orderBy(order, backwards))
       .limit(limit);
-    return sql`(${branch})`;
+  const branches = keys.flatMap((key, i) => {
+    const equals = keys.slice(0, i).map((_, j) => equal(j));
+    const ascending = key.descending === backwards;
+    if (key.tiers) {
+      // Past the boundary's tier: every later tier (earlier, backwards), each from its start.
+      const boundary = values[i] as number;
+      const beyond = key.tiers
+        .map((tier, t) => ({ tier, t }))
+        .filter(({ tier, t }) => tier !== undefined && (ascending ? t > boundary : t < boundary));
+      return beyond.map(({ tier }) => branch([...equals, tier], keys.slice(i + 1)));
+    }
+    const past = ascending ? sql`${key.expr} > ${value(i)}` : sql`${key.expr} < ${value(i)}`;
+    return [branch([...equals, past], keys.slice(i))];
   });
-  // The union is ordered again by the output columns (named as the API names the fields).
-  const outer = keys.map(
-    (key) => sql`${sql.identifier(key.field)} ${sql.raw(key.descending !== backwards ? 'desc' : 'asc')}`,
-  );
-  const result = await db.execute(
-    sql`select * from (${sql.join(branches, sql` union all `)}) as beyond order by ${sql.join(outer, sql`, `)} limit ${limit}`,
-  );
-  return (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) as Record<
-    string,
-    unknown
-  >[];
+  return readUnion(db, branches, keys, backwards, limit);
+}
+
+/** The condition of a tier key's value (checked, where a cursor gave it, against the key's type). */
+function tierOf(key: OrderKey, value: KeyValue | undefined): SQL {
+  if (typeof value !== 'number' || !key.tiers || value < 0 || value >= key.tiers.length) {
+    throw new Error(`no tier ${String(value)} in the listing's order`);
+  }
+  // A tier no row has now (the book a cursor's row was named by has been retitled since).
+  return key.tiers[value] ?? sql`false`;
 }
 
 function keysOf(keys: OrderKey[], row: Record<string, unknown>): KeyValue[] {

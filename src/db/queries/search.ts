@@ -22,7 +22,10 @@ export interface SearchTable {
    * vector has both) or of names only (authors); absent where nothing is corrected (users, tokens).
    */
   dictionary?: 'any' | 'names';
-  /** The text an exact match is the whole of (a book's title, an author's name). */
+  /**
+   * The exact key of the text an exact match is the whole of (a book's title, an author's name): the
+   * column `catalogue_exact_key` fills, which an index serves (the `exact_keys` migration).
+   */
   exact?: PgColumn;
   /**
    * An identifier a text typed alone names its item by (a book's ISBN): the column holding it, and the
@@ -41,6 +44,11 @@ export interface SearchPlan {
   corrected?: string;
   /** Whether any word was matched by a correction (then `corrected` is the search the answer points to). */
   broadened: boolean;
+  /**
+   * The rows the text names exactly (their title or name reads as the text, or as the text corrected), by
+   * an index; absent where the collection has no exact key.
+   */
+  exact?: SQL;
   /** The item the text names by its identifier (a bare ISBN): it matches too, and ranks above any other. */
   identified?: SQL;
   /**
@@ -121,7 +129,7 @@ async function planWords(
   const typedQuery = anyOf([...parsed, tsQuery(config, asTyped)]);
   if (syntax) {
     const query = sql`websearch_to_tsquery(${config}, ${text})`;
-    return { query, rank: rankOf(table, config, query, typedQuery, [text]), corrected, broadened };
+    return { query, ...ranking(table, config, query, typedQuery, [text]), corrected, broadened };
   }
   // Each word any of its alternatives: as typed, and the corrections of a word the catalogue lacks.
   const matching = (typedAs: string[][]) =>
@@ -140,7 +148,7 @@ async function planWords(
   const texts = broadened && corrected !== undefined ? [text, corrected] : [text];
   return {
     query,
-    rank: rankOf(table, config, query, typedQuery, texts),
+    ...ranking(table, config, query, typedQuery, texts),
     corrected,
     broadened,
     core: matching(typedWords(false)),
@@ -171,23 +179,44 @@ function tsQuery(config: SQL, words: string[][]): SQL {
   return sql`to_tsquery(${config}, ${text})`;
 }
 
+/** How the matches of a search rank, and which of them it names exactly. */
+function ranking(
+  table: SearchTable,
+  config: SQL,
+  query: SQL,
+  typedQuery: SQL,
+  texts: readonly string[],
+): Pick<SearchPlan, 'rank' | 'exact'> {
+  // Exact: the title (name) reads as one of the texts, word for word (`catalogue_exact_key`), so "the
+  // hobbit" and "hobbit" are both exactly The Hobbit.
+  const keys =
+    table.exact &&
+    sql`array[${sql.join(
+      texts.map((text) => sql`catalogue_exact_key(${config}, ${text})`),
+      sql`, `,
+    )}]::text[]`;
+  const exact = table.exact && sql`(${table.exact} = any(${keys}))`;
+  return { rank: rankOf(table, config, query, typedQuery, texts, exact), ...(exact && { exact }) };
+}
+
 /**
  * Relevance, as a `real`: the tier (3 an exact match of the whole title or name, 2 the words as a phrase,
  * 1 all the words as typed, 0 only with corrections) plus `ts_rank` normalised into [0, 1) (flag 32), so
  * that a tier always outranks the one below.
  */
-function rankOf(table: SearchTable, config: SQL, query: SQL, typedQuery: SQL, texts: readonly string[]): SQL<number> {
-  // Exact: the whole title has the words of the text in order, and no other word (`length` counts a
-  // tsvector's words), so "the hobbit" and "hobbit" are both exactly The Hobbit.
-  const exact = table.exact
-    ? texts.map(
-        (text) =>
-          sql`when to_tsvector(${config}, ${table.exact}) @@ phraseto_tsquery(${config}, ${text})
-            and length(to_tsvector(${config}, ${table.exact})) = length(to_tsvector(${config}, ${text})) then 3`,
-      )
-    : [];
-  const phrase = texts.map((text) => sql`when ${table.column} @@ phraseto_tsquery(${config}, ${text}) then 2`);
-  return sql<number>`((case ${sql.join([...exact, ...phrase], sql` `)}
+function rankOf(
+  table: SearchTable,
+  config: SQL,
+  query: SQL,
+  typedQuery: SQL,
+  texts: readonly string[],
+  exact: SQL | undefined,
+): SQL<number> {
+  const tiers = [
+    ...(exact ? [sql`when ${exact} then 3`] : []),
+    ...texts.map((text) => sql`when ${table.column} @@ phraseto_tsquery(${config}, ${text}) then 2`),
+  ];
+  return sql<number>`((case ${sql.join(tiers, sql` `)}
       when ${table.column} @@ ${typedQuery} then 1
       else 0 end) + ts_rank(${table.column}, ${query}, 32))::real`.mapWith(Number);
 }

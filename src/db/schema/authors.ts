@@ -16,6 +16,8 @@ export const authors = pgTable(
      * `search_words` migration); not stemmed, because names are not English words.
      */
     search: tsvector('search').notNull().generatedAlwaysAs(sql`to_tsvector('catalogue_simple'::regconfig, name)`),
+    /** The name's words in order as a search reads them (see `books.exactKey`). */
+    exactKey: text('exact_key').generatedAlwaysAs(sql`catalogue_exact_key('catalogue_simple'::regconfig, name)`),
   },
   (t) => [
     check('authors_name_not_blank', sql`btrim(${t.name}) <> ''`),
@@ -24,6 +26,7 @@ export const authors = pgTable(
     index('authors_name_id_idx').on(t.name, t.id),
     index('authors_name_desc_id_idx').on(t.name.desc().nullsFirst(), t.id),
     index('authors_search_idx').using('gin', t.search),
+    index('authors_exact_key_idx').on(t.exactKey),
     // An imported record names its author; the name is looked up as `catalogue_name_key` compares names
     // (migration 0016): `J.R.R. Tolkien` and `J. R. R. Tolkien` are one author.
     index('authors_name_key_idx').on(sql`catalogue_name_key(${t.name})`),

@@ -30,6 +30,12 @@ export const books = pgTable(
      */
     authorName: text('author_name').notNull().default(''),
     /**
+     * The title's words in order as a search reads them, one `_` for each word dropped between two (see
+     * the `exact_keys` migration): a search whose text reads the same names this title exactly, found by
+     * the index below at any size of catalogue.
+     */
+    exactKey: text('exact_key').generatedAlwaysAs(sql`catalogue_exact_key('catalogue_english'::regconfig, title)`),
+    /**
      * Copies not withdrawn, and those on the shelf for anyone (not lent, not set aside for a hold). Kept by
      * the circulation transactions, which lock this row (`settle_circulation`): a listing filters and sorts
      * by them with an index. A new book comes with one copy (a trigger adds it), as every book had one before.
@@ -67,6 +73,7 @@ export const books = pgTable(
     index('books_author_id_id_idx').on(t.authorId, t.id),
     index('books_author_id_desc_id_idx').on(t.authorId.desc().nullsFirst(), t.id),
     index('books_search_idx').using('gin', t.search),
+    index('books_exact_key_idx').on(t.exactKey),
     index('books_copies_available_id_idx').on(t.copiesAvailable, t.id),
     index('books_copies_available_desc_id_idx').on(t.copiesAvailable.desc().nullsFirst(), t.id),
     check('books_copies_counted', sql`${t.copiesAvailable} between 0 and ${t.copiesTotal}`),
