@@ -90,6 +90,18 @@ describe('a search past the ranked limit', () => {
     expect(backward.pages.reverse().flat()).toEqual(lastManOrder());
   });
 
+  it('walks back by `prev` from the last page to the first match, though the estimate numbers too few pages', async () => {
+    const first = await page('/books?query=the%20last%20man&per_page=2');
+    // The planner's estimate, on which the last page's number rests, is below the 7 matches here.
+    expect(first.meta.total_items).toBeLessThan(lastManOrder().length);
+    const backward = await walk(linkHref(first, 'last') as string, 'prev');
+    // Every match is reached, and the walk ends on page 1 as it reads from the start. (Pages counted
+    // back from an estimate need not fall where pages counted forward do, so page 1 may repeat an item.)
+    expect(new Set(backward.pages.flat())).toEqual(new Set(lastManOrder()));
+    expect(backward.pages.at(-1)).toEqual(ids(first));
+    expect((await page(backward.hrefs.at(-1) as string)).meta.page).toBe(1);
+  });
+
   it('answers the last page with the last matches', async () => {
     const first = await page('/books?query=the%20last%20man&per_page=2');
     const last = await page(linkHref(first, 'last') as string);

@@ -276,7 +276,10 @@ async function readRows(
   }
   if (cursor?.direction === 'before') {
     const rows = (await beyond(cursor.keys, true, perPage + 1)).reverse();
-    if (rows.length > perPage) return { rows: rows.slice(1), keys, page: listing.paging.page, more: true };
+    // Items before this page: not page 1, whatever the cursor numbered it (from the `last` page of an
+    // estimated total, which may number too few pages), so that it still links back.
+    const page = Math.max(listing.paging.page, 2);
+    if (rows.length > perPage) return { rows: rows.slice(1), keys, page, more: true };
     // The start was reached (items before were deleted meanwhile): that is page 1, read as such.
     return { rows: await select(false, perPage), keys, page: 1, more: true };
   }
