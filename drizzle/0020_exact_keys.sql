@@ -14,7 +14,12 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $$
   ) AS words
 $$;
 --> statement-breakpoint
-ALTER TABLE "authors" ADD COLUMN "exact_key" text GENERATED ALWAYS AS (catalogue_exact_key('catalogue_simple'::regconfig, name)) STORED;--> statement-breakpoint
-ALTER TABLE "books" ADD COLUMN "exact_key" text GENERATED ALWAYS AS (catalogue_exact_key('catalogue_english'::regconfig, title)) STORED;--> statement-breakpoint
+-- A title (a name) as words, folded, each run of other characters one space: suggestions rank by whether
+-- it begins with what was typed, read so, and read it for every candidate of a prefix. Each table is
+-- rewritten once, for both of its columns.
+ALTER TABLE "authors" ADD COLUMN "exact_key" text GENERATED ALWAYS AS (catalogue_exact_key('catalogue_simple'::regconfig, name)) STORED,
+  ADD COLUMN "name_words" text GENERATED ALWAYS AS (trim(regexp_replace(catalogue_fold(name), '[^[:alnum:]]+', ' ', 'g'))) STORED;--> statement-breakpoint
+ALTER TABLE "books" ADD COLUMN "exact_key" text GENERATED ALWAYS AS (catalogue_exact_key('catalogue_english'::regconfig, title)) STORED,
+  ADD COLUMN "title_words" text GENERATED ALWAYS AS (trim(regexp_replace(catalogue_fold(title), '[^[:alnum:]]+', ' ', 'g'))) STORED;--> statement-breakpoint
 CREATE INDEX "authors_exact_key_idx" ON "authors" USING btree ("exact_key");--> statement-breakpoint
 CREATE INDEX "books_exact_key_idx" ON "books" USING btree ("exact_key");

@@ -7,6 +7,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { rowsOf } from '../client.js';
+import { foldedWords } from '../schema/folded-words.js';
 import { authors, books } from '../schema/index.js';
 import { authorListing } from './authors.js';
 import { bookListing } from './books.js';
@@ -30,8 +31,14 @@ export interface SuggestionParams {
 
 /** How each kind is read: its table, the label shown, and how its words are searched. */
 const kinds = {
-  author: { table: authors, id: authors.id, label: authors.name, search: authorListing.search },
-  book: { table: books, id: books.id, label: books.title, search: bookListing.search },
+  author: {
+    table: authors,
+    id: authors.id,
+    label: authors.name,
+    words: authors.nameWords,
+    search: authorListing.search,
+  },
+  book: { table: books, id: books.id, label: books.title, words: books.titleWords, search: bookListing.search },
 } as const satisfies Record<SuggestionRow['type'], { search: SearchTable } & Record<string, unknown>>;
 
 /** Common matches read of each kind, for each of its two plans, before the best are picked. */
@@ -65,25 +72,23 @@ export async function findSuggestions(db: Db, params: SuggestionParams): Promise
 
 /** The best `limit` among the first matches of each plan of one kind. */
 function best(type: SuggestionRow['type'], plan: CompletionPlan, text: string, limit: number): SQL {
-  const { table, id, label, search } = kinds[type];
+  const { table, id, label, words, search } = kinds[type];
   // Common matches: the first few among the first rows in table order (a bounded scan, whatever the words
   // and however they go together). Rare ones: from the full-text index, which the planner then reads.
   const read = ({ query, common }: CompletionMatch, tier: number) =>
     common
-      ? sql`(select id, label, ${tier}::int as tier from (
-          select ${id} as id, ${label} as label, ${search.column} as search from ${table} limit ${SCANNED_AT_MOST}
+      ? sql`(select id, label, words, ${tier}::int as tier from (
+          select ${id} as id, ${label} as label, ${words} as words, ${search.column} as search from ${table}
+          limit ${SCANNED_AT_MOST}
         ) as scanned where search @@ ${query} limit ${READ_AT_MOST})`
-      : sql`(select ${id} as id, ${label} as label, ${tier}::int as tier from ${table}
+      : sql`(select ${id} as id, ${label} as label, ${words} as words, ${tier}::int as tier from ${table}
           where ${search.column} @@ ${query} limit ${RARE_AT_MOST})`;
   const matches = plan.near ? sql`${read(plan.typed, 0)} union all ${read(plan.near, 1)}` : read(plan.typed, 0);
+  // The text typed, read as the labels' words are stored.
+  const typed = foldedWords(sql`${text}::text`);
   return sql`(select ${type}::text as type, id, label from (
-      select id, label, min(tier) as tier from (${matches}) as matched group by id, label
+      select id, label, words, min(tier) as tier from (${matches}) as matched group by id, label, words
     ) as candidates
-    order by tier, starts_with(${wordsOf(sql`label`)}, ${wordsOf(sql`${text}::text`)}) desc, char_length(label), id
+    order by tier, starts_with(words, ${typed}) desc, char_length(label), id
     limit ${limit})`;
-}
-
-/** Text as its words: folded, each run of other characters one space (so `h g w` begins "H. G. Wells"). */
-function wordsOf(text: SQL): SQL {
-  return sql`trim(regexp_replace(catalogue_fold(${text}), '[^[:alnum:]]+', ' ', 'g'))`;
 }

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { NAME_MAX_LENGTH } from '../../domain/limits.js';
+import { foldedWords } from './folded-words.js';
 import { tsvector } from './tsvector.js';
 
 export const authors = pgTable(
@@ -18,6 +19,8 @@ export const authors = pgTable(
     search: tsvector('search').notNull().generatedAlwaysAs(sql`to_tsvector('catalogue_simple'::regconfig, name)`),
     /** The name's words in order as a search reads them (see `books.exactKey`). */
     exactKey: text('exact_key').generatedAlwaysAs(sql`catalogue_exact_key('catalogue_simple'::regconfig, name)`),
+    /** The name as words (see `books.titleWords`). */
+    nameWords: text('name_words').generatedAlwaysAs(foldedWords(sql.raw('name'))),
   },
   (t) => [
     check('authors_name_not_blank', sql`btrim(${t.name}) <> ''`),

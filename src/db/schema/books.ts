@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { PUBLISHER_MAX_LENGTH, SUBJECTS_MAX, TITLE_MAX_LENGTH, YEAR_MAX, YEAR_MIN } from '../../domain/limits.js';
 import { authors } from './authors.js';
+import { foldedWords } from './folded-words.js';
 import { tsvector } from './tsvector.js';
 
 export const books = pgTable(
@@ -35,6 +36,12 @@ export const books = pgTable(
      * the index below at any size of catalogue.
      */
     exactKey: text('exact_key').generatedAlwaysAs(sql`catalogue_exact_key('catalogue_english'::regconfig, title)`),
+    /**
+     * The title as words: folded, each run of other characters one space. A suggestion is ranked by whether
+     * it begins with what was typed, read this way, for every candidate of a prefix: stored, not computed
+     * again for each of them (`unaccent` is most of a suggestion's time).
+     */
+    titleWords: text('title_words').generatedAlwaysAs(foldedWords(sql.raw('title'))),
     /**
      * Copies not withdrawn, and those on the shelf for anyone (not lent, not set aside for a hold). Kept by
      * the circulation transactions, which lock this row (`settle_circulation`): a listing filters and sorts
