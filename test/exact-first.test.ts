@@ -126,6 +126,15 @@ describe('a search past the ranked limit', () => {
     expect(streamed.map((book) => book.id)).toEqual(lastManOrder());
   });
 
+  it('pages a search of more words than are looked up (matched as typed) by its cursors too', async () => {
+    // Eight words as typed, each joined to another by a comma: more than 16 words as search splits them.
+    const words = ['last', 'man', ...Array.from({ length: 6 }, (_, i) => `zebra${i},yak${i}`)];
+    const query = encodeURIComponent(words.join(' or '));
+    const walked = await walk(`/books?query=${query}&per_page=2`, 'next');
+    expect(new Set(walked.pages.flat())).toEqual(new Set(lastManOrder()));
+    expect(walked.pages.flat()).toHaveLength(lastManOrder().length);
+  });
+
   it('is in id order alone when a sort is asked for', async () => {
     const p = await page('/books?query=the%20last%20man&per_page=50&sort=id');
     expect(ids(p)).toEqual([...lastManOrder()].sort((x, y) => x - y));

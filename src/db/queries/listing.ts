@@ -456,8 +456,10 @@ async function exactlyNamed(
   search: ListingSearch,
   ranked: boolean,
 ): Promise<number[] | undefined> {
+  // The order has the tier wherever the table has exact keys, as the listing's cursors expect (`exactFirst`).
+  if (ranked || !table.search.exact || !isRankable(listing)) return undefined;
   const exact = search.query?.exact;
-  if (ranked || !exact || !isRankable(listing)) return undefined;
+  if (!exact) return [];
   const rows = await db.select({ id: table.id }).from(table.from).where(exact).orderBy(table.id).limit(EXACT_FIRST);
   return rows.map((row) => row.id as number);
 }

@@ -108,7 +108,13 @@ async function planWords(
   const typed = [...text.matchAll(WORD)].map((match) => match[0].toLowerCase());
   if (!table.dictionary || typed.length === 0 || typed.length > WORDS_LOOKED_UP) {
     const query = syntax || typed.length === 0 ? sql`websearch_to_tsquery(${config}, ${text})` : asTypedQuery(typed);
-    return { query, rank: sql<number>`ts_rank(${table.column}, ${query}, 32)`.mapWith(Number), broadened: false };
+    const exact = exactOf(table, config, [text]);
+    return {
+      query,
+      rank: sql<number>`ts_rank(${table.column}, ${query}, 32)`.mapWith(Number),
+      broadened: false,
+      ...(exact && { exact }),
+    };
   }
   const looked = await lookUpWords(db, typed, table.dictionary, !syntax);
   const corrected = correctedText(text, looked);
@@ -187,16 +193,21 @@ function ranking(
   typedQuery: SQL,
   texts: readonly string[],
 ): Pick<SearchPlan, 'rank' | 'exact'> {
-  // Exact: the title (name) reads as one of the texts, word for word (`catalogue_exact_key`), so "the
-  // hobbit" and "hobbit" are both exactly The Hobbit.
-  const keys =
-    table.exact &&
-    sql`array[${sql.join(
-      texts.map((text) => sql`catalogue_exact_key(${config}, ${text})`),
-      sql`, `,
-    )}]::text[]`;
-  const exact = table.exact && sql`(${table.exact} = any(${keys}))`;
+  const exact = exactOf(table, config, texts);
   return { rank: rankOf(table, config, query, typedQuery, texts, exact), ...(exact && { exact }) };
+}
+
+/**
+ * The rows whose title (name) reads as one of the texts, word for word (`catalogue_exact_key`), so "the
+ * hobbit" and "hobbit" are both exactly The Hobbit; undefined where the collection has no exact keys.
+ */
+function exactOf(table: SearchTable, config: SQL, texts: readonly string[]): SQL | undefined {
+  if (!table.exact) return undefined;
+  const keys = sql.join(
+    texts.map((text) => sql`catalogue_exact_key(${config}, ${text})`),
+    sql`, `,
+  );
+  return sql`(${table.exact} = any(array[${keys}]::text[]))`;
 }
 
 /**
