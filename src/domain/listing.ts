@@ -174,6 +174,14 @@ export function isRankable(listing: Listing): boolean {
   return listing.query !== undefined && listing.sort.length === 0;
 }
 
+/**
+ * Whether the listing, when it is not ranked, orders the items its search names exactly first: the order
+ * then begins with their tier, and so do its cursors' keys.
+ */
+export function listsExactFirst(spec: Pick<ListingSpec, 'exactFirst'>, listing: Listing): boolean {
+  return spec.exactFirst === true && isRankable(listing);
+}
+
 /** The sort keys the listing is ordered by, ending with the id tie-break unless the sort names id. */
 export function orderKeys(listing: Listing): SortKey[] {
   return listing.sort.some((key) => key.field === 'id')
@@ -229,7 +237,7 @@ function orderKeyTypes(spec: ListingSpec, listing: Listing, ranked: boolean): Ke
   const types = orderKeys(listing).map(
     (key): KeyType => (sortType(spec, key.field) === 'integer' ? 'integer' : 'string'),
   );
-  return spec.exactFirst && isRankable(listing) ? ['tier', ...types] : types;
+  return listsExactFirst(spec, listing) ? ['tier', ...types] : types;
 }
 
 /** The fields a listing can be sorted by: its item fields, then its derived sortable properties. */

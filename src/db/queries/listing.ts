@@ -11,6 +11,7 @@ import {
   isRankable,
   type Listing,
   type ListingSpec,
+  listsExactFirst,
   orderKeys,
   type PagedListing,
   type PageFacts,
@@ -50,15 +51,14 @@ export interface ListingTable<Spec extends ListingSpec = ListingSpec> {
    * authors' names are searched, and the query of the ids of the authors whose names match a `tsquery`.
    */
   authorNamed?: { column: PgColumn; names: SearchTable; authorIds: (query: SQL) => SQL };
+  /** The spec's `exactFirst`, copied by `listingTable`: where its search needs `search.exact`. */
+  exactFirst?: boolean;
 }
 
 /** The table mapping of a listing `spec`, checked against it (see `ListingTable`). */
 export function listingTable<const Spec extends ListingSpec>(spec: Spec, table: ListingTable<Spec>): ListingTable {
-  // The spec's cursors carry the tier key of `exactFirst`; the table's order has it where it has exact keys.
-  if (Boolean(spec.exactFirst) !== Boolean(table.search.exact)) {
-    throw new Error('a listing lists exact matches first (exactFirst) exactly where its table has exact keys');
-  }
-  return table as unknown as ListingTable;
+  if (spec.exactFirst && !table.search.exact) throw new Error('a listing of exact matches first needs exact keys');
+  return { ...table, exactFirst: spec.exactFirst === true } as unknown as ListingTable;
 }
 
 /** Which part of a collection is listed, and how to count all of it without reading it. */
@@ -456,8 +456,8 @@ async function exactlyNamed(
   search: ListingSearch,
   ranked: boolean,
 ): Promise<number[] | undefined> {
-  // The order has the tier wherever the table has exact keys, as the listing's cursors expect (`exactFirst`).
-  if (ranked || !table.search.exact || !isRankable(listing)) return undefined;
+  if (ranked || !listsExactFirst(table, listing)) return undefined;
+  // Every search of a table with exact keys plans them (`listingTable` checks the table has them).
   const exact = search.query?.exact;
   if (!exact) return [];
   const rows = await db.select({ id: table.id }).from(table.from).where(exact).orderBy(table.id).limit(EXACT_FIRST);
@@ -509,7 +509,7 @@ function orderBy(keys: OrderKey[], backwards: boolean): SQL[] {
   );
 }
 
-/** A read in a listing's order, from its start (or, backwards, its end), skipping `offset` rows. */
+/** A read in a listing's order (or, backwards, against it): which rows, in which order, how many. */
 interface OrderedRead {
   table: ListingTable;
   selection: SelectedFields;
@@ -517,32 +517,28 @@ interface OrderedRead {
   keys: OrderKey[];
   backwards: boolean;
   limit: number;
-  offset: number;
+}
+
+/** One query of a read: its rows that also meet `conditions`, in the order of `order`, the first `limit`. */
+function orderedSelect(db: Db, read: OrderedRead, conditions: (SQL | undefined)[], order: OrderKey[], limit: number) {
+  return db
+    .select(read.selection)
+    .from(read.table.from)
+    .where(and(read.where, ...conditions))
+    .orderBy(...orderBy(order, read.backwards))
+    .limit(limit);
 }
 
 /** The first `limit` rows after `offset` of a listing in its order (or, backwards, the last). */
-function readFromStart(db: Db, read: OrderedRead): Promise<Record<string, unknown>[]> {
-  const { table, selection, where, keys, backwards, limit, offset } = read;
+function readFromStart(db: Db, read: OrderedRead & { offset: number }): Promise<Record<string, unknown>[]> {
+  const { keys, backwards, limit, offset } = read;
   const [first, ...rest] = keys;
   if (!first?.tiers) {
-    return db
-      .select(selection)
-      .from(table.from)
-      .where(where)
-      .orderBy(...orderBy(keys, backwards))
-      .limit(limit)
-      .offset(offset) as unknown as Promise<Record<string, unknown>[]>;
+    return orderedSelect(db, read, [], keys, limit).offset(offset) as unknown as Promise<Record<string, unknown>[]>;
   }
   // Each tier as far as the page could reach into it, in the order of the keys after it.
   const tiers = (backwards ? [...first.tiers].reverse() : first.tiers).filter((tier) => tier !== undefined);
-  const branches = tiers.map((tier) =>
-    db
-      .select(selection)
-      .from(table.from)
-      .where(and(where, tier))
-      .orderBy(...orderBy(rest, backwards))
-      .limit(limit + offset),
-  );
+  const branches = tiers.map((tier) => orderedSelect(db, read, [tier], rest, limit + offset));
   return readUnion(db, branches, keys, backwards, limit, offset);
 }
 
@@ -578,18 +574,7 @@ async function readUnion(
  * the limit. A single `k1 <= v AND (k1 < v OR id > i)` would filter, row by row, every item sharing the
  * boundary's k1 value, a number that grows with the catalogue for a key like publication_year.
  */
-async function readBeyond(
-  db: Db,
-  read: {
-    table: ListingTable;
-    selection: SelectedFields;
-    where: SQL | undefined;
-    keys: OrderKey[];
-    values: KeyValue[];
-    backwards: boolean;
-    limit: number;
-  },
-): Promise<Record<string, unknown>[]> {
+async function readBeyond(db: Db, read: OrderedRead & { values: KeyValue[] }): Promise<Record<string, unknown>[]> {
   const { keys, values, backwards, limit } = read;
   const value = (i: number) => (keys[i]?.field === RANK ? sql`${values[i]}::real` : sql`${values[i]}`);
   // Equal to the boundary row on key j: a tier's own condition, else the key's value.
@@ -598,12 +583,7 @@ async function readBeyond(
     return key.tiers ? tierOf(key, values[j]) : sql`${key.expr} = ${value(j)}`;
   };
   const branch = (conditions: (SQL | undefined)[], order: OrderKey[]) =>
-    db
-      .select(read.selection)
-      .from(read.table.from)
-      .where(and(read.where, ...conditions))
-      .orderBy(...orderBy(order, backwards))
-      .limit(limit);
+    orderedSelect(db, read, conditions, order, limit);
   const branches = keys.flatMap((key, i) => {
     const equals = keys.slice(0, i).map((_, j) => equal(j));
     const ascending = key.descending === backwards;
