@@ -39,7 +39,7 @@ export interface StartParams {
 }
 
 /** V8's flags for the server, as `npm start` passes them (docs/operations.md, "Memory while streaming"). */
-const SERVER_FLAGS = ['--heap-growing-percent=100', '--max-semi-space-size=8'];
+const SERVER_FLAGS = ['--heap-growing-percent=100'];
 
 /**
  * Node arguments running one of the catalogue's entries (`server`, `cli`): the compiled JavaScript when a
