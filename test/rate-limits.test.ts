@@ -10,6 +10,9 @@ import { createApp } from '../src/app.js';
 import { insertToken } from '../src/db/queries/tokens.js';
 import { insertUser } from '../src/db/queries/users.js';
 import { hashTokenSecret, newTokenSecret } from '../src/domain/token.js';
+import { ProcessQuotaCounter, type QuotaCounter } from '../src/http/quota-counter.js';
+import { SharedQuotaCounter } from '../src/http/shared-quota-counter.js';
+import type { Logger } from '../src/log.js';
 import { json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
 import { expectError } from './support/errors.js';
 import { quotaLeft } from './support/rate-limit.js';
@@ -136,6 +139,26 @@ describe.each(['database', 'process'] as const)('counted in the %s', (counting) 
         statuses.push(response.status);
       }
       expect(statuses).toEqual(shared ? [200, 200, 200, 429] : [200, 200, 200, 200]);
+    });
+  });
+
+  describe('a window that has ended', () => {
+    it('starts anew: a burst at once is counted from one again, each request given its own place', async () => {
+      const policy = { limit: 10, windowSeconds: 1 };
+      const silent: Logger = { info: () => {}, error: () => {} };
+      const counter: QuotaCounter =
+        counting === 'database' ? new SharedQuotaCounter(t.database.db, silent) : new ProcessQuotaCounter();
+      const burst = async () => {
+        const spent = await Promise.all(
+          Array.from({ length: 4 }, () => counter.count('address:turning', 'search', policy)),
+        );
+        // Counted at once on several connections, in whatever order the database took them.
+        return spent.map(({ used }) => used).sort((a, b) => a - b);
+      };
+      expect(await burst()).toEqual([1, 2, 3, 4]);
+      expect(await burst()).toEqual([5, 6, 7, 8]);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect(await burst()).toEqual([1, 2, 3, 4]);
     });
   });
 });
