@@ -174,7 +174,7 @@ function stopServing(server: ReturnType<typeof serve>): Promise<void> {
  * reference, of the smallest statement there is.
  */
 async function timeRoundTrips(db: Db): Promise<{ upsert: number; select1: number }> {
-  const params = { caller: 'bench:upserts', kind: 'search', windowSeconds: 60 };
+  const params = { caller: 'bench:upserts', kind: 'search', windowSeconds: 60, requests: 1 };
   const mean = async (run: () => Promise<unknown>) => {
     for (let i = 0; i < 200; i++) await run();
     const started = performance.now();

@@ -1,7 +1,7 @@
 /**
- * @module Counting rate limits in the database: one upsert per counted request, atomic under the row's
- * lock, so that requests spread over any number of processes are counted exactly once each; and the sweep
- * of windows that have ended.
+ * @module Counting rate limits in the database: one upsert adds a process's requests to the caller's row,
+ * atomic under the row's lock, so that requests spread over any number of processes are each counted once;
+ * and the sweep of windows that have ended.
  */
 import { lte, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
@@ -12,23 +12,30 @@ export interface SpendQuotaParams {
   /** Whose quota: `user:<id>` or `address:<ip>`. */
   caller: string;
   kind: string;
-  /** Length of a window that starts with this request. */
+  /** Length of a window that starts with these requests. */
   windowSeconds: number;
+  /** Requests added at once, at least 1. */
+  requests: number;
 }
 
-/** The caller's window after counting one request. */
+/** The caller's window after counting. */
 export interface QuotaSpent {
-  /** Requests counted in the window, this one included. */
+  /** Requests counted in the window, these included. */
   used: number;
   /** Whole seconds until the window turns, at least 1. */
   resetSeconds: number;
 }
 
+/** The same, with the milliseconds until the window turns, by the database's clock. */
+export interface SharedQuotaSpent extends QuotaSpent {
+  endsInMs: number;
+}
+
 /**
- * Counts one request in the caller's current window, starting a new window when the last has ended. Both
- * assignments read the row as it was, so the window turns and the count restarts together.
+ * Adds `requests` to the caller's current window, starting a new window with them when the last has ended.
+ * Both assignments read the row as it was, so the window turns and the count restarts together.
  */
-export async function spendQuota(db: Db, params: SpendQuotaParams): Promise<QuotaSpent> {
+export async function spendQuota(db: Db, params: SpendQuotaParams): Promise<SharedQuotaSpent> {
   const statement = prepared(db, 'spend_quota', (db) => {
     const ended = sql`${rateWindows.endsAt} <= now()`;
     return db
@@ -37,23 +44,24 @@ export async function spendQuota(db: Db, params: SpendQuotaParams): Promise<Quot
         caller: sql.placeholder('caller'),
         kind: sql.placeholder('kind'),
         endsAt: sql`now() + make_interval(secs => ${sql.placeholder('windowSeconds')})`,
-        used: 1,
+        used: sql`${sql.placeholder('requests')}::int`,
       })
       .onConflictDoUpdate({
         target: [rateWindows.caller, rateWindows.kind],
         set: {
           endsAt: sql`case when ${ended} then excluded.ends_at else ${rateWindows.endsAt} end`,
-          used: sql`case when ${ended} then 1 else ${rateWindows.used} + 1 end`,
+          used: sql`case when ${ended} then excluded.used else ${rateWindows.used} + excluded.used end`,
         },
       })
       .returning({
         used: rateWindows.used,
         resetSeconds: sql<number>`greatest(1, ceil(extract(epoch from ${rateWindows.endsAt} - now())))::int`,
+        endsInMs: sql<number>`(extract(epoch from ${rateWindows.endsAt} - now()) * 1000)::float8`,
       })
       .prepare('spend_quota');
   });
   const [spent] = await statement.execute({ ...params });
-  return spent as QuotaSpent;
+  return spent as SharedQuotaSpent;
 }
 
 /** Removes the windows that have ended: a caller who comes back starts a new one, as after a sweep. */
