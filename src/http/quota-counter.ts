@@ -2,10 +2,20 @@
  * @module Where a caller's spending is counted: the interface, and the count kept in this process alone,
  * in fixed windows. PGlite uses it (one process by construction), and the shared count falls back on it.
  */
-import type { QuotaSpent } from '../db/queries/rate-windows.js';
 import type { RateKind, RatePolicy } from './rate-limit.js';
 
-export type { QuotaSpent };
+/** The caller's window after counting. */
+export interface QuotaSpent {
+  /** Requests counted in the window, these included. */
+  used: number;
+  /** Whole seconds until the window turns, at least 1. */
+  resetSeconds: number;
+}
+
+/** A count whose window turns in `endsInMs`, as the `RateLimit` header and `Retry-After` give it. */
+export function quotaSpent(used: number, endsInMs: number): QuotaSpent {
+  return { used, resetSeconds: Math.max(1, Math.ceil(endsInMs / 1000)) };
+}
 
 /** Counts requests against a caller's quota. */
 export interface QuotaCounter {
@@ -37,7 +47,7 @@ export class ProcessQuotaCounter implements QuotaCounter {
       this.windows.set(key, window);
     }
     window.used++;
-    return { used: window.used, resetSeconds: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) };
+    return quotaSpent(window.used, window.endsAt - now);
   }
 
   private sweep(now: number): void {

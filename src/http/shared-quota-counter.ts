@@ -12,9 +12,9 @@
  */
 import type { Db } from '../db/client.js';
 import { codeOf } from '../db/errors.js';
-import { type SharedQuotaSpent, spendQuota, sweepRateWindows } from '../db/queries/rate-windows.js';
+import { spendQuota, sweepRateWindows, type WindowCount } from '../db/queries/rate-windows.js';
 import type { Logger } from '../log.js';
-import { ProcessQuotaCounter, type QuotaCounter, type QuotaSpent } from './quota-counter.js';
+import { ProcessQuotaCounter, type QuotaCounter, type QuotaSpent, quotaSpent } from './quota-counter.js';
 import type { RateKind, RatePolicy } from './rate-limit.js';
 
 /** How often a process removes ended windows: the table holds about two windows' callers at most. */
@@ -75,10 +75,7 @@ export class SharedQuotaCounter implements QuotaCounter {
     const window = this.windowOf(key, now);
     if (this.mayAnswerAlone(window, policy, now)) {
       window.own++;
-      return {
-        used: window.counted + window.inFlight + window.own,
-        resetSeconds: Math.max(1, Math.ceil(((window.endsAt ?? now) - now) / 1000)),
-      };
+      return quotaSpent(window.counted + window.inFlight + window.own, (window.endsAt ?? now) - now);
     }
     // This request, and those answered here since the last upsert.
     const requests = 1 + window.own;
@@ -91,7 +88,7 @@ export class SharedQuotaCounter implements QuotaCounter {
         this.retryAt = undefined;
         this.log.info('rate limits are counted in the database again');
       }
-      return { used: spent.used, resetSeconds: spent.resetSeconds };
+      return quotaSpent(spent.used, spent.endsInMs);
     } catch (error) {
       window.inFlight -= requests;
       // Logged once per failure spell, by its code alone as every database failure is: the query's
@@ -134,7 +131,7 @@ export class SharedQuotaCounter implements QuotaCounter {
    * What an upsert answered: the newest count of the window. Upserts may answer out of order, and one made
    * before the database turned the window may answer after one that started the next.
    */
-  private remember(key: string, sent: Window, spent: SharedQuotaSpent, requests: number, policy: RatePolicy): void {
+  private remember(key: string, sent: Window, spent: WindowCount, requests: number, policy: RatePolicy): void {
     sent.inFlight -= requests;
     if (this.windows.get(key) !== sent) return;
     const now = this.now();

@@ -19,15 +19,10 @@ export interface SpendQuotaParams {
 }
 
 /** The caller's window after counting. */
-export interface QuotaSpent {
+export interface WindowCount {
   /** Requests counted in the window, these included. */
   used: number;
-  /** Whole seconds until the window turns, at least 1. */
-  resetSeconds: number;
-}
-
-/** The same, with the milliseconds until the window turns, by the database's clock. */
-export interface SharedQuotaSpent extends QuotaSpent {
+  /** Milliseconds until the window turns, by the database's clock. */
   endsInMs: number;
 }
 
@@ -35,7 +30,7 @@ export interface SharedQuotaSpent extends QuotaSpent {
  * Adds `requests` to the caller's current window, starting a new window with them when the last has ended.
  * Both assignments read the row as it was, so the window turns and the count restarts together.
  */
-export async function spendQuota(db: Db, params: SpendQuotaParams): Promise<SharedQuotaSpent> {
+export async function spendQuota(db: Db, params: SpendQuotaParams): Promise<WindowCount> {
   const statement = prepared(db, 'spend_quota', (db) => {
     const ended = sql`${rateWindows.endsAt} <= now()`;
     return db
@@ -55,13 +50,12 @@ export async function spendQuota(db: Db, params: SpendQuotaParams): Promise<Shar
       })
       .returning({
         used: rateWindows.used,
-        resetSeconds: sql<number>`greatest(1, ceil(extract(epoch from ${rateWindows.endsAt} - now())))::int`,
         endsInMs: sql<number>`(extract(epoch from ${rateWindows.endsAt} - now()) * 1000)::float8`,
       })
       .prepare('spend_quota');
   });
   const [spent] = await statement.execute({ ...params });
-  return spent as SharedQuotaSpent;
+  return spent as WindowCount;
 }
 
 /** Removes the windows that have ended: a caller who comes back starts a new one, as after a sweep. */
