@@ -9,7 +9,7 @@
  * nothing is one edit away) is found among the 64 words nearest by trigrams (the GiST index), checked with
  * `levenshtein_less_equal`: enumerating every word two edits away would be a hundred thousand probes.
  */
-import { and, desc, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, desc, gt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { rowsOf } from '../client.js';
 import { searchWords } from '../schema/index.js';
@@ -119,11 +119,13 @@ export async function lookUpWords(
   const last = folded.length - 1;
   const { usable, uses } = counted(dictionary);
 
+  // The probes as one array: a misspelt word's few hundred variants as as many parameters cost more to
+  // build, send and parse than the lookup itself.
   const select = (probes: string[]) =>
     db
       .select({ word: searchWords.word, uses })
       .from(searchWords)
-      .where(and(inArray(searchWords.word, probes), usable));
+      .where(and(sql`${searchWords.word} = any(${sql.param(probes)}::text[])`, usable));
   const prefix = lastIsPrefix && [...(folded[last] ?? '')].length >= COMPLETED_FROM ? folded[last] : undefined;
   const [found, completions] = await Promise.all([
     select([...new Set(folded)]),
@@ -186,10 +188,7 @@ export async function lookUpCompletion(db: Db, word: string, dictionary: Diction
     variants.length === 0
       ? Promise.resolve([])
       : db.execute(sql`
-          select distinct n.word, n.uses from (values ${sql.join(
-            variants.map((variant) => sql`(${variant}::text)`),
-            sql`, `,
-          )}) as v(prefix),
+          select distinct n.word, n.uses from unnest(${sql.param(variants)}::text[]) as v(prefix),
           lateral (
             select ${searchWords.word}, ${uses} as uses from ${searchWords}
             where ${searchWords.word} ~>=~ v.prefix and ${searchWords.word} ~<~ (v.prefix || ${LAST_CHARACTER}::text) and ${usable}
