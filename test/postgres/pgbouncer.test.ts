@@ -186,7 +186,9 @@ describe('a server behind pgbouncer without DATABASE_PREPARE=false', () => {
   });
 
   it('leaves named statements on the pooled server connection, where any client’s transaction lands', async () => {
-    await readsAtOnce([server], 1);
+    // One read at a time: in this mode, reads at once can hang (docs/operations.md, "Behind pgbouncer"),
+    // and the leak shows without them.
+    for (const path of READS) expect((await call(server, ADMIN_TOKEN, 'GET', path)).status, path).toBe(200);
     expect(await namedStatementsThrough(pgbouncer.through(shared.url))).toBeGreaterThan(0);
   });
 });
