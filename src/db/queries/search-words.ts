@@ -115,7 +115,16 @@ export async function lookUpWords(
   dictionary: Dictionary,
   lastIsPrefix: boolean,
 ): Promise<LookedUp[]> {
-  const folded = await foldWords(db, words);
+  return lookUpFolded(db, await foldWords(db, words), dictionary, lastIsPrefix);
+}
+
+/** `lookUpWords` of words already folded (`foldWords`). */
+export async function lookUpFolded(
+  db: Db,
+  folded: string[],
+  dictionary: Dictionary,
+  lastIsPrefix: boolean,
+): Promise<LookedUp[]> {
   const last = folded.length - 1;
   const { usable, uses } = counted(dictionary);
 
@@ -210,7 +219,7 @@ export async function lookUpCompletion(db: Db, word: string, dictionary: Diction
 const LAST_CHARACTER = '\u{10FFFF}';
 
 /** The words folded as the index folds them (`catalogue_fold`: lower case, accents removed). */
-async function foldWords(db: Db, words: string[]): Promise<string[]> {
+export async function foldWords(db: Db, words: string[]): Promise<string[]> {
   const rows = rowsOf<{ folded: string }>(
     await db.execute(
       sql`select catalogue_fold(t.word) as folded from (values ${sql.join(

@@ -9,7 +9,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.js';
-import { type LookedUp, lookUpCompletion, lookUpWords } from './search-words.js';
+import { foldWords, type LookedUp, lookUpCompletion, lookUpFolded, lookUpWords } from './search-words.js';
 
 /** How a collection is searched. */
 export interface SearchTable {
@@ -291,9 +291,13 @@ export async function planCompletion(db: Db, table: SearchTable, text: string): 
     );
     return { typed: { query, common: false } };
   }
-  const looked = await lookUpWords(db, typed, table.dictionary, true);
+  // What the last word may begin needs only its folded form: it is looked up beside the words.
+  const folded = await foldWords(db, typed);
+  const [looked, completion] = await Promise.all([
+    lookUpFolded(db, folded, table.dictionary, true),
+    lookUpCompletion(db, folded.at(-1) as string, table.dictionary),
+  ]);
   const last = looked.at(-1) as LookedUp;
-  const completion = await lookUpCompletion(db, last.folded, table.dictionary);
   const before = looked.slice(0, -1);
   const earlier = before.map((word) => [
     operand(word.folded),
