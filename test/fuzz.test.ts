@@ -42,6 +42,8 @@ const HOSTILE_TEXT = [
   "'; drop table books; --",
   '\u200b',
   'Zoe\u0308',
+  // A letter where words are split that folds to an apostrophe: a search word with nothing left to quote.
+  '\u02bc',
   '%ED%A0%80',
   '%C3%28',
   '𝔘𝔫𝔦𝔠𝔬𝔡𝔢',

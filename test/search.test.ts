@@ -89,6 +89,23 @@ describe('misspelt words', () => {
   });
 });
 
+describe('words that fold to no letter', () => {
+  // A modifier letter apostrophe (U+02BC) is a letter where words are split, and folds to an apostrophe.
+  it('are left out of a search, and alone find nothing, in every collection and in suggestions', async () => {
+    expect(await found('ʼ')).toEqual([]);
+    expect(await found('ʼ germinal')).toEqual([b.germinal]);
+    expect(await found('germinal ʼ')).toEqual([b.germinal]);
+    expect((await search({ author: 'ʼ zola' })).data.map((book) => book.id)).toEqual([b.germinal, b.therese]);
+    expect((await search({ author: 'ʼ' })).data).toEqual([]);
+    for (const path of ['/authors?query=%CA%BC', '/suggestions?query=%CA%BC', '/suggestions?query=germ%20%CA%BC']) {
+      const response = await t.anonymous.request(path);
+      expect(response.status, path).toBe(200);
+    }
+    const suggested = await json<{ data: { label: string }[] }>(await t.anonymous.request('/suggestions?query=%CA%BC'));
+    expect(suggested.data).toEqual([]);
+  });
+});
+
 describe('what found something before search forgave', () => {
   it('still finds it: tokens the parser keeps whole, web syntax, stems', async () => {
     expect(await found('4.50 diaries')).toEqual([b.station]);

@@ -90,9 +90,14 @@ export function usesSearchSyntax(text: string): boolean {
   return /["]|(^|\s)-\S|(^|\s)or(\s|$)/i.test(text);
 }
 
-/** A word as one operand of `to_tsquery`: quoted, so that whatever folding made of it stays one operand. */
-function operand(word: string, prefix = false): string {
-  return `'${word.replace(/['\\]/g, '')}'${prefix ? ':*' : ''}`;
+/**
+ * A word as one operand of `to_tsquery`: quoted, so that whatever folding made of it stays one operand.
+ * `undefined` when nothing of it is left to quote: a modifier letter such as `ʼ` is a letter where a word is
+ * typed, and folds to an apostrophe.
+ */
+function operand(word: string, prefix = false): string | undefined {
+  const quoted = word.replace(/['\\]/g, '');
+  return quoted === '' ? undefined : `'${quoted}'${prefix ? ':*' : ''}`;
 }
 
 /** Plans the search of the words of `text` in a collection; see the module. */
@@ -138,7 +143,7 @@ async function planWords(
     return { query, ...ranking(table, config, query, typedQuery, [text]), corrected, broadened };
   }
   // Each word any of its alternatives: as typed, and the corrections of a word the catalogue lacks.
-  const matching = (typedAs: string[][]) =>
+  const matching = (typedAs: (string | undefined)[][]) =>
     anyOf([
       ...parsed,
       tsQuery(
@@ -177,9 +182,14 @@ function anyOf(queries: SQL[]): SQL {
   return queries.length === 1 ? (queries[0] as SQL) : sql`(${sql.join(queries, sql` || `)})`;
 }
 
-/** Every word, each one any of its alternatives. */
-function tsQuery(config: SQL, words: string[][]): SQL {
+/**
+ * Every word, each one any of its alternatives. A word without one is left out, as the parser leaves out what
+ * it cannot read; with none left, the query matches nothing.
+ */
+function tsQuery(config: SQL, words: (string | undefined)[][]): SQL {
   const text = words
+    .map((alternatives) => alternatives.filter((alternative) => alternative !== undefined))
+    .filter((alternatives) => alternatives.length > 0)
     .map((alternatives) => (alternatives.length === 1 ? alternatives[0] : `(${alternatives.join(' | ')})`))
     .join(' & ');
   return sql`to_tsquery(${config}, ${text})`;
