@@ -1,30 +1,19 @@
 /**
  * Migration 0011 (circulation) on a database made with the schema before it, on PGlite (a fresh one in
- * memory) and (with DATABASE_URL) PostgreSQL: migrations 0000..0010 build it, authors, books, users and
+ * memory) and (with DATABASE_URL) PostgreSQL: the migrations before it build it, authors, books, users and
  * loans (active and returned) go in as that schema had them, then the database is brought up to date as
  * a server does at start-up. Every book and loan is kept, each book has one copy and each loan that copy,
  * only the books on loan have none available, and the API answers the old books as before and lends on.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import type { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
-import { type Database, openDatabase, openPglite, rowsOf } from '../src/db/client.js';
 import { prepareDatabase } from '../src/db/migrate.js';
 import { defaultAccessPolicy } from '../src/domain/policy.js';
 import { ChangeStreams } from '../src/http/change-streams.js';
 import { json } from './support/catalogue.js';
-import { createPostgresDatabase, type PostgresDatabase } from './support/database.js';
+import { type MigratedBefore, migratedBefore } from './support/migrated-before.js';
 import { LIBRARIAN_TOKEN } from './support/tokens.js';
-
-/** The last migration before circulation. */
-const BEFORE_CIRCULATION = 10;
 
 interface OldBook {
   id: number;
@@ -34,9 +23,7 @@ interface OldBook {
 }
 
 describe('migrating a database made before circulation', () => {
-  let folder: string;
-  let database: Database;
-  let server: PostgresDatabase | undefined;
+  let migrated: MigratedBefore;
   let changeStreams: ChangeStreams;
   let app: ReturnType<typeof createApp>;
   const old = {
@@ -45,8 +32,7 @@ describe('migrating a database made before circulation', () => {
     members: [] as number[],
   };
 
-  const run = async <T = Record<string, unknown>>(statement: ReturnType<typeof sql>) =>
-    rowsOf<T>(await database.db.execute(statement));
+  const run = <T = Record<string, unknown>>(statement: ReturnType<typeof sql>) => migrated.run<T>(statement);
   const request = (path: string, token: string, init: RequestInit = {}) =>
     app.request(path, {
       ...init,
@@ -54,25 +40,7 @@ describe('migrating a database made before circulation', () => {
     });
 
   beforeAll(async () => {
-    // drizzle/ as it was before circulation: the same files, the journal cut after migration 0010.
-    folder = await mkdtemp(join(tmpdir(), 'catalogue-before-circulation-'));
-    await cp('drizzle', folder, { recursive: true });
-    const journalFile = join(folder, 'meta', '_journal.json');
-    const journal = JSON.parse(await readFile(journalFile, 'utf8'));
-    journal.entries = journal.entries.filter((entry: { idx: number }) => entry.idx <= BEFORE_CIRCULATION);
-    expect(journal.entries).toHaveLength(BEFORE_CIRCULATION + 1);
-    await writeFile(journalFile, JSON.stringify(journal));
-
-    if (process.env.DATABASE_URL) {
-      server = await createPostgresDatabase(process.env.DATABASE_URL, 'migration');
-      database = await openDatabase({ kind: 'postgres', url: server.url });
-      await migratePostgres(database.db as unknown as ReturnType<typeof drizzlePostgres>, {
-        migrationsFolder: folder,
-      });
-    } else {
-      database = await openPglite({ kind: 'pglite', dataDir: 'memory://' });
-      await migratePglite(database.db as unknown as ReturnType<typeof drizzlePglite>, { migrationsFolder: folder });
-    }
+    migrated = await migratedBefore('0011_circulation');
     expect(await run(sql`select to_regclass('copies') as copies`)).toEqual([{ copies: null }]);
 
     // The catalogue as the previous schema held it.
@@ -113,16 +81,14 @@ describe('migrating a database made before circulation', () => {
     });
 
     // Up to date, as a server does at start-up (which also registers the librarian).
-    await prepareDatabase(database, { seedSample: false, adminToken: LIBRARIAN_TOKEN });
-    changeStreams = new ChangeStreams(database);
-    app = createApp({ changeStreams, database, access: defaultAccessPolicy, rateLimits: false });
+    await prepareDatabase(migrated.database, { seedSample: false, adminToken: LIBRARIAN_TOKEN });
+    changeStreams = new ChangeStreams(migrated.database);
+    app = createApp({ changeStreams, database: migrated.database, access: defaultAccessPolicy, rateLimits: false });
   });
 
   afterAll(async () => {
     changeStreams?.close();
-    await database?.close();
-    await server?.drop();
-    if (folder) await rm(folder, { recursive: true, force: true });
+    await migrated?.close();
   });
 
   it('keeps every book and every loan, gives each book one copy and each loan its book\u2019s copy', async () => {

@@ -6,51 +6,22 @@
  * are gone is stamped with the feed's horizon, a deletion still in the feed leaves a tombstone, and the
  * next write is stamped after all of them.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import type { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase, openPglite, rowsOf } from '../src/db/client.js';
 import { prepareDatabase } from '../src/db/migrate.js';
-import { createPostgresDatabase, type PostgresDatabase } from './support/database.js';
+import { type MigratedBefore, migratedBefore } from './support/migrated-before.js';
 import { LIBRARIAN_TOKEN } from './support/tokens.js';
 
-const OAI_RECORDS = '0015_oai_records';
-
 describe('migrating a database made before OAI-PMH', () => {
-  let folder: string;
-  let database: Database;
-  let server: PostgresDatabase | undefined;
+  let old: MigratedBefore;
   const ids = { kept: 0, changed: 0, renamedAuthors: 0, pruned: 0, deleted: 0 };
   let stamps: { changed: string; renamed: string; deleted: string; horizon: string };
 
-  const run = async <T = Record<string, unknown>>(statement: ReturnType<typeof sql>) =>
-    rowsOf<T>(await database.db.execute(statement));
+  const run = <T = Record<string, unknown>>(statement: ReturnType<typeof sql>) => old.run<T>(statement);
   const iso = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
 
   beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'catalogue-before-oai-records-'));
-    await cp('drizzle', folder, { recursive: true });
-    const journalFile = join(folder, 'meta', '_journal.json');
-    const journal = JSON.parse(await readFile(journalFile, 'utf8'));
-    journal.entries = journal.entries.filter((entry: { tag: string }) => entry.tag < OAI_RECORDS);
-    await writeFile(journalFile, JSON.stringify(journal));
-
-    if (process.env.DATABASE_URL) {
-      server = await createPostgresDatabase(process.env.DATABASE_URL, 'oai_migration');
-      database = await openDatabase({ kind: 'postgres', url: server.url });
-      await migratePostgres(database.db as unknown as ReturnType<typeof drizzlePostgres>, {
-        migrationsFolder: folder,
-      });
-    } else {
-      database = await openPglite({ kind: 'pglite', dataDir: 'memory://' });
-      await migratePglite(database.db as unknown as ReturnType<typeof drizzlePglite>, { migrationsFolder: folder });
-    }
+    old = await migratedBefore('0015_oai_records');
     expect(await run(sql`select to_regclass('oai_records') as records`)).toEqual([{ records: null }]);
 
     const [author, renamed] = await run<{ id: number }>(
@@ -88,13 +59,11 @@ describe('migrating a database made before OAI-PMH', () => {
       ).at,
     };
 
-    await prepareDatabase(database, { seedSample: false, adminToken: LIBRARIAN_TOKEN });
+    await prepareDatabase(old.database, { seedSample: false, adminToken: LIBRARIAN_TOKEN });
   });
 
   afterAll(async () => {
-    await database?.close();
-    await server?.drop();
-    if (folder) await rm(folder, { recursive: true, force: true });
+    await old?.close();
   });
 
   const records = () =>

@@ -1,60 +1,29 @@
 /**
  * Migration 0013 (search_words) on a database made with the schema before it, on PGlite and (with
- * DATABASE_URL) PostgreSQL: migrations 0000..0012 build it, authors and books go in as that schema had
+ * DATABASE_URL) PostgreSQL: the migrations before it build it, authors and books go in as that schema had
  * them, then the database is brought up to date as a server does at start-up. Every book and author is
  * kept, the dictionary holds their words, and the old books are found as before and forgivingly.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import type { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
-import { type Database, openDatabase, openPglite, rowsOf } from '../src/db/client.js';
 import { prepareDatabase } from '../src/db/migrate.js';
 import { defaultAccessPolicy } from '../src/domain/policy.js';
 import { ChangeStreams } from '../src/http/change-streams.js';
 import { json } from './support/catalogue.js';
-import { createPostgresDatabase, type PostgresDatabase } from './support/database.js';
+import { type MigratedBefore, migratedBefore } from './support/migrated-before.js';
 import { LIBRARIAN_TOKEN } from './support/tokens.js';
 
-/** The last migration before the search dictionary. */
-const BEFORE_SEARCH_WORDS = 12;
-
 describe('migrating a database made before forgiving search', () => {
-  let folder: string;
-  let database: Database;
-  let server: PostgresDatabase | undefined;
+  let old: MigratedBefore;
   let changeStreams: ChangeStreams;
   let app: ReturnType<typeof createApp>;
   let before: { id: number; title: string; author_id: number; version: number }[] = [];
 
-  const run = async <T = Record<string, unknown>>(statement: ReturnType<typeof sql>) =>
-    rowsOf<T>(await database.db.execute(statement));
+  const run = <T = Record<string, unknown>>(statement: ReturnType<typeof sql>) => old.run<T>(statement);
 
   beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'catalogue-before-search-words-'));
-    await cp('drizzle', folder, { recursive: true });
-    const journalFile = join(folder, 'meta', '_journal.json');
-    const journal = JSON.parse(await readFile(journalFile, 'utf8'));
-    journal.entries = journal.entries.filter((entry: { idx: number }) => entry.idx <= BEFORE_SEARCH_WORDS);
-    expect(journal.entries).toHaveLength(BEFORE_SEARCH_WORDS + 1);
-    await writeFile(journalFile, JSON.stringify(journal));
-
-    if (process.env.DATABASE_URL) {
-      server = await createPostgresDatabase(process.env.DATABASE_URL, 'search_migration');
-      database = await openDatabase({ kind: 'postgres', url: server.url });
-      await migratePostgres(database.db as unknown as ReturnType<typeof drizzlePostgres>, {
-        migrationsFolder: folder,
-      });
-    } else {
-      database = await openPglite({ kind: 'pglite', dataDir: 'memory://' });
-      await migratePglite(database.db as unknown as ReturnType<typeof drizzlePglite>, { migrationsFolder: folder });
-    }
+    old = await migratedBefore('0013_search_words');
     expect(await run(sql`select to_regclass('search_words') as words`)).toEqual([{ words: null }]);
 
     const authors = await run<{ id: number }>(
@@ -66,16 +35,14 @@ describe('migrating a database made before forgiving search', () => {
     await run(sql`update books set title = 'Thérèse Raquin' where title = 'Thérèse Raquin'`);
     before = await run(sql`select id, title, author_id, version from books order by id`);
 
-    await prepareDatabase(database, { seedSample: false, adminToken: LIBRARIAN_TOKEN });
-    changeStreams = new ChangeStreams(database);
-    app = createApp({ changeStreams, database, access: defaultAccessPolicy, rateLimits: false });
+    await prepareDatabase(old.database, { seedSample: false, adminToken: LIBRARIAN_TOKEN });
+    changeStreams = new ChangeStreams(old.database);
+    app = createApp({ changeStreams, database: old.database, access: defaultAccessPolicy, rateLimits: false });
   });
 
   afterAll(async () => {
     changeStreams?.close();
-    await database?.close();
-    await server?.drop();
-    if (folder) await rm(folder, { recursive: true, force: true });
+    await old?.close();
   });
 
   const found = async (query: string) =>
