@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.js';
+import { ROMANISATION_MARKS } from '../src/db/queries/search.js';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
 
 let t: TestCatalogue;
@@ -90,8 +91,9 @@ describe('misspelt words', () => {
 });
 
 describe('words that fold to no letter', () => {
-  // Modifier letters such as the apostrophe U+02BC are letters where words are split, and `unaccent` folds
-  // them to punctuation: `ʹʻʼʽˈ` to an apostrophe, `ʺ` to a quote, `ˆˋː` to `^`, a backtick and a colon.
+  // Modifier letters such as the apostrophe U+02BC are letters where words are split, and are romanisation's
+  // marks, which search leaves out: a word of nothing else is no word. (`unaccent` would fold them to
+  // punctuation: `ʹʻʼʽˈ` to an apostrophe, `ʺ` to a quote, `ˆˋː` to `^`, a backtick and a colon.)
   it('are left out of a search, and alone find nothing, in every collection and in suggestions', async () => {
     for (const letter of 'ʹʺʻʼʽˆˈˋː') {
       expect(await found(letter), letter).toEqual([]);
@@ -107,6 +109,83 @@ describe('words that fold to no letter', () => {
     }
     const suggested = await json<{ data: { label: string }[] }>(await t.anonymous.request('/suggestions?query=%CA%BC'));
     expect(suggested.data).toEqual([]);
+  });
+});
+
+describe('romanisation’s marks', () => {
+  // Catalogues romanise Arabic, Russian and Hawaiian with modifier letters (ALA-LC): alif and ayn `ʼ ʻ`, or
+  // `ʾ ʿ`; the soft sign `ʹ`; the ʻokina. A person types them, an apostrophe, or nothing.
+  const r: Record<string, number> = {};
+  beforeAll(async () => {
+    const jabarti = await addAuthor(t, 'ʻAbd al-Raḥmān al-Jabartī');
+    const malo = await addAuthor(t, 'Davida Malo');
+    const chekhov = await addAuthor(t, 'Anton Pavlovich Chekhov');
+    r.tarikh = await addBook(t, 'Taʼrīkh Baghdād', 1070, jabarti);
+    r.baghdad = await addBook(t, 'Baghdād: taʼrīkh wa-ḥaḍārah', 1980, jabarti);
+    r.rasail = await addBook(t, 'Rasāʾil wa-masāʾil', 1950, jabarti);
+    r.moolelo = await addBook(t, 'Moʻolelo Hawaiʻi', 1951, malo);
+    r.stepʹ = await addBook(t, 'Stepʹ', 1888, chekhov);
+    r.third = await addBook(t, "Odd O'Brien Stories", 1967, malo);
+  });
+
+  it('are left out in the catalogue and in the search alike: typed as catalogued, as another mark, or not at all', async () => {
+    for (const query of ['Taʼrīkh Baghdād', 'tarikh baghdad', 'taʾrikh baghdad', 'taʿrikh baghdad', 'TARIKH']) {
+      expect(await found(query), query).toEqual([r.tarikh, r.baghdad]);
+    }
+    expect(await found('rasail masail')).toEqual([r.rasail]);
+    expect(await found('Rasāʼil')).toEqual([r.rasail]);
+    expect(await found('hawaii')).toEqual([r.moolelo]);
+    expect(await found('moʻolelo')).toEqual([r.moolelo]);
+    expect(await found('step')).toEqual([r.stepʹ]);
+    expect(await found('Stepʹ')).toEqual([r.stepʹ]);
+    const authors = await json<{ name: string }[]>(await t.anonymous.request('/authors?query=abd%20jabarti'));
+    expect(authors.map((author) => author.name)).toEqual(['ʻAbd al-Raḥmān al-Jabartī']);
+    const named = await search({ author: 'abd al-rahman' });
+    expect(named.data.map((book) => book.id)).toEqual([r.tarikh, r.baghdad, r.rasail]);
+  });
+
+  it('are found when typed as an apostrophe, which also still splits the words it stands between', async () => {
+    expect(await found("ta'rikh baghdad")).toEqual([r.tarikh, r.baghdad]);
+    expect(await found('ta’rikh')).toEqual([r.tarikh, r.baghdad]);
+    expect(await found("hawai'i")).toEqual([r.moolelo]);
+    expect(await found("o'brien")).toEqual([r.third]);
+    expect(await found('brien stories')).toEqual([r.third]);
+    expect((await search({ author: "Mo'olelo" })).data).toEqual([]);
+  });
+
+  it('rank an exact title first, and are corrected like any other word', async () => {
+    expect((await found("Ta'rīkh Baghdād"))[0]).toBe(r.tarikh);
+    expect((await found('baghdad tarikh wa-hadarah'))[0]).toBe(r.baghdad);
+    const page = await search({ query: 'tarikk baghdad' });
+    expect(page.data.map((book) => book.id)).toEqual([r.tarikh, r.baghdad]);
+    expect(correction(page)).toMatchObject({ title: 'tarikh baghdad' });
+  });
+
+  it('are left out of suggestions too', async () => {
+    const labels = async (typed: string) =>
+      (
+        await json<{ data: { label: string }[] }>(
+          await t.anonymous.request(`/suggestions?query=${encodeURIComponent(typed)}`),
+        )
+      ).data.map((suggestion) => suggestion.label);
+    // The author first, then the books found by her name.
+    expect((await labels('jabar'))[0]).toBe('ʻAbd al-Raḥmān al-Jabartī');
+    expect(await labels('moolel')).toEqual(['Moʻolelo Hawaiʻi']);
+    expect(await labels('taʼrikh bag')).toContain('Taʼrīkh Baghdād');
+  });
+
+  it('are the same letters in the search’s text as in the database’s functions', async () => {
+    // Every character of the Basic Multilingual Plane but NUL and the surrogates: those each leaves out.
+    const every = Array.from({ length: 0xffff }, (_, i) => String.fromCodePoint(i + 1)).filter(
+      (c) => c < '\u{d800}' || c > '\u{dfff}',
+    );
+    const rows = rowsOf<{ mark: string }>(
+      await t.database.db.execute(sql`select c as mark from unnest(${sql.param(every)}::text[]) with ordinality as e(c, i)
+        where catalogue_unmark(c) = '' order by i`),
+    );
+    const leftOut = every.filter((c) => c.replace(ROMANISATION_MARKS, '') === '');
+    expect(rows.map((row) => row.mark).join('')).toBe(leftOut.join(''));
+    expect(leftOut).toHaveLength(25);
   });
 });
 

@@ -65,9 +65,10 @@ const IDENTIFIED = 4;
 export async function planSearch(
   db: Db,
   table: SearchTable,
-  text: string,
+  typed: string,
   options: { syntax?: boolean } = {},
 ): Promise<SearchPlan> {
+  const text = unmarked(table, typed);
   const plan = await planWords(db, table, text, options);
   const identifier = table.identifier?.of(text);
   if (!table.identifier || identifier === undefined) return plan;
@@ -84,6 +85,29 @@ const WORDS_LOOKED_UP = 16;
 
 /** A word as typed: the runs of letters and digits, as the text search parser splits them. */
 const WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * Marks that romanisation writes as letters (alif and ayn, the soft and hard signs, the saltillo, stress and
+ * length), which the catalogue's configurations leave out of what they index (`catalogue_unmark`, the
+ * `romanisation_marks` migration): `Qurʼān`, `Qurʾān` and `quran` are one word. The same list as there,
+ * which test/search.test.ts holds the two to.
+ */
+export const ROMANISATION_MARKS = /[ʹʺʻʼʽʾʿˀˁˆˇˈˉˊˋˌˍˎˏːˑˬˮꞋꞌ]/gu;
+
+/** The text as the collection's configuration reads it: without romanisation's marks, where it leaves them out. */
+function unmarked(table: SearchTable, text: string): string {
+  return table.config === 'simple' ? text : text.replace(ROMANISATION_MARKS, '');
+}
+
+/**
+ * The text with each apostrophe inside a word left out (`qurʼan` typed `qur'an`, `O'Brien` as `OBrien`), where
+ * it has one: the parser splits a word at an apostrophe, and romanisation's marks, which a person types as one,
+ * are left out of the index. `undefined` when the text has none.
+ */
+function joinedAtApostrophes(text: string): string | undefined {
+  const joined = text.replace(/(?<=[\p{L}\p{N}])['’](?=[\p{L}\p{N}])/gu, '');
+  return joined === text ? undefined : joined;
+}
 
 /** Web search syntax: a quoted phrase, `or`, or `-word`. Such a text is matched as written, not broadened. */
 export function usesSearchSyntax(text: string): boolean {
@@ -136,7 +160,13 @@ async function planWords(
   // What the text matched before it was forgiven, too, when the parser may read it otherwise: it keeps
   // tokens such as `4.50` whole, which the words looked up split. Plain words it reads as they are looked
   // up, and matching them twice would walk the index twice.
-  const parsed = PLAIN_WORDS.test(text) ? [] : [sql`websearch_to_tsquery(${config}, ${text})`];
+  // A word split at an apostrophe also as one word: `qur'an` finds Qurʼān. Not with search syntax, whose
+  // `-o'brien` must exclude both readings, not either.
+  const joined = syntax ? undefined : joinedAtApostrophes(text);
+  const parsed = [
+    ...(PLAIN_WORDS.test(text) ? [] : [sql`websearch_to_tsquery(${config}, ${text})`]),
+    ...(joined === undefined ? [] : [sql`websearch_to_tsquery(${config}, ${joined})`]),
+  ];
   const typedQuery = anyOf([...parsed, tsQuery(config, asTyped)]);
   if (syntax) {
     const query = sql`websearch_to_tsquery(${config}, ${text})`;
@@ -156,7 +186,11 @@ async function planWords(
     ]);
   const query = matching(asTyped);
   // What was meant ranks as if it had been typed: an exact title after a correction is still exact.
-  const texts = broadened && corrected !== undefined ? [text, corrected] : [text];
+  const texts = [
+    text,
+    ...(joined === undefined ? [] : [joined]),
+    ...(broadened && corrected !== undefined ? [corrected] : []),
+  ];
   return {
     query,
     ...ranking(table, config, query, typedQuery, texts),
@@ -292,7 +326,7 @@ export interface CompletionPlan {
  */
 export async function planCompletion(db: Db, table: SearchTable, text: string): Promise<CompletionPlan | undefined> {
   const config = sql.raw(`'${table.config}'::regconfig`);
-  const typed = [...text.matchAll(WORD)].map((match) => match[0].toLowerCase());
+  const typed = [...unmarked(table, text).matchAll(WORD)].map((match) => match[0].toLowerCase());
   if (typed.length === 0) return undefined;
   if (!table.dictionary || typed.length > WORDS_LOOKED_UP) {
     const query = tsQuery(

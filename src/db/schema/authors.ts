@@ -14,9 +14,12 @@ export const authors = pgTable(
     version: integer('version').notNull().default(1),
     /**
      * Full-text vector of the name, accents folded (`catalogue_simple`: simple + unaccent, see the
-     * `search_words` migration); not stemmed, because names are not English words.
+     * `search_words` migration) and romanisation's marks left out (`catalogue_unmark`, the
+     * `romanisation_marks` migration); not stemmed, because names are not English words.
      */
-    search: tsvector('search').notNull().generatedAlwaysAs(sql`to_tsvector('catalogue_simple'::regconfig, name)`),
+    search: tsvector('search')
+      .notNull()
+      .generatedAlwaysAs(sql`to_tsvector('catalogue_simple'::regconfig, catalogue_unmark(name))`),
     /** The name's words in order as a search reads them (see `books.exactKey`). */
     exactKey: text('exact_key').generatedAlwaysAs(sql`catalogue_exact_key('catalogue_simple'::regconfig, name)`),
     /** The name as words (see `books.titleWords`). */
