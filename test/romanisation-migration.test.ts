@@ -13,6 +13,7 @@ import { prepareDatabase } from '../src/db/migrate.js';
 import { defaultAccessPolicy } from '../src/domain/policy.js';
 import { ChangeStreams } from '../src/http/change-streams.js';
 import { json } from './support/catalogue.js';
+import { dictionaryAndRecount } from './support/dictionary.js';
 import { type MigratedBefore, migratedBefore } from './support/migrated-before.js';
 import { LIBRARIAN_TOKEN } from './support/tokens.js';
 
@@ -87,13 +88,7 @@ describe('migrating a database made before romanisation’s marks were left out'
   });
 
   it('fills the dictionary again with exactly the words of every title and name, and none with a mark', async () => {
-    const kept = await old.run(sql`select word, in_titles, in_names from search_words order by word`);
-    const recount = await old.run(sql`
-      select word, sum(in_titles)::int as in_titles, sum(in_names)::int as in_names from (
-        select word, 1 as in_titles, 0 as in_names from books, unnest(catalogue_words(title)) as word
-        union all
-        select word, 0, 1 from authors, unnest(catalogue_words(name)) as word
-      ) as uses group by word order by word`);
+    const { kept, recount } = await dictionaryAndRecount(old.database);
     expect(kept).toEqual(recount);
     expect(kept).toContainEqual({ word: 'shifa', in_titles: 1, in_names: 0 });
     expect(kept).toContainEqual({ word: 'ali', in_titles: 0, in_names: 1 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.js';
 import { ROMANISATION_MARKS } from '../src/db/queries/search.js';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { dictionaryAndRecount } from './support/dictionary.js';
 
 let t: TestCatalogue;
 const b: Record<string, number> = {};
@@ -280,23 +281,6 @@ describe('"did you mean"', () => {
 });
 
 describe('the dictionary of the catalogue’s words', () => {
-  /** The dictionary as it is, and as it would be counted again from every title and name. */
-  async function dictionaryAndRecount() {
-    const db = t.database.db;
-    const kept = rowsOf<{ word: string; in_titles: number; in_names: number }>(
-      await db.execute(sql`select word, in_titles, in_names from search_words order by word`),
-    );
-    const recount = rowsOf<{ word: string; in_titles: number; in_names: number }>(
-      await db.execute(sql`
-        select word, sum(in_titles)::int as in_titles, sum(in_names)::int as in_names from (
-          select word, 1 as in_titles, 0 as in_names from books, unnest(catalogue_words(title)) as word
-          union all
-          select word, 0, 1 from authors, unnest(catalogue_words(name)) as word
-        ) as uses group by word order by word`),
-    );
-    return { kept: kept.map((row) => ({ ...row })), recount: recount.map((row) => ({ ...row })) };
-  }
-
   it('learns a new title’s words in the writing transaction, and forgets them when retitled', async () => {
     const author = await addAuthor(t, 'Wanda Dictionary');
     const id = await addBook(t, 'Zanzibar Nights', 2001, author);
@@ -315,7 +299,7 @@ describe('the dictionary of the catalogue’s words', () => {
       ('Zephyrine Zephyrine Tale', 1990, ${author}),
       ('Zephyrine-Bound 1984', 1991, ${author}),
       ('Ørsted Zephyrines', 1992, ${author})`);
-    const { kept, recount } = await dictionaryAndRecount();
+    const { kept, recount } = await dictionaryAndRecount(t.database);
     expect(kept).toEqual(recount);
     const uses = (word: string) => kept.find((row) => row.word === word)?.in_titles;
     expect([uses('zephyrine'), uses('zephyrines'), uses('orsted'), uses('bound')]).toEqual([2, 1, 1, 1]);
@@ -341,7 +325,7 @@ describe('the dictionary of the catalogue’s words', () => {
     );
     for (const response of deleted) expect(response.status, await response.text()).toBe(204);
     await t.send('PATCH', `/authors/${author}`, { name: 'Concurrent Scrivener' }, { 'If-Match': '*' });
-    const { kept, recount } = await dictionaryAndRecount();
+    const { kept, recount } = await dictionaryAndRecount(t.database);
     expect(kept).toEqual(recount);
     expect(kept.find((row) => row.word === 'quasar')?.in_titles).toBe(12);
     expect(kept.find((row) => row.word === 'scribe')).toBeUndefined();

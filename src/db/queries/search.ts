@@ -116,8 +116,8 @@ export function usesSearchSyntax(text: string): boolean {
 
 /**
  * A word as one operand of `to_tsquery`: quoted, so that whatever folding made of it stays one operand.
- * `undefined` when nothing of it is left to quote: a modifier letter such as `ʼ` is a letter where a word is
- * typed, and folds to an apostrophe.
+ * `undefined` when nothing of it is left to quote: a letter that the installation's `unaccent` rules fold to
+ * an apostrophe (those PostgreSQL 15's rules fold so are romanisation's marks, which `unmarked` left out).
  */
 function operand(word: string, prefix = false): string | undefined {
   const quoted = word.replace(/['\\]/g, '');
