@@ -333,6 +333,31 @@ describe('the dictionary of the catalogue’s words', () => {
   });
 });
 
+describe('the GIN indexes', () => {
+  it('take every write into their tree, so that no search reads a pending list of what was written since', async () => {
+    const author = await addAuthor(t, 'Pending Listwright');
+    const created = await t.send('POST', '/books', {
+      title: 'Quillon Harbour',
+      publication_year: 1999,
+      author_id: author,
+      subjects: ['Quillon studies'],
+    });
+    expect(created.status).toBe(201);
+    expect(await found('quillon')).toHaveLength(1);
+    // Merging a list answers how many of its pages were merged; every index's should be empty.
+    const merged = rowsOf<{ index: string; pages: number }>(
+      await t.database.db.execute(sql`select c.relname as index, gin_clean_pending_list(c.oid::regclass) as pages
+        from pg_class c join pg_am a on a.oid = c.relam
+        where a.amname = 'gin' and c.relnamespace = 'public'::regnamespace order by c.relname`),
+    );
+    expect(merged.map((row) => [row.index, Number(row.pages)])).toEqual([
+      ['authors_search_idx', 0],
+      ['books_search_idx', 0],
+      ['books_subjects_idx', 0],
+    ]);
+  });
+});
+
 describe('bad input still answers in the error shape', () => {
   it('a word longer than any misspelling (300 letters) in the catalogue or the search is matched as typed', async () => {
     const author = await addAuthor(t, 'Lengthy Writer');

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { NAME_MAX_LENGTH } from '../../domain/limits.js';
 import { foldedWords } from './folded-words.js';
+import { ginIndex } from './gin-index.js';
 import { tsvector } from './tsvector.js';
 
 export const authors = pgTable(
@@ -31,7 +32,7 @@ export const authors = pgTable(
     // Both directions of the name sort, ties by id ascending (see books).
     index('authors_name_id_idx').on(t.name, t.id),
     index('authors_name_desc_id_idx').on(t.name.desc().nullsFirst(), t.id),
-    index('authors_search_idx').using('gin', t.search),
+    ginIndex('authors_search_idx', t.search),
     index('authors_exact_key_idx').on(t.exactKey),
     // An imported record names its author; the name is looked up as `catalogue_name_key` compares names
     // (migration 0016): `J.R.R. Tolkien` and `J. R. R. Tolkien` are one author.

@@ -4,6 +4,7 @@ import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/p
 import { PUBLISHER_MAX_LENGTH, SUBJECTS_MAX, TITLE_MAX_LENGTH, YEAR_MAX, YEAR_MIN } from '../../domain/limits.js';
 import { authors } from './authors.js';
 import { foldedWords } from './folded-words.js';
+import { ginIndex } from './gin-index.js';
 import { tsvector } from './tsvector.js';
 
 export const books = pgTable(
@@ -79,7 +80,7 @@ export const books = pgTable(
     index('books_publication_year_desc_id_idx').on(t.publicationYear.desc().nullsFirst(), t.id),
     index('books_author_id_id_idx').on(t.authorId, t.id),
     index('books_author_id_desc_id_idx').on(t.authorId.desc().nullsFirst(), t.id),
-    index('books_search_idx').using('gin', t.search),
+    ginIndex('books_search_idx', t.search),
     index('books_exact_key_idx').on(t.exactKey),
     index('books_copies_available_id_idx').on(t.copiesAvailable, t.id),
     index('books_copies_available_desc_id_idx').on(t.copiesAvailable.desc().nullsFirst(), t.id),
@@ -97,7 +98,7 @@ export const books = pgTable(
     // a few dozen languages: a scan in id order would read many rows for each it keeps of a rare one).
     index('books_language_id_idx').on(t.language, t.id).where(sql`${t.language} is not null`),
     // `filter=subject:…` (array containment): GIN finds a heading's books without reading the others.
-    index('books_subjects_idx').using('gin', t.subjects),
+    ginIndex('books_subjects_idx', t.subjects),
     // One book per imported record, whatever imports at the same time; both or neither are given.
     uniqueIndex('books_record_key')
       .on(t.recordSource, t.recordControlNumber)
