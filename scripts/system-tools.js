@@ -55,7 +55,8 @@ const checkOnly = process.argv.includes('--check');
 let missing = missingTools();
 if (missing.length > 0) {
   const canInstall = !checkOnly && existsSync('/etc/debian_version') && process.getuid?.() === 0 && onPath('apt-get');
-  if (!canInstall) stop(missing, checkOnly ? 'which are not installed' : 'which this script installs only on Debian as root');
+  if (!canInstall)
+    stop(missing, checkOnly ? 'which are not installed' : 'which this script installs only on Debian as root');
   const packages = missing.map((tool) => tool.debian);
   console.log(`Installing what the tests need: ${packages.join(' ')} (apt-get)`);
   if (!aptGet(['update', '-qq']) || !aptGet(['install', '-y', '-qq', ...packages])) {
