@@ -3,24 +3,17 @@
  * one page (keyset cursor, or offset for `page=N`, `listing-reads.ts`) and its total, or the whole listing
  * in batches.
  */
-import { and, inArray, type SQL, sql } from 'drizzle-orm';
-import type { PgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
 import type { KeyValue } from '../../domain/cursor.js';
-import type { Correction, Listing, ListingSpec, PagedListing, PageFacts } from '../../domain/listing.js';
+import type { Listing, PagedListing, PageFacts } from '../../domain/listing.js';
 import type { Database, Db } from '../client.js';
-import { rowsOf } from '../client.js';
 import { boundedCount, type Counting, countedTotal, countUpTo, readCounter } from './counts.js';
 import {
-  authorMatchOf,
   type CountPlan,
-  correctionOf,
   type ListingRequest,
   lastPageSize,
-  NAMED_AUTHORS_LISTED,
-  namedAuthorsOf,
   orderOf,
   type PagePlan,
-  type PlanTable,
   planPage,
   planStream,
 } from './listing-plan.js';
@@ -34,161 +27,16 @@ import {
   tierExpression,
   withoutHidden,
 } from './listing-reads.js';
-import { planSearch, type SearchPlan, type SearchTable } from './search.js';
+import { columnOf, type ListingScope, type ListingTable } from './listing-table.js';
+import { correctedSearch, type ListingSearch, listingWhere, planListingSearch, withQuery } from './listing-where.js';
+import type { SearchPlan } from './search.js';
 
-/** A listing filter's values, as parsed from `filter=`. */
-type FilterValues = (string | number | boolean)[];
-
-/**
- * How a collection's listing maps onto its table. Typed by the collection's `ListingSpec`, the one
- * declaration of its fields: the mapping names a column for exactly those fields, and a column or a
- * condition for exactly its filters and an order for its sorts, so the two cannot drift apart.
- */
-export interface ListingTable<Spec extends ListingSpec = ListingSpec> {
-  /** The table listed. */
-  from: PgTable;
-  /** What each item reads, named as the API names it (order key values are read back by those names). */
-  selection: SelectedFields;
-  /** Each of the spec's fields → its column. */
-  columns: { readonly [Field in keyof Spec['fields']]: PgColumn };
-  id: PgColumn;
-  /** How `query` searches it: its tsvector, configuration, and the dictionary of its words (`search.ts`). */
-  search: SearchTable;
-  /** Each of the spec's filters → its column, or its condition where it is not a plain column (a loan's `status`). */
-  filters?: { readonly [Field in keyof Spec['filters']]: PgColumn | ((values: FilterValues) => SQL) };
-  /**
-   * Each of the spec's sorts (a hold's `position`) → what it is ordered by: an expression never null, read
-   * with each row under a name of its own for the paging cursors.
-   */
-  sorts?: { readonly [Field in keyof Spec['sorts']]: SQL };
-  /**
-   * For the `author` parameter, absent where it does not apply: the column naming an item's author, how
-   * authors' names are searched, and the query of the ids of the authors whose names match a `tsquery`.
-   */
-  authorNamed?: { column: PgColumn; names: SearchTable; authorIds: (query: SQL) => SQL };
-  /** The spec's `exactFirst`, copied by `listingTable`: where its search needs `search.exact`. */
-  exactFirst?: boolean;
-  /** What the listing planner knows of the mapping, worked out once by `listingTable`. */
-  plan?: PlanTable;
-}
-
-/** The table mapping of a listing `spec`, checked against it (see `ListingTable`). */
-export function listingTable<const Spec extends ListingSpec>(spec: Spec, table: ListingTable<Spec>): ListingTable {
-  if (spec.exactFirst && !table.search.exact) throw new Error('a listing of exact matches first needs exact keys');
-  const mapped = { ...table, exactFirst: spec.exactFirst === true } as unknown as ListingTable;
-  return { ...mapped, plan: planTableOf(mapped) };
-}
-
-/** The mapping as plain facts for the planner. */
-function planTableOf(table: ListingTable): PlanTable {
-  const author = table.authorNamed?.column;
-  const authorField = Object.entries(table.columns as Record<string, PgColumn>).find(([, c]) => c === author)?.[0];
-  return {
-    selected: Object.keys(table.selection),
-    derivedSorts: Object.keys(table.sorts ?? {}),
-    exactFirst: table.exactFirst === true,
-    authorNamed: table.authorNamed !== undefined,
-    ...(authorField !== undefined && { authorField }),
-  };
-}
-
-/** Which part of a collection is listed, and how to count all of it without reading it. */
-export interface ListingScope {
-  conditions?: SQL[];
-  /** A query answering the number of items in scope from a counter (constant time), where one is kept. */
-  counted?: SQL;
-  /**
-   * By field: a query answering, from counters, how many items in scope have that field among the given
-   * values. A listing filtered on that field alone is counted by it, exactly and in constant time.
-   */
-  countedBy?: Record<string, (values: FilterValues) => SQL>;
-}
+// The collections' queries and the facets name a listing's mapping, scope and WHERE through this module.
+export { type ListingScope, type ListingTable, listingTable } from './listing-table.js';
+export { listingWhere } from './listing-where.js';
 
 /** One page as read: its rows, the total, and what its paging links need. */
 export type PageRead<Row> = PageFacts & { rows: Row[] };
-
-/** The authors `author=` names: their ids when few enough to list (`NAMED_AUTHORS_LISTED`), else their query. */
-type NamedAuthors = { ids: number[] } | { query: SQL };
-
-/** How a listing's `query` and `author` are matched, planned once for all the statements of one answer. */
-export interface ListingSearch {
-  query?: SearchPlan;
-  author?: SearchPlan;
-  /** The authors `author=` names, looked up once (see `NAMED_AUTHORS_LISTED`). */
-  authors?: NamedAuthors;
-}
-
-/** Plans the listing's `query` and `author` (see `search.ts`). */
-export async function planListingSearch(db: Db, table: ListingTable, listing: Listing): Promise<ListingSearch> {
-  const [query, author] = await Promise.all([
-    listing.query === undefined ? undefined : planSearch(db, table.search, listing.query),
-    listing.author === undefined || !table.authorNamed
-      ? undefined
-      : planSearch(db, table.authorNamed.names, listing.author, { syntax: false }),
-  ]);
-  const authors = table.authorNamed && author ? await namedAuthors(db, table.authorNamed, author) : undefined;
-  return { ...(query && { query }), ...(author && { author }), ...(authors && { authors }) };
-}
-
-/** The search with its `query` matching `query` instead (its core: see `SearchPlan.core`). */
-function withQuery(search: ListingSearch, query: SQL): ListingSearch {
-  return search.query ? { ...search, query: { ...search.query, query } } : search;
-}
-
-/** The WHERE of a listing, within a scope (e.g. one author's books). */
-export async function listingWhere(
-  db: Db,
-  table: ListingTable,
-  listing: Listing,
-  scope: SQL[] = [],
-  search?: ListingSearch,
-): Promise<SQL | undefined> {
-  const planned = search ?? (await planListingSearch(db, table, listing));
-  const conditions = [...scope];
-  for (const filter of listing.filters) {
-    const byFilter = (table.filters as Record<string, PgColumn | ((values: FilterValues) => SQL)> | undefined)?.[
-      filter.field
-    ];
-    conditions.push(
-      typeof byFilter === 'function'
-        ? byFilter(filter.values)
-        : inArray(byFilter ?? columnOf(table, filter.field), filter.values),
-    );
-  }
-  if (listing.author !== undefined && table.authorNamed) {
-    const named = planned.authors ?? (await namedAuthors(db, table.authorNamed, planned.author));
-    conditions.push(authorCondition(table.authorNamed, named));
-  }
-  if (planned.query) {
-    const words = sql`${table.search.column} @@ ${planned.query.query}`;
-    conditions.push(planned.query.identified ? sql`(${words} or ${planned.query.identified})` : words);
-  }
-  return conditions.length > 0 ? and(...conditions) : undefined;
-}
-
-/** The authors whose names match `author=` (its plan); see `NAMED_AUTHORS_LISTED`. */
-async function namedAuthors(
-  db: Db,
-  named: NonNullable<ListingTable['authorNamed']>,
-  plan: SearchPlan | undefined,
-): Promise<NamedAuthors> {
-  if (plan === undefined) return { ids: [] };
-  const authorIds = named.authorIds(plan.query);
-  // One array, not a row per author: a prefix may name a thousand of them.
-  const [row] = rowsOf<{ ids: number[] | null }>(
-    await db.execute(sql`select array_agg(id) as ids from (${authorIds} limit ${NAMED_AUTHORS_LISTED + 1}) as named`),
-  );
-  const found = namedAuthorsOf((row?.ids ?? []).map(Number));
-  return 'many' in found ? { query: authorIds } : found;
-}
-
-/** Items by one of the named authors. */
-function authorCondition(named: NonNullable<ListingTable['authorNamed']>, authors: NamedAuthors): SQL {
-  if ('query' in authors) return sql`${named.column} in (${authors.query})`;
-  if (authorMatchOf(authors) === 'none') return sql`false`;
-  // One array, not a parameter per id: the planner sees its length, and hashes it to test walked rows.
-  return sql`${named.column} = any(${sql.param(authors.ids)}::integer[])`;
-}
 
 /** The listing as the planner reads it: plain facts of its table, scope and search. */
 function requestOf<L extends Listing>(
@@ -200,7 +48,7 @@ function requestOf<L extends Listing>(
   const authors = search.authors && ('query' in search.authors ? { many: true as const } : search.authors);
   return {
     listing,
-    table: table.plan ?? planTableOf(table),
+    table: table.plan,
     scope: { counted: scope.counted !== undefined, countedBy: Object.keys(scope.countedBy ?? {}) },
     search: { core: search.query?.core !== undefined, ...(authors && { authors }) },
   };
@@ -373,26 +221,6 @@ export async function* readAll<Row>(
   }
 }
 
-/**
- * The listing's `query` and `author` with their misspelt words corrected, when the answer should point to
- * them (see `correctionOf`): where a search found nothing, only if its corrected text finds something.
- */
-async function correctedSearch(
-  db: Db,
-  table: ListingTable,
-  listing: Listing,
-  search: ListingSearch,
-  total: number,
-  scope: SQL[] = [],
-): Promise<Correction | undefined> {
-  const correction = correctionOf(search, total);
-  if (correction.kind === 'none') return undefined;
-  if (correction.kind === 'point') return correction.corrected;
-  const where = await listingWhere(db, table, { ...listing, ...correction.corrected }, scope);
-  const found = rowsOf(await db.execute(sql`select 1 from ${table.from} where ${where ?? sql`true`} limit 1`));
-  return found.length > 0 ? correction.corrected : undefined;
-}
-
 /** The listing's total, counted as its plan says (see `CountPlan`). */
 function countItems(
   db: Db,
@@ -442,16 +270,10 @@ function orderKeysOf(
   ranked: boolean,
   exactIds: number[] | undefined,
 ): OrderKey[] {
-  return orderOf(listing, table.plan ?? planTableOf(table), ranked, exactIds?.length).map((key): OrderKey => {
+  return orderOf(listing, table.plan, ranked, exactIds?.length).map((key): OrderKey => {
     if (key.source === 'rank') return { ...key, expr: (search.query as SearchPlan).rank };
     if (key.source === 'tier') return { ...key, ...tierExpression(table.id, exactIds ?? []) };
     if (key.source === 'sort') return { ...key, expr: (table.sorts as Record<string, SQL>)[key.field] as SQL };
     return { ...key, expr: columnOf(table, key.field) };
   });
-}
-
-function columnOf(table: ListingTable, field: string): PgColumn {
-  const column = (table.columns as Record<string, PgColumn>)[field];
-  if (!column) throw new Error(`no column for listing field ${field}`);
-  return column;
 }
