@@ -150,13 +150,23 @@ describe('CallerCache', () => {
     expect(await cache.find(hash)).toBeUndefined();
   });
 
-  it('holds at most maxEntries, and trusts an entry for ttlMs only', async () => {
+  it('holds at most maxEntries, the least recently used going first, and trusts an entry for ttlMs only', async () => {
     const bounded = detachedCache({ maxEntries: 1 });
     bounded.listener().ready();
     const first = await forgottenByTheDatabase(bounded.cache, 'Evicted By Size');
     const second = await forgottenByTheDatabase(bounded.cache, 'Kept By Size');
     expect(await bounded.cache.find(first.hash)).toBeUndefined();
     expect(await bounded.cache.find(second.hash)).toMatchObject({ id: second.id });
+
+    // The least recently used goes first: a caller seen again stays while others come and go.
+    const recent = detachedCache({ maxEntries: 2 });
+    recent.listener().ready();
+    const frequent = await forgottenByTheDatabase(recent.cache, 'Seen Again');
+    const once = await forgottenByTheDatabase(recent.cache, 'Seen Once');
+    expect(await recent.cache.find(frequent.hash)).toMatchObject({ id: frequent.id });
+    await forgottenByTheDatabase(recent.cache, 'Seen Last');
+    expect(await recent.cache.find(once.hash)).toBeUndefined();
+    expect(await recent.cache.find(frequent.hash)).toMatchObject({ id: frequent.id });
 
     const expiring = detachedCache({ ttlMs: 50 });
     expiring.listener().ready();

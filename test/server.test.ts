@@ -301,10 +301,12 @@ describe('the operator CLI (src/cli.ts)', () => {
     expect(again.stderr).toContain(`no token ${memberTokenId}`);
   }, 120_000);
 
-  it('refuses an unknown role with a usage message (exit 2), adding nobody', async () => {
+  it('refuses an unknown role with a one-line message naming it (exit 2), adding nobody', async () => {
     const run = await runCli(['users', 'add', '--name', 'Clara Nobody', '--role', 'boss'], database.env);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--role must be member or librarian');
+    expect(run.stderr).toBe(
+      "catalogue: option '--role <role>' argument 'boss' is invalid. Allowed choices are librarian, member.\n",
+    );
     expect(generatedTokens(run.stdout)).toEqual([]);
     await withApp(database.target, async (app) => {
       const users = await json(await app.request('/users', bearer(librarianToken)));

@@ -1,0 +1,82 @@
+/**
+ * @module `catalogue import FILE`: a MARCXML, ISO 2709 or CSV file imported through the same code as
+ * `POST /imports`, with no size or time limit, and its report printed as an operator reads it.
+ */
+import { createReadStream, statSync } from 'node:fs';
+import { type Command, InvalidArgumentError } from 'commander';
+import { RECORD_KEY_MAX_LENGTH } from '../domain/imports/candidate.js';
+import { importFilesDescribed } from '../domain/imports/media-types.js';
+import { type ImportReport, REPORT_ENTRIES_PER_OUTCOME } from '../domain/imports/report.js';
+import { formatOfFileName, formatOfMediaType, type ImportFormat, importMediaTypes } from '../imports/formats.js';
+import { runImport } from '../imports/run-import.js';
+import { progressBar } from '../progress.js';
+import { UsageError } from './arguments.js';
+import { print, withDatabase } from './database.js';
+
+export function addImportCommand(program: Command): void {
+  program
+    .command('import')
+    .description('import bibliographic records from a file; a record already catalogued is matched, not doubled')
+    .argument('<file>', `the file: ${importFilesDescribed}`)
+    .option('--type <media-type>', `the file's media type when its name does not tell it`, importFormat)
+    .option('--source <code>', 'the MARC organization code of control numbers in records without an 003', source)
+    .action(async (file: string, options: { type?: ImportFormat; source?: string }) => {
+      // The file is checked before the database is opened, so that a typo changes nothing.
+      const format = options.type ?? formatOfFileName(file);
+      if (!format) {
+        throw new UsageError(
+          `cannot tell the format of ${file} by its name: name it with --type (${importMediaTypes.join(', ')})`,
+        );
+      }
+      const size = fileSize(file);
+      await withDatabase(async (db) => {
+        const progress = progressBar(process.stderr);
+        const report = await runImport(db, createReadStream(file), {
+          format,
+          source: options.source,
+          onProgress: ({ bytes, records }) =>
+            progress.update({ phase: `bytes, ${records.toLocaleString('en')} records`, done: bytes, total: size }),
+        });
+        progress.done();
+        print(importSummary(report));
+      });
+    });
+}
+
+function importFormat(value: string): ImportFormat {
+  const format = formatOfMediaType(value);
+  if (!format) throw new InvalidArgumentError(`It must be one of ${importMediaTypes.join(', ')}.`);
+  return format;
+}
+
+function source(value: string): string | undefined {
+  const code = value.trim() || undefined;
+  if (code !== undefined && code.length > RECORD_KEY_MAX_LENGTH) {
+    throw new InvalidArgumentError(`It must be at most ${RECORD_KEY_MAX_LENGTH} characters.`);
+  }
+  return code;
+}
+
+function fileSize(file: string): number {
+  let stats: ReturnType<typeof statSync>;
+  try {
+    stats = statSync(file);
+  } catch {
+    throw new UsageError(`cannot read ${file}`);
+  }
+  if (!stats.isFile()) throw new UsageError(`${file} is not a file`);
+  return stats.size;
+}
+
+/** The report as an operator reads it: the counts, then each record refused and why. */
+function importSummary(report: ImportReport): string {
+  const lines = [
+    `${report.records} records: ${report.imported} imported, ${report.matched} matched, ${report.refused} refused; ` +
+      `${report.authors_created} authors created`,
+  ];
+  for (const entry of report.entries) {
+    if (entry.status === 'refused') lines.push(`record ${entry.number}: refused: ${entry.reason}`);
+  }
+  if (report.truncated) lines.push(`(the first ${REPORT_ENTRIES_PER_OUTCOME} of each outcome are listed)`);
+  return lines.join('\n');
+}
