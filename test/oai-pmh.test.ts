@@ -13,7 +13,7 @@ import { serve } from '@hono/node-server';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneChanges } from '../src/db/queries/changes.js';
-import { defaultRateLimits } from '../src/http/rate-limit.js';
+import { defaultRateLimits } from '../src/domain/rate-limits.js';
 import {
   addAuthor,
   addBook,

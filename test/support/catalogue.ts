@@ -10,9 +10,9 @@ import type { OaiConfig } from '../../src/config.js';
 import { type Database, openDatabase, openPglite } from '../../src/db/client.js';
 import { prepareDatabase } from '../../src/db/migrate.js';
 import { type AccessPolicy, defaultAccessPolicy } from '../../src/domain/policy.js';
+import type { RateLimits } from '../../src/domain/rate-limits.js';
 import { type ChangeStreamOptions, ChangeStreams } from '../../src/http/change-streams.js';
 import type { AppEnv } from '../../src/http/env.js';
-import type { RateLimits } from '../../src/http/rate-limit.js';
 import { createPostgresDatabase, directUrlOf } from './database.js';
 import { LIBRARIAN_TOKEN } from './tokens.js';
 
