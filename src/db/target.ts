@@ -29,9 +29,6 @@ export type DatabaseTarget =
 export interface ReplicasTarget {
   /** One `postgres://` URL per standby (`DATABASE_REPLICA_URLS`, comma-separated). */
   urls: string[];
-  /** A standby further behind than this gets no reads (`CATALOGUE_REPLICA_MAX_LAG`, seconds, default 5). */
+  /** A standby further behind than this gets no reads (`CATALOGUE_REPLICA_MAX_LAG`, seconds). */
   maxLagSeconds: number;
 }
-
-/** Seconds a standby may be behind the primary and still answer reads, by default. */
-export const DEFAULT_REPLICA_MAX_LAG_SECONDS = 5;
