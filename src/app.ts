@@ -3,21 +3,22 @@
  * error shape. Everything it needs comes in through `createApp`, so tests run the real app in-process.
  */
 import { type Context, Hono, type NotFoundHandler } from 'hono';
-import { defaultChangesConfig, type OaiConfig } from './config.js';
+import { type Config, defaultConfig } from './config.js';
 import { CallerCache } from './db/callers.js';
 import type { Database } from './db/client.js';
 import { type CatalogueError, NotFound } from './domain/errors.js';
-import { DEFAULT_IMPORT_MAX_BYTES, EXACT_COUNT_LIMIT } from './domain/limits.js';
-import { type AccessPolicy, createPolicy, defaultAccessPolicy } from './domain/policy.js';
+import { EXACT_COUNT_LIMIT } from './domain/limits.js';
+import { createPolicy } from './domain/policy.js';
+import type { RateLimits } from './domain/rate-limits.js';
 import type { Format } from './formats/format.js';
 import { formats as registeredFormats } from './formats/registry.js';
-import { ChangeStreams } from './http/change-streams.js';
+import { ChangeStreams, changeStreamOptions } from './http/change-streams.js';
 import { deprecationsOf } from './http/deprecation.js';
 import type { AppEnv } from './http/env.js';
 import { errorResponse, toCatalogueError } from './http/errors.js';
 import { createFrame } from './http/middleware/frame.js';
 import { ProcessQuotaCounter } from './http/quota-counter.js';
-import { defaultRateLimits, RateLimiter, type RateLimits } from './http/rate-limit.js';
+import { RateLimiter } from './http/rate-limit.js';
 import { pageContext } from './http/respond.js';
 import { frameRoutes } from './http/route.js';
 import { assetRoutes } from './http/routes/assets.js';
@@ -40,22 +41,24 @@ import { Uris } from './hypermedia/uris.js';
 import { vocabulary as catalogueVocabulary, type Vocabulary } from './hypermedia/vocabulary.js';
 import { createLogger, type Logger } from './log.js';
 
-export interface AppOptions {
+/** The settings the app itself reads, as configuration gives them. */
+const APP_SETTINGS = ['publicUrl', 'access', 'rateLimits', 'changes', 'oai', 'importMaxBytes'] as const;
+export type AppSettings = Pick<Config, (typeof APP_SETTINGS)[number]>;
+
+/**
+ * The database, and the settings as `Config` has them; a setting left out (tests leave most out) is what
+ * an empty environment gives it (`defaultConfig`).
+ */
+export interface AppOptions extends Partial<AppSettings> {
   database: Database;
-  /** Base of every href; see `Config.publicUrl`. */
-  publicUrl?: string | undefined;
   log?: Logger;
   /** The media types offered; the registry's by default. */
   formats?: readonly Format[];
-  /** Who may read, the loan period and the cap on loans; the defaults when absent. */
-  access?: AccessPolicy;
   /**
    * The rels and controls, with any deprecations to announce; the catalogue's own by default. Tests pass
    * one from `deprecate()` to exercise the mechanism without retiring a real name.
    */
   vocabulary?: Vocabulary;
-  /** Per-caller limits on searches, streams and writes; the defaults when absent, none with `false`. */
-  rateLimits?: RateLimits | false;
   /**
    * Where rate limits are counted: in the database, one count per caller for every process on it (the
    * default on PostgreSQL), or in this process (the default on PGlite, which one process holds alone).
@@ -65,24 +68,19 @@ export interface AppOptions {
   listingCountLimit?: number | undefined;
   /**
    * The change feed's live streams: the server makes them to close them on shutdown, tests to count them.
-   * One of the app's own with the default bounds when absent.
+   * One of the app's own, bounded by `changes`, when absent.
    */
   changeStreams?: ChangeStreams;
-  /** Days change feed events are kept, as its pages say (pruning is the server's); 30 by default. */
-  changesRetentionDays?: number;
-  /** The OAI-PMH repository's id, contact and page size; `defaultOaiConfig` for what is left out. */
-  oai?: Partial<OaiConfig>;
-  /** Largest file an import takes over HTTP, in bytes; `DEFAULT_IMPORT_MAX_BYTES` by default. */
-  importMaxBytes?: number | undefined;
 }
 
 export function createApp(options: AppOptions): Hono<AppEnv> {
+  const settings = settingsOf(options);
   const log = options.log ?? createLogger({ enabled: false });
-  const uris = new Uris(options.publicUrl ?? '');
+  const uris = new Uris(settings.publicUrl ?? '');
   const formats = options.formats ?? registeredFormats;
   const vocabulary = options.vocabulary ?? catalogueVocabulary;
   const deprecations = deprecationsOf(vocabulary);
-  const rateLimiter = options.rateLimits === false ? undefined : createRateLimiter(options, log);
+  const rateLimiter = settings.rateLimits === false ? undefined : createRateLimiter(options, settings.rateLimits, log);
   const listingCountLimit = options.listingCountLimit ?? EXACT_COUNT_LIMIT;
   const app = new Hono<AppEnv>();
 
@@ -103,9 +101,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const onError = (error: Error, c: Context<AppEnv>) => respondWithError(toCatalogueError(error, c, log), c);
 
   const services = { database: options.database, uris, deprecations, rateLimiter, listingCountLimit, formats };
-  const policy = createPolicy(options.access ?? defaultAccessPolicy);
+  const policy = createPolicy(settings.access);
   const authentication = { uris, policy, callers: new CallerCache(options.database) };
-  const uploadMaxBytes = options.importMaxBytes ?? DEFAULT_IMPORT_MAX_BYTES;
+  const uploadMaxBytes = settings.importMaxBytes;
   const frame = createFrame(app, { log, formats, services, authentication, onError, uploadMaxBytes });
 
   // A load balancer's probe: answered before anything else, whatever token or Accept it sends.
@@ -125,11 +123,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   holdRoutes(app);
   userRoutes(app);
   changeRoutes(app, {
-    streams: options.changeStreams ?? new ChangeStreams(options.database),
-    retentionDays: options.changesRetentionDays ?? defaultChangesConfig.retentionDays,
+    streams: options.changeStreams ?? new ChangeStreams(options.database, changeStreamOptions(settings.changes)),
+    retentionDays: settings.changes.retentionDays,
   });
   mcpRoutes(app);
-  oaiPmhRoutes(app, { ...options.oai, publicUrl: options.publicUrl });
+  oaiPmhRoutes(app, { ...settings.oai, publicUrl: settings.publicUrl });
 
   app.notFound(
     frame((c) => {
@@ -140,9 +138,16 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   return app;
 }
 
-function createRateLimiter(options: AppOptions, log: Logger): RateLimiter {
+/** The settings given, and for each one left out (or `undefined`), an empty environment's. */
+function settingsOf(options: AppOptions): AppSettings {
+  const settings: Partial<Record<keyof AppSettings, unknown>> = {};
+  for (const name of APP_SETTINGS) settings[name] = options[name] ?? defaultConfig[name];
+  return settings as AppSettings;
+}
+
+function createRateLimiter(options: AppOptions, limits: RateLimits, log: Logger): RateLimiter {
   const { database } = options;
   const counting = options.rateLimitCounting ?? (database.target.kind === 'postgres' ? 'database' : 'process');
   const counter = counting === 'database' ? new SharedQuotaCounter(database.db, log) : new ProcessQuotaCounter();
-  return new RateLimiter(options.rateLimits || defaultRateLimits, counter);
+  return new RateLimiter(limits, counter);
 }

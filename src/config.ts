@@ -1,133 +1,375 @@
 /**
  * @module Configuration, read from the environment once at start-up. Nothing else reads `process.env`.
- * A bad value stops the service with a message naming the variable, rather than surfacing later.
+ * Every variable is declared once in `environment`: its parser (with its range), its default and what it
+ * means; `Config` is inferred from it, and README's table of settings is checked against it. A bad value
+ * stops the service with a message naming the variable, rather than surfacing later.
  */
 
 import { availableParallelism } from 'node:os';
+import * as z from 'zod';
 import { withWritableTarget } from './db/hosts.js';
-import { DEFAULT_IMPORT_MAX_BYTES } from './domain/limits.js';
+import type { DatabaseTarget } from './db/target.js';
 import { isRepositoryId } from './domain/oai-pmh/identifiers.js';
-import { type AccessPolicy, defaultAccessPolicy } from './domain/policy.js';
-import { defaultRateLimits, type RateKind, type RateLimits, type RatePolicy } from './http/rate-limit.js';
+import type { AccessPolicy } from './domain/policy.js';
+import type { RateKind, RateLimits } from './domain/rate-limits.js';
 
-/** Where the catalogue keeps its data. */
-export type DatabaseTarget =
-  /**
-   * A PostgreSQL server reached through postgres.js; a URL that lists several hosts carries
-   * `target_session_attrs=read-write` (added when left out), so that writes find the primary. Streaming
-   * standbys to read from, when given.
-   */
-  | {
-      kind: 'postgres';
-      url: string;
-      /**
-       * `false` when `url` leads through a pooler that hands each transaction any server connection
-       * (pgbouncer's transaction mode): no named server-side statements (`DATABASE_PREPARE`). Default true.
-       */
-      prepare?: boolean;
-      /**
-       * A direct connection, for what needs one session throughout: LISTEN, and the start-up lock that makes
-       * migrations take turns (`DATABASE_LISTEN_URL`). Default: `url`.
-       */
-      listenUrl?: string;
-      replicas?: ReplicasTarget;
-    }
-  /** Embedded PostgreSQL (PGlite) in a directory, or `memory://` for a throw-away database. */
-  | { kind: 'pglite'; dataDir: string };
-
-/** Streaming standbys of the primary that reads may be answered from (docs/scaling.md, "Read replicas"). */
-export interface ReplicasTarget {
-  /** One `postgres://` URL per standby (`DATABASE_REPLICA_URLS`, comma-separated). */
-  urls: string[];
-  /** A standby further behind than this gets no reads (`CATALOGUE_REPLICA_MAX_LAG`, seconds, default 5). */
-  maxLagSeconds: number;
+/** What README's table says of a variable, besides its name. */
+export interface Setting {
+  /** What an unset (or blank) variable stands for, written as the variable would be; absent: nothing. */
+  default?: string;
+  /** The default column, where the default is worked out from other settings rather than written. */
+  shown?: string;
+  /** What it does (Markdown). */
+  meaning: string;
+  /** The value may hold a password or a secret: an error never repeats it. */
+  secret?: boolean;
+  /** Spaces around the value are part of it (and refused) rather than trimmed. */
+  untrimmed?: boolean;
 }
 
-/** Seconds a standby may be behind the primary and still answer reads, by default. */
-export const DEFAULT_REPLICA_MAX_LAG_SECONDS = 5;
+/** Each variable's `Setting`, by its schema in `environment`. */
+export const settings = z.registry<Setting>();
 
-export interface Config {
-  port: number;
-  host: string;
-  database: DatabaseTarget;
-  /**
-   * Server processes sharing the port (`CATALOGUE_WORKERS`, a number or `auto` for the available cores;
-   * default 1). More than one needs PostgreSQL: an embedded data directory opens in one process only.
-   */
-  workers: number;
-  /** Load the sample catalogue into an empty database on first start. */
-  seedSample: boolean;
-  /**
-   * Public base URL behind a reverse proxy (e.g. `https://example.org/catalogue`). When set, every href is
-   * absolute under it; when unset, hrefs are path-absolute and resolve against the request URL.
-   */
-  publicUrl: string | undefined;
-  /** One log line per request on stdout. */
-  logRequests: boolean;
-  /** Who may do what, and the lending rules. */
-  access: AccessPolicy;
-  /** A token that authenticates a librarian, for automation and first use (created at start-up). */
-  adminToken: string | undefined;
-  /** Per-caller limits on searches, unpaginated streams and writes; `false` for none. */
-  rateLimits: RateLimits | false;
-  /** The change feed (`/changes`). */
-  changes: ChangesConfig;
-  /** How long connections may take and how many one process holds. */
-  connections: ConnectionsConfig;
-  /** The OAI-PMH endpoint (`/oai`). */
-  oai: OaiConfig;
-  /** Largest file an import takes over HTTP, in bytes (`CATALOGUE_IMPORT_MAX_BYTES`, default 256 MiB). */
-  importMaxBytes: number;
+/** A variable: blank is unset, and unset is its default (or `undefined` when it has none). */
+function setting<T>(parser: z.ZodType<T, string>, described: Setting & { default: string }): z.ZodType<T, unknown>;
+function setting<T>(parser: z.ZodType<T, string>, described: Setting): z.ZodType<T | undefined, unknown>;
+function setting<T>(parser: z.ZodType<T, string>, described: Setting): z.ZodType<T | undefined, unknown> {
+  const text = (value: unknown) => {
+    if (typeof value !== 'string') return described.default;
+    const given = described.untrimmed ? value : value.trim();
+    return given === '' ? described.default : given;
+  };
+  const schema = z.preprocess(text, described.default === undefined ? parser.optional() : parser);
+  settings.add(schema, described);
+  return schema;
 }
 
-/** The OAI-PMH repository (docs/records.md, "OAI-PMH"). */
-export interface OaiConfig {
-  /**
-   * The repository id in every record's identifier, `oai:<id>:book/<n>` (`CATALOGUE_OAI_REPOSITORY_ID`);
-   * when unset, the public URL's host name if it is a domain name, else `catalogue`. Harvesters keep
-   * identifiers: set it once.
-   */
-  repositoryId: string | undefined;
-  /** Who harvesters write to, as Identify tells (`CATALOGUE_OAI_ADMIN_EMAIL`). */
-  adminEmail: string | undefined;
-  /** Records per page of ListIdentifiers and ListRecords (`CATALOGUE_OAI_PAGE_SIZE`, default 100). */
-  pageSize: number;
+const wholeNumberError = (min: number, max: number, word?: string) =>
+  `must be a whole number from ${min} to ${max}${word === undefined ? '' : ` or "${word}"`}`;
+
+/** The one parser of whole numbers: digits only (no sign, exponent or fraction), from `min` to `max`. */
+function wholeNumber(min: number, max: number, error = wholeNumberError(min, max)): z.ZodType<number, string> {
+  return z
+    .string()
+    .regex(/^\d+$/, { error })
+    .transform(Number)
+    .pipe(z.number().min(min, { error }).max(max, { error }));
 }
 
-export const defaultOaiConfig: OaiConfig = { repositoryId: undefined, adminEmail: undefined, pageSize: 100 };
-
-export interface ChangesConfig {
-  /** Days events are kept before pruning (`CATALOGUE_CHANGES_RETENTION_DAYS`, default 30). */
-  retentionDays: number;
-  /** Seconds of silence after which an event stream sends `: keep-alive` (`CATALOGUE_CHANGES_KEEPALIVE_SECONDS`, 15). */
-  keepAliveSeconds: number;
-  /** Event streams one process serves at once, beyond which it answers 503 (`CATALOGUE_CHANGES_MAX_STREAMS`, 200). */
-  maxStreams: number;
+/** A word that stands for a value (`auto`, `none`), or a whole number from `min` to `max`. */
+function wholeNumberOr<V>(word: string, value: () => V, min: number, max: number): z.ZodType<number | V, string> {
+  const error = wholeNumberError(min, max, word);
+  return z.union([z.literal(word).transform(value), wholeNumber(min, max, error)], { error });
 }
 
-export const defaultChangesConfig: ChangesConfig = { retentionDays: 30, keepAliveSeconds: 15, maxStreams: 200 };
+/** One of a few words. */
+function oneOf<const T extends string>(...choices: T[]): z.ZodType<T, string> {
+  return z.enum(choices as [T, ...T[]], { error: `must be one of ${choices.join(', ')}` });
+}
+
+const trueOrFalse = oneOf('true', 'false').transform((value) => value === 'true');
 
 /**
- * Bounds on connections, so that clients that send nothing or send slowly cannot hold the process's sockets
- * (and open files) for ever. Each is one of Node's own: docs/operations.md, "Connections", says which.
+ * A `postgres://` URL; one that lists several hosts must let writes find the primary
+ * (`target_session_attrs=read-write`, added when left out).
  */
-export interface ConnectionsConfig {
-  /** Seconds a connection may wait without a request under way (`CATALOGUE_IDLE_TIMEOUT_SECONDS`, 5). */
-  idleSeconds: number;
-  /** Seconds from a request's first byte until its headers are in (`CATALOGUE_HEADERS_TIMEOUT_SECONDS`, 20). */
-  headersSeconds: number;
-  /** Seconds from a request's first byte until its body is in (`CATALOGUE_REQUEST_TIMEOUT_SECONDS`, 30). */
-  requestSeconds: number;
-  /** Connections one process holds at once; more are closed as they open (`CATALOGUE_MAX_CONNECTIONS`, 512). */
-  maxConnections: number;
+const postgresUrl = z
+  .string()
+  .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' })
+  .transform((url, ctx) => {
+    const target = withWritableTarget(url);
+    if ('url' in target) return target.url;
+    ctx.issues.push({ code: 'custom', message: target.refusal, input: url });
+    return z.NEVER;
+  });
+
+/** The standbys, comma-separated; a URL is never echoed back, since it may carry a password. */
+const replicaUrls = z.string().transform((text, ctx) => {
+  const urls = text.split(',').map((url) => url.trim());
+  const wrong = urls.findIndex((url) => !/^postgres(ql)?:\/\/[^\s]+$/.test(url));
+  if (wrong >= 0) {
+    const message = `must be postgres:// or postgresql:// URLs separated by commas; entry ${wrong + 1} is not one`;
+    ctx.issues.push({ code: 'custom', message, input: text });
+  } else if (new Set(urls).size !== urls.length) {
+    ctx.issues.push({ code: 'custom', message: 'must not name a standby twice', input: text });
+  }
+  return urls;
+});
+
+const publicUrl = z.string().transform((text, ctx) => {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    ctx.issues.push({ code: 'custom', message: 'must be an absolute http(s) URL', input: text });
+  } else if (url.search || url.hash) {
+    ctx.issues.push({ code: 'custom', message: 'must not carry a query or fragment', input: text });
+  } else {
+    return url.href.replace(/\/+$/, '');
+  }
+  return z.NEVER;
+});
+
+/** Long enough not to be guessed; printable so that it fits an Authorization header. */
+const adminToken = z
+  .string()
+  .regex(/^[\x21-\x7e]{24,}$/, { error: 'must be at least 24 printable characters without spaces' });
+
+/** Generous for people and well-behaved scripts; a tight loop or a scraper meets them within a minute. */
+const RATE_LIMITS = 'search=120,stream=20,write=120';
+
+/** `off`, or per-minute quotas for some of the kinds, e.g. `search=300,write=60`; kinds not named keep their defaults. */
+const rateLimits = z.string().transform((text, ctx): RateLimits | false => {
+  if (text === 'off') return false;
+  const quota = wholeNumber(1, 999_999);
+  const limits = {} as Record<RateKind, { limit: number; windowSeconds: number }>;
+  for (const part of `${RATE_LIMITS},${text}`.split(',')) {
+    const [, kind, number] = /^\s*(search|stream|write)\s*=\s*(.*?)\s*$/.exec(part) ?? [];
+    const limit = quota.safeParse(number ?? '');
+    if (!limit.success) {
+      const message = `must be "off" or kind=per-minute pairs such as "${RATE_LIMITS}"`;
+      ctx.issues.push({ code: 'custom', message, input: text });
+      return z.NEVER;
+    }
+    limits[kind as RateKind] = { limit: limit.data, windowSeconds: 60 };
+  }
+  return limits;
+});
+
+const oaiAdminEmail = z.string().regex(/^[^\s@<>]+@([^\s@<>.]+\.)+[^\s@<>.]+$/, { error: 'must be an e-mail address' });
+
+const oaiRepositoryId = z
+  .string()
+  .refine(isRepositoryId, { error: 'must be a domain name such as catalogue.example.org' });
+
+/** Most server processes one machine is expected to want; a typo such as 400 stops start-up instead. */
+const MAX_WORKERS = 64;
+const seconds = wholeNumber(1, 3600);
+
+/** Every variable the catalogue reads, in README's order. */
+export const environment = z.object({
+  PORT: setting(wholeNumber(0, 65535), { default: '3000', meaning: 'HTTP port' }),
+  HOST: setting(z.string(), { default: '0.0.0.0', meaning: 'interface to listen on' }),
+  DATABASE_URL: setting(postgresUrl, {
+    secret: true,
+    meaning:
+      '`postgres://…` to use a PostgreSQL server; unset: embedded PGlite. Several hosts (`postgres://u@db1:5432,db2:5432/db`) for failover: writes go to whichever is the primary ([docs/scaling.md](docs/scaling.md#a-multi-host-url-without-patroni))',
+  }),
+  DATABASE_PREPARE: setting(trueOrFalse, {
+    default: 'true',
+    meaning:
+      '`false` names no server-side statements, for a `DATABASE_URL` through a transaction pooler such as pgbouncer (docs/operations.md, "Behind pgbouncer")',
+  }),
+  DATABASE_LISTEN_URL: setting(postgresUrl, {
+    secret: true,
+    shown: '`DATABASE_URL`',
+    meaning:
+      'a direct connection to the server, for LISTEN and the start-up lock when `DATABASE_URL` goes through a pooler',
+  }),
+  CATALOGUE_WORKERS: setting(
+    wholeNumberOr('auto', () => Math.min(availableParallelism(), MAX_WORKERS), 1, MAX_WORKERS),
+    {
+      default: '1',
+      meaning:
+        'server processes sharing the port (1–64, or `auto` for the available cores); more than one needs `DATABASE_URL` (docs/operations.md, "Several processes on one machine")',
+    },
+  ),
+  DATABASE_REPLICA_URLS: setting(replicaUrls, {
+    secret: true,
+    meaning:
+      'comma-separated `postgres://…` URLs of streaming standbys of `DATABASE_URL` that reads go to ([docs/scaling.md](docs/scaling.md))',
+  }),
+  CATALOGUE_REPLICA_MAX_LAG: setting(seconds, {
+    default: '5',
+    meaning: 'seconds a standby may be behind and still answer reads (1–3600)',
+  }),
+  CATALOGUE_DATA_DIR: setting(z.string(), {
+    default: './data',
+    meaning: 'PGlite data directory; `memory://` for a throw-away database',
+  }),
+  CATALOGUE_SEED: setting(oneOf('sample', 'none'), {
+    default: 'sample',
+    meaning: '`none` skips loading the sample catalogue into an empty database',
+  }),
+  CATALOGUE_PUBLIC_URL: setting(publicUrl, {
+    meaning:
+      "public base URL behind a reverse proxy; hrefs become absolute under it. Unset, every URL the catalogue writes is path-absolute: none is built from the request's `Host` or `X-Forwarded-*`",
+  }),
+  CATALOGUE_LOG: setting(oneOf('requests', 'none'), {
+    default: 'requests',
+    meaning: '`none` silences the per-request log lines',
+  }),
+  CATALOGUE_ADMIN_TOKEN: setting(adminToken, {
+    secret: true,
+    untrimmed: true,
+    meaning: 'a token (24+ printable characters) that authenticates a librarian, registered at start-up',
+  }),
+  CATALOGUE_PUBLIC_READS: setting(trueOrFalse, {
+    default: 'true',
+    meaning: '`false` requires a token or a browser session for every request but the few listed below the table',
+  }),
+  CATALOGUE_LOAN_DAYS: setting(wholeNumber(1, 365), {
+    default: '14',
+    meaning: 'loan period: days from borrowing to the due date (1–365)',
+  }),
+  // A lending library caps loans per member: without a cap one member could borrow the whole collection.
+  // Ten is a common public-library figure.
+  CATALOGUE_MAX_ACTIVE_LOANS: setting(
+    wholeNumberOr('none', () => undefined, 1, 10_000),
+    { default: '10', meaning: 'most active loans a member may hold (1–10000); `none` for no limit' },
+  ),
+  CATALOGUE_HOLD_DAYS: setting(wholeNumber(1, 365), {
+    default: '7',
+    meaning: 'days a copy set aside for a ready hold waits for its member (1–365)',
+  }),
+  CATALOGUE_MAX_HOLDS: setting(wholeNumber(0, 10_000), {
+    default: '10',
+    meaning: 'most open holds (waiting or ready) a user may have (0–10000)',
+  }),
+  CATALOGUE_MAX_RENEWALS: setting(wholeNumber(0, 100), {
+    default: '2',
+    meaning: 'times one loan may be renewed (0–100)',
+  }),
+  CATALOGUE_RATE_LIMITS: setting(rateLimits, {
+    default: RATE_LIMITS,
+    meaning: 'per-caller quotas a minute for searches, unpaged streams and writes; `off` for none',
+  }),
+  CATALOGUE_IDLE_TIMEOUT_SECONDS: setting(seconds, {
+    default: '5',
+    meaning: 'a connection with no request under way is closed after this (1–3600)',
+  }),
+  CATALOGUE_HEADERS_TIMEOUT_SECONDS: setting(seconds, {
+    default: '20',
+    meaning:
+      "a request's headers must arrive within this of its first byte (1–3600; at most `CATALOGUE_REQUEST_TIMEOUT_SECONDS`)",
+  }),
+  CATALOGUE_REQUEST_TIMEOUT_SECONDS: setting(seconds, {
+    default: '30',
+    meaning: 'a whole request, body included, must arrive within this of its first byte (1–3600)',
+  }),
+  CATALOGUE_MAX_CONNECTIONS: setting(wholeNumber(1, 1_000_000), {
+    default: '512',
+    meaning: 'connections one process holds; more are closed as they open (1–1000000)',
+  }),
+  CATALOGUE_CHANGES_RETENTION_DAYS: setting(wholeNumber(1, 3650), {
+    default: '30',
+    meaning: 'days change feed events are kept before they are pruned (1–3650)',
+  }),
+  CATALOGUE_CHANGES_KEEPALIVE_SECONDS: setting(wholeNumber(1, 300), {
+    default: '15',
+    meaning: 'a live change stream sends `: keep-alive` after this much silence, and reads the feed again (1–300)',
+  }),
+  CATALOGUE_CHANGES_MAX_STREAMS: setting(wholeNumber(1, 100_000), {
+    default: '200',
+    meaning: 'live change streams one process serves; beyond them `503` with `Retry-After` (1–100000)',
+  }),
+  CATALOGUE_OAI_REPOSITORY_ID: setting(oaiRepositoryId, {
+    shown: "the public URL's host, else `catalogue`",
+    meaning: 'the repository id in OAI-PMH identifiers, `oai:<id>:book/<n>` (docs/records.md)',
+  }),
+  CATALOGUE_OAI_ADMIN_EMAIL: setting(oaiAdminEmail, {
+    shown: '`oai-admin@<repository id>`',
+    meaning: "the contact OAI-PMH's `Identify` gives",
+  }),
+  CATALOGUE_OAI_PAGE_SIZE: setting(wholeNumber(1, 1000), {
+    default: '100',
+    meaning: 'records per page of OAI-PMH lists (1–1000)',
+  }),
+  // 100,000 MARCXML records of about 1.5 KB each, with room. The file is streamed, so the limit bounds the
+  // time an import holds a connection, not the memory it takes.
+  CATALOGUE_IMPORT_MAX_BYTES: setting(wholeNumber(1024, 2 ** 40), {
+    default: String(256 * 1024 * 1024),
+    shown: '`268435456` (256 MiB)',
+    meaning: 'largest file `POST /imports` takes, in bytes (1024 – 2^40; docs/records.md, "Import")',
+  }),
+});
+
+type Environment = z.output<typeof environment>;
+
+/** The variables' values, gathered by what they configure, with the checks that involve two of them. */
+const configSchema = environment.transform((env, ctx) => {
+  if (env.CATALOGUE_HEADERS_TIMEOUT_SECONDS > env.CATALOGUE_REQUEST_TIMEOUT_SECONDS) {
+    // Node refuses a headers timeout longer than the request's, which includes the headers.
+    const message = `CATALOGUE_HEADERS_TIMEOUT_SECONDS (${env.CATALOGUE_HEADERS_TIMEOUT_SECONDS}) must not exceed CATALOGUE_REQUEST_TIMEOUT_SECONDS (${env.CATALOGUE_REQUEST_TIMEOUT_SECONDS})`;
+    ctx.issues.push({ code: 'custom', message, input: env });
+  }
+  if (env.DATABASE_REPLICA_URLS && !env.DATABASE_URL) {
+    const message = 'DATABASE_REPLICA_URLS needs DATABASE_URL: standbys replicate a PostgreSQL server';
+    ctx.issues.push({ code: 'custom', message, input: env });
+  }
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    database: databaseOf(env),
+    /** Server processes sharing the port; more than one needs PostgreSQL (a data directory opens in one only). */
+    workers: env.CATALOGUE_WORKERS,
+    /** Load the sample catalogue into an empty database on first start. */
+    seedSample: env.CATALOGUE_SEED === 'sample',
+    /**
+     * Public base URL behind a reverse proxy (e.g. `https://example.org/catalogue`). When set, every href is
+     * absolute under it; when unset, hrefs are path-absolute and resolve against the request URL.
+     */
+    publicUrl: env.CATALOGUE_PUBLIC_URL,
+    /** One log line per request on stdout. */
+    logRequests: env.CATALOGUE_LOG === 'requests',
+    /** Who may do what, and the lending rules. */
+    access: {
+      publicReads: env.CATALOGUE_PUBLIC_READS,
+      loanDays: env.CATALOGUE_LOAN_DAYS,
+      maxActiveLoans: env.CATALOGUE_MAX_ACTIVE_LOANS,
+      holdDays: env.CATALOGUE_HOLD_DAYS,
+      maxHolds: env.CATALOGUE_MAX_HOLDS,
+      maxRenewals: env.CATALOGUE_MAX_RENEWALS,
+    } satisfies AccessPolicy,
+    /** A token that authenticates a librarian, for automation and first use (created at start-up). */
+    adminToken: env.CATALOGUE_ADMIN_TOKEN,
+    /** Per-caller limits on searches, unpaginated streams and writes; `false` for none. */
+    rateLimits: env.CATALOGUE_RATE_LIMITS,
+    /** The change feed (`/changes`): how long events are kept, and its live streams. */
+    changes: {
+      retentionDays: env.CATALOGUE_CHANGES_RETENTION_DAYS,
+      keepAliveSeconds: env.CATALOGUE_CHANGES_KEEPALIVE_SECONDS,
+      maxStreams: env.CATALOGUE_CHANGES_MAX_STREAMS,
+    },
+    /**
+     * Bounds on connections, so that clients that send nothing or send slowly cannot hold the process's
+     * sockets (and open files) for ever. Each is one of Node's own: docs/operations.md, "Connections".
+     */
+    connections: {
+      idleSeconds: env.CATALOGUE_IDLE_TIMEOUT_SECONDS,
+      headersSeconds: env.CATALOGUE_HEADERS_TIMEOUT_SECONDS,
+      requestSeconds: env.CATALOGUE_REQUEST_TIMEOUT_SECONDS,
+      maxConnections: env.CATALOGUE_MAX_CONNECTIONS,
+    },
+    /**
+     * The OAI-PMH repository (docs/records.md, "OAI-PMH"). Harvesters keep identifiers: set the repository
+     * id once.
+     */
+    oai: {
+      repositoryId: env.CATALOGUE_OAI_REPOSITORY_ID,
+      adminEmail: env.CATALOGUE_OAI_ADMIN_EMAIL,
+      pageSize: env.CATALOGUE_OAI_PAGE_SIZE,
+    },
+    /** Largest file an import takes over HTTP, in bytes. */
+    importMaxBytes: env.CATALOGUE_IMPORT_MAX_BYTES,
+  };
+});
+
+/** Where the catalogue keeps its data: a PostgreSQL server when `DATABASE_URL` is set, else PGlite. */
+function databaseOf(env: Environment): DatabaseTarget {
+  if (!env.DATABASE_URL) return { kind: 'pglite', dataDir: env.CATALOGUE_DATA_DIR };
+  const replicas = env.DATABASE_REPLICA_URLS;
+  return {
+    kind: 'postgres',
+    url: env.DATABASE_URL,
+    ...(!env.DATABASE_PREPARE && { prepare: false }),
+    ...(env.DATABASE_LISTEN_URL && { listenUrl: env.DATABASE_LISTEN_URL }),
+    ...(replicas && { replicas: { urls: replicas, maxLagSeconds: env.CATALOGUE_REPLICA_MAX_LAG } }),
+  };
 }
 
-export const defaultConnectionsConfig: ConnectionsConfig = {
-  idleSeconds: 5,
-  headersSeconds: 20,
-  requestSeconds: 30,
-  maxConnections: 512,
-};
+export type Config = z.output<typeof configSchema>;
+export type ChangesConfig = Config['changes'];
+export type ConnectionsConfig = Config['connections'];
+export type OaiConfig = Config['oai'];
 
 /** A configuration value that cannot be used; the message names the variable and what it accepts. */
 export class ConfigError extends Error {
@@ -136,232 +378,21 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-export function loadConfig(env: Env = process.env): Config {
-  return {
-    port: readPort(env.PORT),
-    host: env.HOST?.trim() || '0.0.0.0',
-    database: readDatabase(env),
-    workers: readWorkers(env.CATALOGUE_WORKERS),
-    seedSample: readChoice('CATALOGUE_SEED', env.CATALOGUE_SEED, ['sample', 'none'], 'sample') === 'sample',
-    publicUrl: readPublicUrl(env.CATALOGUE_PUBLIC_URL),
-    logRequests: readChoice('CATALOGUE_LOG', env.CATALOGUE_LOG, ['requests', 'none'], 'requests') === 'requests',
-    access: {
-      publicReads:
-        readChoice('CATALOGUE_PUBLIC_READS', env.CATALOGUE_PUBLIC_READS, ['true', 'false'], 'true') === 'true',
-      loanDays: readWhole('CATALOGUE_LOAN_DAYS', env.CATALOGUE_LOAN_DAYS, 1, 365) ?? defaultAccessPolicy.loanDays,
-      maxActiveLoans: readLoanCap(env.CATALOGUE_MAX_ACTIVE_LOANS),
-      holdDays: readWhole('CATALOGUE_HOLD_DAYS', env.CATALOGUE_HOLD_DAYS, 1, 365) ?? defaultAccessPolicy.holdDays,
-      maxHolds: readWhole('CATALOGUE_MAX_HOLDS', env.CATALOGUE_MAX_HOLDS, 0, 10_000) ?? defaultAccessPolicy.maxHolds,
-      maxRenewals:
-        readWhole('CATALOGUE_MAX_RENEWALS', env.CATALOGUE_MAX_RENEWALS, 0, 100) ?? defaultAccessPolicy.maxRenewals,
-    },
-    adminToken: readAdminToken(env.CATALOGUE_ADMIN_TOKEN),
-    rateLimits: readRateLimits(env.CATALOGUE_RATE_LIMITS),
-    changes: {
-      retentionDays:
-        readWhole('CATALOGUE_CHANGES_RETENTION_DAYS', env.CATALOGUE_CHANGES_RETENTION_DAYS, 1, 3650) ??
-        defaultChangesConfig.retentionDays,
-      keepAliveSeconds:
-        readWhole('CATALOGUE_CHANGES_KEEPALIVE_SECONDS', env.CATALOGUE_CHANGES_KEEPALIVE_SECONDS, 1, 300) ??
-        defaultChangesConfig.keepAliveSeconds,
-      maxStreams:
-        readWhole('CATALOGUE_CHANGES_MAX_STREAMS', env.CATALOGUE_CHANGES_MAX_STREAMS, 1, 100_000) ??
-        defaultChangesConfig.maxStreams,
-    },
-    connections: readConnections(env),
-    oai: readOai(env),
-    importMaxBytes:
-      readWhole('CATALOGUE_IMPORT_MAX_BYTES', env.CATALOGUE_IMPORT_MAX_BYTES, 1024, 2 ** 40) ??
-      DEFAULT_IMPORT_MAX_BYTES,
-  };
-}
-
-function readOai(env: Env): OaiConfig {
-  const repositoryId = env.CATALOGUE_OAI_REPOSITORY_ID?.trim() || undefined;
-  if (repositoryId !== undefined && !isRepositoryId(repositoryId)) {
-    throw new ConfigError(
-      `CATALOGUE_OAI_REPOSITORY_ID must be a domain name such as catalogue.example.org, got "${repositoryId}"`,
-    );
-  }
-  const adminEmail = env.CATALOGUE_OAI_ADMIN_EMAIL?.trim() || undefined;
-  if (adminEmail !== undefined && !/^[^\s@<>]+@([^\s@<>.]+\.)+[^\s@<>.]+$/.test(adminEmail)) {
-    throw new ConfigError(`CATALOGUE_OAI_ADMIN_EMAIL must be an e-mail address, got "${adminEmail}"`);
-  }
-  const pageSize =
-    readWhole('CATALOGUE_OAI_PAGE_SIZE', env.CATALOGUE_OAI_PAGE_SIZE, 1, 1000) ?? defaultOaiConfig.pageSize;
-  return { repositoryId, adminEmail, pageSize };
-}
-
-function readConnections(env: Env): ConnectionsConfig {
-  const defaults = defaultConnectionsConfig;
-  const connections = {
-    idleSeconds:
-      readWhole('CATALOGUE_IDLE_TIMEOUT_SECONDS', env.CATALOGUE_IDLE_TIMEOUT_SECONDS, 1, 3600) ?? defaults.idleSeconds,
-    headersSeconds:
-      readWhole('CATALOGUE_HEADERS_TIMEOUT_SECONDS', env.CATALOGUE_HEADERS_TIMEOUT_SECONDS, 1, 3600) ??
-      defaults.headersSeconds,
-    requestSeconds:
-      readWhole('CATALOGUE_REQUEST_TIMEOUT_SECONDS', env.CATALOGUE_REQUEST_TIMEOUT_SECONDS, 1, 3600) ??
-      defaults.requestSeconds,
-    maxConnections:
-      readWhole('CATALOGUE_MAX_CONNECTIONS', env.CATALOGUE_MAX_CONNECTIONS, 1, 1_000_000) ?? defaults.maxConnections,
-  };
-  // Node refuses a headers timeout longer than the request's, which includes the headers.
-  if (connections.headersSeconds > connections.requestSeconds) {
-    throw new ConfigError(
-      `CATALOGUE_HEADERS_TIMEOUT_SECONDS (${connections.headersSeconds}) must not exceed CATALOGUE_REQUEST_TIMEOUT_SECONDS (${connections.requestSeconds})`,
-    );
-  }
-  return connections;
-}
-
-function readWhole(name: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const number = Number(value.trim());
-  if (!/^\d+$/.test(value.trim()) || number < min || number > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${value}"`);
-  }
-  return number;
-}
-
-/** A whole number, `none` for no cap (an operator's explicit choice), or the default cap when unset. */
-function readLoanCap(value: string | undefined): number | undefined {
-  if (value?.trim() === 'none') return undefined;
-  try {
-    return readWhole('CATALOGUE_MAX_ACTIVE_LOANS', value, 1, 10_000) ?? defaultAccessPolicy.maxActiveLoans;
-  } catch {
-    throw new ConfigError(
-      `CATALOGUE_MAX_ACTIVE_LOANS must be a whole number from 1 to 10000 or "none", got "${value}"`,
-    );
-  }
-}
-
 /**
- * `off`, or per-minute quotas for some of the kinds, e.g. `search=300,write=60`; kinds not named keep
- * their defaults.
+ * The configuration of `env`, or a `ConfigError` naming each variable that cannot be used: what it must be,
+ * and the value given unless it may be a secret.
  */
-function readRateLimits(value: string | undefined): RateLimits | false {
-  const text = value?.trim() ?? '';
-  if (text === 'off') return false;
-  const limits: Record<RateKind, RatePolicy> = { ...defaultRateLimits };
-  if (text === '') return limits;
-  for (const part of text.split(',')) {
-    const match = /^\s*(search|stream|write)\s*=\s*(\d{1,6})\s*$/.exec(part);
-    if (!match || Number(match[2]) < 1) {
-      throw new ConfigError(
-        `CATALOGUE_RATE_LIMITS must be "off" or kind=per-minute pairs such as "search=120,stream=20,write=120", got "${value}"`,
-      );
-    }
-    limits[match[1] as RateKind] = { limit: Number(match[2]), windowSeconds: 60 };
-  }
-  return limits;
-}
-
-/** Long enough not to be guessed; printable so that it fits an Authorization header. */
-function readAdminToken(value: string | undefined): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (value.length < 24 || !/^[\x21-\x7e]+$/.test(value)) {
-    throw new ConfigError('CATALOGUE_ADMIN_TOKEN must be at least 24 printable characters without spaces');
-  }
-  return value;
-}
-
-function readPort(value: string | undefined): number {
-  if (value === undefined || value.trim() === '') return 3000;
-  const port = Number(value);
-  if (!/^\d+$/.test(value.trim()) || port > 65535) {
-    throw new ConfigError(`PORT must be a whole number from 0 to 65535, got "${value}"`);
-  }
-  return port;
-}
-
-function readDatabase(env: Env): DatabaseTarget {
-  const url = env.DATABASE_URL?.trim();
-  if (url) {
-    if (!/^postgres(ql)?:\/\//.test(url)) {
-      throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
-    }
-    const target = withWritableTarget(url);
-    if ('refusal' in target) throw new ConfigError(`DATABASE_URL: ${target.refusal}`);
-    const listenUrl = readListenUrl(env.DATABASE_LISTEN_URL);
-    const prepare = readChoice('DATABASE_PREPARE', env.DATABASE_PREPARE, ['true', 'false'], 'true') === 'true';
-    const replicas = readReplicas(env);
-    return {
-      kind: 'postgres',
-      url: target.url,
-      ...(!prepare && { prepare }),
-      ...(listenUrl && { listenUrl }),
-      ...(replicas && { replicas }),
-    };
-  }
-  if (env.DATABASE_REPLICA_URLS?.trim()) {
-    throw new ConfigError('DATABASE_REPLICA_URLS needs DATABASE_URL: standbys replicate a PostgreSQL server');
-  }
-  return { kind: 'pglite', dataDir: env.CATALOGUE_DATA_DIR?.trim() || './data' };
-}
-
-/** `DATABASE_LISTEN_URL`, which may list several hosts as `DATABASE_URL` may: LISTEN must reach the primary. */
-function readListenUrl(value: string | undefined): string | undefined {
-  const url = value?.trim();
-  if (!url) return undefined;
-  if (!/^postgres(ql)?:\/\//.test(url)) {
-    throw new ConfigError('DATABASE_LISTEN_URL must be a postgres:// or postgresql:// URL');
-  }
-  const target = withWritableTarget(url);
-  if ('refusal' in target) throw new ConfigError(`DATABASE_LISTEN_URL: ${target.refusal}`);
-  return target.url;
-}
-
-/** Most server processes one machine is expected to want; a typo such as 400 stops start-up instead. */
-const MAX_WORKERS = 64;
-
-function readWorkers(value: string | undefined): number {
-  if (value?.trim() === 'auto') return Math.min(availableParallelism(), MAX_WORKERS);
-  try {
-    return readWhole('CATALOGUE_WORKERS', value, 1, MAX_WORKERS) ?? 1;
-  } catch {
-    throw new ConfigError(
-      `CATALOGUE_WORKERS must be a whole number from 1 to ${MAX_WORKERS} or "auto", got "${value}"`,
-    );
-  }
-}
-
-/** The standbys, when any are named; a URL is never echoed back, since it may carry a password. */
-function readReplicas(env: Env): ReplicasTarget | undefined {
-  const maxLagSeconds =
-    readWhole('CATALOGUE_REPLICA_MAX_LAG', env.CATALOGUE_REPLICA_MAX_LAG, 1, 3600) ?? DEFAULT_REPLICA_MAX_LAG_SECONDS;
-  const text = env.DATABASE_REPLICA_URLS?.trim();
-  if (!text) return undefined;
-  const urls = text.split(',').map((url) => url.trim());
-  urls.forEach((url, i) => {
-    if (!/^postgres(ql)?:\/\/[^\s]+$/.test(url)) {
-      throw new ConfigError(
-        `DATABASE_REPLICA_URLS must be postgres:// or postgresql:// URLs separated by commas; entry ${i + 1} is not one`,
-      );
-    }
+export function loadConfig(env: Env = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const messages = parsed.error.issues.map((issue) => {
+    const [name] = issue.path;
+    if (typeof name !== 'string') return issue.message;
+    const secret = settings.get(environment.shape[name as keyof Environment])?.secret;
+    return `${name} ${issue.message}${secret ? '' : `, got "${env[name]}"`}`;
   });
-  if (new Set(urls).size !== urls.length) throw new ConfigError('DATABASE_REPLICA_URLS names a standby twice');
-  return { urls, maxLagSeconds };
+  throw new ConfigError(messages.join('; '));
 }
 
-function readChoice<T extends string>(name: string, value: string | undefined, choices: T[], fallback: T): T {
-  if (value === undefined || value.trim() === '') return fallback;
-  const choice = choices.find((c) => c === value.trim());
-  if (!choice) throw new ConfigError(`${name} must be one of ${choices.join(', ')}, got "${value}"`);
-  return choice;
-}
-
-function readPublicUrl(value: string | undefined): string | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    throw new ConfigError(`CATALOGUE_PUBLIC_URL must be an absolute http(s) URL, got "${value}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`CATALOGUE_PUBLIC_URL must be an absolute http(s) URL, got "${value}"`);
-  }
-  if (url.search || url.hash) throw new ConfigError('CATALOGUE_PUBLIC_URL must not carry a query or fragment');
-  return url.href.replace(/\/+$/, '');
-}
+/** What an empty environment gives: every default. Options left out of `createApp` (tests) are these. */
+export const defaultConfig: Config = loadConfig({});

@@ -14,7 +14,7 @@ import { type Database, openDatabase } from './db/client.js';
 import { DataDirectoryInUse } from './db/data-dir-lock.js';
 import { expireHoldsPeriodically } from './db/hold-expiry.js';
 import { prepareDatabase, preparePostgres } from './db/migrate.js';
-import { ChangeStreams } from './http/change-streams.js';
+import { ChangeStreams, changeStreamOptions } from './http/change-streams.js';
 import { boundConnections, connectionOptions } from './http/connections.js';
 import { withoutParameters } from './http/errors.js';
 import { createLogger, type Logger } from './log.js';
@@ -54,10 +54,7 @@ function showFirstToken(token: string | undefined): void {
 /** Serves on a database prepared already (a worker opens its own: the primary prepared it). */
 async function serveCatalogue(config: Config, log: Logger, opened?: Database): Promise<void> {
   const database = opened ?? (await openDatabase(config.database, { log }));
-  const changeStreams = new ChangeStreams(database, {
-    maxStreams: config.changes.maxStreams,
-    keepAliveMs: config.changes.keepAliveSeconds * 1000,
-  });
+  const changeStreams = new ChangeStreams(database, changeStreamOptions(config.changes));
   const stopPruning = pruneChangesPeriodically(database, config.changes.retentionDays, log);
   const stopExpiring = expireHoldsPeriodically(database, config.access.holdDays, log);
   const app = createApp({
@@ -67,7 +64,7 @@ async function serveCatalogue(config: Config, log: Logger, opened?: Database): P
     access: config.access,
     rateLimits: config.rateLimits,
     changeStreams,
-    changesRetentionDays: config.changes.retentionDays,
+    changes: config.changes,
     oai: config.oai,
     importMaxBytes: config.importMaxBytes,
   });

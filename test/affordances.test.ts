@@ -10,7 +10,6 @@ import { addBook, borrowBook, changeBook } from '../src/affordances/books.js';
 import { returnLoan } from '../src/affordances/loans.js';
 import { addUser } from '../src/affordances/users.js';
 import { createApp } from '../src/app.js';
-import { defaultAccessPolicy } from '../src/domain/policy.js';
 import type { Role } from '../src/domain/user.js';
 import type { AppEnv } from '../src/http/env.js';
 import { route, routesOf } from '../src/http/route.js';
@@ -65,7 +64,7 @@ describe('the route table', () => {
   afterAll(() => t.close());
 
   it('holds an affordance for every method a control submits to, and each is where it says it is', () => {
-    const app = createApp({ database: t.database, access: defaultAccessPolicy, rateLimits: false });
+    const app = createApp({ database: t.database, rateLimits: false });
     const declared = routesOf(app).flatMap((entry) =>
       Object.entries(entry.operations).flatMap(([method, operation]) =>
         isAffordance(operation) ? [{ method, path: entry.path, affordance: operation }] : [],
@@ -81,7 +80,7 @@ describe('the route table', () => {
   });
 
   it('says where each control appears in the words of its declaration, in the profile and in OpenAPI', async () => {
-    const app = createApp({ database: t.database, access: defaultAccessPolicy, rateLimits: false });
+    const app = createApp({ database: t.database, rateLimits: false });
     type Described = { appears: string; targets: Record<string, { appears: string }> };
     const profile = (await (await app.request('/profile', { headers: { Accept: 'application/json' } })).json()) as {
       vocabulary: { controls: Record<string, Described> };
@@ -123,7 +122,7 @@ describe('the route table', () => {
   });
 
   function declaredRoutes() {
-    const app = createApp({ database: t.database, access: defaultAccessPolicy, rateLimits: false });
+    const app = createApp({ database: t.database, rateLimits: false });
     return routesOf(app).flatMap((entry) =>
       Object.entries(entry.operations).flatMap(([method, operation]) =>
         isAffordance(operation) ? [{ method, path: entry.path, affordance: operation }] : [],

@@ -8,9 +8,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import { defaultConfig } from '../src/config.js';
 import { prepareDatabase } from '../src/db/migrate.js';
-import { defaultAccessPolicy } from '../src/domain/policy.js';
-import { ChangeStreams } from '../src/http/change-streams.js';
+import { ChangeStreams, changeStreamOptions } from '../src/http/change-streams.js';
 import { json } from './support/catalogue.js';
 import { type MigratedBefore, migratedBefore } from './support/migrated-before.js';
 import { LIBRARIAN_TOKEN } from './support/tokens.js';
@@ -82,8 +82,8 @@ describe('migrating a database made before circulation', () => {
 
     // Up to date, as a server does at start-up (which also registers the librarian).
     await prepareDatabase(migrated.database, { seedSample: false, adminToken: LIBRARIAN_TOKEN });
-    changeStreams = new ChangeStreams(migrated.database);
-    app = createApp({ changeStreams, database: migrated.database, access: defaultAccessPolicy, rateLimits: false });
+    changeStreams = new ChangeStreams(migrated.database, changeStreamOptions(defaultConfig.changes));
+    app = createApp({ changeStreams, database: migrated.database, rateLimits: false });
   });
 
   afterAll(async () => {

@@ -1,7 +1,8 @@
 /** Configuration from the environment: defaults, choices, and clear refusals. */
+import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, environment, loadConfig, settings } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('defaults to PGlite in ./data on port 3000 with the sample catalogue', () => {
@@ -120,7 +121,7 @@ describe('loadConfig', () => {
     }
     for (const refused of ['standby', 'read-only', 'prefer-standby', 'any']) {
       expect(() => database(`postgres://u@h1,h2/db?target_session_attrs=${refused}`)).toThrow(
-        /DATABASE_URL: .*several hosts.*read-write/,
+        /DATABASE_URL lists several hosts, so it needs target_session_attrs=read-write/,
       );
     }
   });
@@ -232,6 +233,24 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(name);
   });
 
+  it('refuses every whole number the same way: digits only, in its range, the value repeated', () => {
+    const wholeNumbers = Object.entries(environment.shape).filter(([, schema]) =>
+      /^\d+$/.test(settings.get(schema)?.default ?? ''),
+    );
+    expect(wholeNumbers.length).toBeGreaterThan(15);
+    for (const [name] of wholeNumbers) {
+      expect(() => loadConfig({ [name]: '1.5' }), name).toThrow(
+        new RegExp(`^${name} must be a whole number from \\d+ to \\d+( or "\\w+")?, got "1\\.5"$`),
+      );
+    }
+  });
+
+  it('names every variable that cannot be used, not only the first', () => {
+    expect(() => loadConfig({ CATALOGUE_SEED: 'lots', CATALOGUE_LOAN_DAYS: '0' })).toThrow(
+      'CATALOGUE_SEED must be one of sample, none, got "lots"; CATALOGUE_LOAN_DAYS must be a whole number from 1 to 365, got "0"',
+    );
+  });
+
   describe('access policy', () => {
     it('CATALOGUE_PUBLIC_READS: "true" or "false", public by default', () => {
       expect(loadConfig({ CATALOGUE_PUBLIC_READS: 'false' }).access.publicReads).toBe(false);
@@ -341,5 +360,30 @@ describe('loadConfig', () => {
       // The refusal goes to the operator's terminal and logs: it must not echo the would-be secret.
       expect(message).not.toContain(token.trim() || token);
     });
+  });
+});
+
+describe("README's table of settings", () => {
+  /** Each variable's row, as the schema declares it: name, default (or what it is worked out from), meaning. */
+  const rows = Object.entries(environment.shape).map(([name, schema]) => {
+    const setting = settings.get(schema);
+    if (!setting) throw new Error(`${name} has no description in the schema`);
+    const fallback = setting.shown ?? (setting.default === undefined ? '—' : `\`${setting.default}\``);
+    return `| \`${name}\` | ${fallback} | ${setting.meaning} |`;
+  });
+
+  it('lists every variable of the schema, in its order, with its default and meaning', async () => {
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    const header = '| variable | default | meaning |\n|---|---|---|\n';
+    const start = readme.indexOf(header) + header.length;
+    const table = readme.slice(start, readme.indexOf('\n\n', start)).split('\n');
+    expect(table).toEqual(rows);
+  });
+
+  it('gives each default as the variable would be written: an empty environment is the defaults', () => {
+    for (const [name, schema] of Object.entries(environment.shape)) {
+      const fallback = settings.get(schema)?.default;
+      if (fallback !== undefined) expect(loadConfig({ [name]: fallback }), name).toEqual(loadConfig({}));
+    }
   });
 });

@@ -13,7 +13,6 @@ import { serve } from '@hono/node-server';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneChanges } from '../src/db/queries/changes.js';
-import { defaultRateLimits } from '../src/http/rate-limit.js';
 import {
   addAuthor,
   addBook,
@@ -24,6 +23,7 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { readOai, schemaErrors, textOf } from './support/oai-pmh.js';
+import { defaultRateLimits } from './support/rate-limit.js';
 
 /** Small, so that a dozen books take several pages. */
 const PAGE_SIZE = 4;

@@ -28,13 +28,13 @@ function standby(answer: () => unknown): { name: string; database: Database } {
   return { name: 'standby', database };
 }
 
-const opened: Replicas[] = [];
+const opened: Replicas<Database>[] = [];
 afterEach(async () => {
   for (const replicas of opened.splice(0)) await replicas.close();
 });
 
 /** Standbys probed once, by hand: the timer's next round is an hour away. */
-async function probed(primaryLsn: string, rows: (() => unknown)[], maxLagSeconds = 5): Promise<Replicas> {
+async function probed(primaryLsn: string, rows: (() => unknown)[], maxLagSeconds = 5): Promise<Replicas<Database>> {
   const replicas = new Replicas(
     answering(() => [{ lsn: primaryLsn }]),
     rows.map((row, i) => ({ ...standby(row), name: `replica ${i + 1}` })),

@@ -8,10 +8,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import { defaultConfig } from '../src/config.js';
 import { rowsOf } from '../src/db/client.js';
 import { prepareDatabase } from '../src/db/migrate.js';
-import { defaultAccessPolicy } from '../src/domain/policy.js';
-import { ChangeStreams } from '../src/http/change-streams.js';
+import { ChangeStreams, changeStreamOptions } from '../src/http/change-streams.js';
 import { json } from './support/catalogue.js';
 import { dictionaryAndRecount } from './support/dictionary.js';
 import { type MigratedBefore, migratedBefore } from './support/migrated-before.js';
@@ -51,8 +51,8 @@ describe('migrating a database made before romanisation’s marks were left out'
     ]);
 
     await prepareDatabase(old.database, { seedSample: false, adminToken: LIBRARIAN_TOKEN });
-    changeStreams = new ChangeStreams(old.database);
-    app = createApp({ changeStreams, database: old.database, access: defaultAccessPolicy, rateLimits: false });
+    changeStreams = new ChangeStreams(old.database, changeStreamOptions(defaultConfig.changes));
+    app = createApp({ changeStreams, database: old.database, rateLimits: false });
   });
 
   afterAll(async () => {

@@ -7,9 +7,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import { defaultConfig } from '../src/config.js';
 import { prepareDatabase } from '../src/db/migrate.js';
-import { defaultAccessPolicy } from '../src/domain/policy.js';
-import { ChangeStreams } from '../src/http/change-streams.js';
+import { ChangeStreams, changeStreamOptions } from '../src/http/change-streams.js';
 import { json } from './support/catalogue.js';
 import { type MigratedBefore, migratedBefore } from './support/migrated-before.js';
 import { LIBRARIAN_TOKEN } from './support/tokens.js';
@@ -36,8 +36,8 @@ describe('migrating a database made before forgiving search', () => {
     before = await run(sql`select id, title, author_id, version from books order by id`);
 
     await prepareDatabase(old.database, { seedSample: false, adminToken: LIBRARIAN_TOKEN });
-    changeStreams = new ChangeStreams(old.database);
-    app = createApp({ changeStreams, database: old.database, access: defaultAccessPolicy, rateLimits: false });
+    changeStreams = new ChangeStreams(old.database, changeStreamOptions(defaultConfig.changes));
+    app = createApp({ changeStreams, database: old.database, rateLimits: false });
   });
 
   afterAll(async () => {

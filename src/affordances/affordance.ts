@@ -4,8 +4,8 @@
  */
 import { type BodyInput, validateInput } from '../domain/input.js';
 import { authorize, type Decision } from '../domain/policy.js';
-import type { Control, Field, Method } from '../hypermedia/model.js';
-import { type ControlName, controls } from '../hypermedia/vocabulary.js';
+import type { Control, Field } from '../hypermedia/model.js';
+import { type ControlName, controls, type Method } from '../hypermedia/vocabulary.js';
 import type { RenderContext } from './context.js';
 import { inputFields, listingFields } from './fields.js';
 import type { Operation, OperationBody } from './operation.js';

@@ -8,11 +8,9 @@ import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { isn } from '@electric-sql/pglite/contrib/isn';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
-import type { DatabaseTarget, ReplicasTarget } from '../config.js';
 import {
   CONNECT_TIMEOUT_SECONDS,
   LISTING_READS_AT_ONCE,
@@ -21,12 +19,15 @@ import {
 } from '../domain/limits.js';
 import type { Logger } from '../log.js';
 import { lockDataDirectory } from './data-dir-lock.js';
+import type { Db } from './db.js';
 import { type ChannelListener, type Listening, listenOnPostgres } from './listen.js';
 import { Replicas } from './replicas.js';
 import * as schema from './schema/index.js';
 import { Semaphore } from './semaphore.js';
+import type { DatabaseTarget, ReplicasTarget } from './target.js';
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+// Queries import these from here, beside `Database`.
+export { type Db, rowsOf } from './db.js';
 
 export interface Database {
   db: Db;
@@ -39,7 +40,7 @@ export interface Database {
   /** PGlite only: the whole database as a tarball, which `openPglite` can start from. */
   dump?: () => Promise<Blob>;
   /** The primary's streaming standbys, when configured: where reads may go instead (docs/scaling.md). */
-  replicas?: Replicas;
+  replicas?: Replicas<Database>;
 }
 
 export interface OpenOptions {
@@ -147,9 +148,4 @@ export async function openPglite(
     close: () => client.close(),
     dump: () => client.dumpDataDir('gzip'),
   };
-}
-
-/** drizzle's `execute` answers an array on postgres.js and `{ rows }` on PGlite. */
-export function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 }

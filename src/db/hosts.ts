@@ -16,7 +16,8 @@ function hostsOf(url: string): string[] {
 /**
  * The URL as the service connects with it: with several hosts, `target_session_attrs=read-write` unless it
  * names a writable target itself, so that a standby (or a primary turned read-only) is skipped. Answers a
- * message instead when the URL asks for something else, which would send writes to a standby.
+ * message instead (to follow the variable's name) when the URL asks for something else, which would send
+ * writes to a standby.
  */
 export function withWritableTarget(url: string): { url: string } | { refusal: string } {
   if (hostsOf(url).length < 2) return { url };
@@ -28,6 +29,6 @@ export function withWritableTarget(url: string): { url: string } | { refusal: st
   }
   if (WRITABLE_TARGETS.includes(asked)) return { url };
   return {
-    refusal: `a DATABASE_URL with several hosts needs target_session_attrs=${WRITABLE_TARGETS.join(' or ')} (read-write when left out), got "${asked}"`,
+    refusal: `lists several hosts, so it needs target_session_attrs=${WRITABLE_TARGETS.join(' or ')} (read-write when left out), got "${asked}"`,
   };
 }

@@ -10,10 +10,10 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
-import type { DatabaseTarget } from '../config.js';
 import { type AccessOptions, ensureAccess } from './access.js';
 import type { Database, Db } from './client.js';
 import { loadSampleCatalogue } from './seed.js';
+import type { DatabaseTarget } from './target.js';
 import { within } from './within.js';
 
 // src/db/ and, compiled, dist/db/ are both two levels below the repository's drizzle/.

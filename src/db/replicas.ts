@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Logger } from '../log.js';
-import { type Database, type Db, rowsOf } from './client.js';
+import { type Db, rowsOf } from './db.js';
 import { codeOf, databaseUnavailability } from './errors.js';
 import { within } from './within.js';
 
@@ -22,11 +22,17 @@ export type ReplicaState =
   /** It answers but is not in recovery (promoted, or not a standby at all): its data may have diverged. */
   | 'not-standby';
 
-/** One standby, with what the probe last learnt of it. */
-export interface Replica {
+/** What the probe needs of a standby's database: to query it, and to close it with the rest. */
+export interface StandbyDatabase {
+  readonly db: Db;
+  close(): Promise<void>;
+}
+
+/** One standby, with what the probe last learnt of it; `D` is the database reads are handed. */
+export interface Replica<D extends StandbyDatabase> {
   /** `replica 1`, `replica 2`… in the order of `DATABASE_REPLICA_URLS`: never the URL, which may hold a password. */
   readonly name: string;
-  readonly database: Database;
+  readonly database: D;
   state: ReplicaState;
   /** The WAL position it has replayed, as last probed. */
   replayed: bigint | undefined;
@@ -58,8 +64,8 @@ const PROBE_DEADLINE_MS = 2_000;
 /** The primary's positions remembered, one per probe: enough to date any lag up to this many probes. */
 const HISTORY = 600;
 
-export class Replicas {
-  readonly all: readonly Replica[];
+export class Replicas<D extends StandbyDatabase> {
+  readonly all: readonly Replica<D>[];
   readonly #primary: Db;
   readonly #maxLagSeconds: number;
   readonly #log: Logger | undefined;
@@ -70,7 +76,7 @@ export class Replicas {
   #next = 0;
   #closed = false;
 
-  constructor(primary: Db, standbys: { name: string; database: Database }[], options: ReplicasOptions) {
+  constructor(primary: Db, standbys: { name: string; database: D }[], options: ReplicasOptions) {
     this.#primary = primary;
     this.#maxLagSeconds = options.maxLagSeconds;
     this.#log = options.log;
@@ -96,10 +102,10 @@ export class Replicas {
    * A standby for a read, taking turns among those streaming within the lag allowed; with `position` (the
    * caller's last write), only one the probe saw replay it. `undefined`: read from the primary.
    */
-  choose(position?: bigint): Replica | undefined {
+  choose(position?: bigint): Replica<D> | undefined {
     const count = this.all.length;
     for (let i = 0; i < count; i++) {
-      const replica = this.all[(this.#next + i) % count] as Replica;
+      const replica = this.all[(this.#next + i) % count] as Replica<D>;
       if (replica.state !== 'streaming') continue;
       if (position !== undefined && (replica.replayed === undefined || replica.replayed < position)) continue;
       this.#next = (this.#next + i + 1) % count;
@@ -113,7 +119,7 @@ export class Replicas {
    * that the read is made again on the primary: it could not be reached (it is set aside until a probe
    * finds it again), its replay cancelled the read (a recovery conflict), or the read wrote.
    */
-  failed(replica: Replica, error: unknown): boolean {
+  failed(replica: Replica<D>, error: unknown): boolean {
     const why = databaseUnavailability(error);
     if (why === 'unreachable') {
       this.#set(replica, 'down', { code: codeOf(error) });
@@ -170,7 +176,7 @@ export class Replicas {
     await Promise.all(this.all.map((replica) => this.#probeReplica(replica, at, primary !== undefined)));
   }
 
-  async #probeReplica(replica: Replica, at: number, primaryKnown: boolean): Promise<void> {
+  async #probeReplica(replica: Replica<D>, at: number, primaryKnown: boolean): Promise<void> {
     let row: StandbyRow | undefined;
     try {
       [row] = rowsOf<StandbyRow>(
@@ -218,7 +224,7 @@ export class Replicas {
   }
 
   /** `why`: the driver's error code, for the log line of a standby going down; never its message, which may name the host. */
-  #set(replica: Replica, state: ReplicaState, why: { code?: string | undefined } = {}): void {
+  #set(replica: Replica<D>, state: ReplicaState, why: { code?: string | undefined } = {}): void {
     if (replica.state === state) return;
     const was = replica.state;
     replica.state = state;

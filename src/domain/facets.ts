@@ -3,7 +3,6 @@
  * the filter each one narrows with, and how counts over a sample of a large listing become estimates.
  */
 import { YEAR_MAX, YEAR_MIN } from './limits.js';
-import type { Listing } from './listing.js';
 
 /** Every facet a listing may offer, in the order a request's `facets` is checked against. */
 export const FACET_NAMES = ['author', 'decade', 'available', 'language', 'subject'] as const;
@@ -67,9 +66,4 @@ export function facetTotals(counts: FacetCounts, total: number): FacetCount[] {
   if (!counts.sampled || counts.counted === 0 || total <= counts.counted) return counts.values;
   const factor = total / counts.counted;
   return counts.values.map((value) => ({ ...value, count: Math.max(1, Math.round(value.count * factor)) }));
-}
-
-/** The values of a facet's filter in the listing: the ones chosen. */
-export function chosenValues(listing: Listing, name: FacetName): (string | number | boolean)[] {
-  return listing.filters.find((filter) => filter.field === facetFilters[name])?.values ?? [];
 }

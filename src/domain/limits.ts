@@ -49,12 +49,6 @@ export function idOf(text: string): number | undefined {
 export const MAX_PAGE = INT4_MAX;
 /** Largest request body, in bytes. */
 export const MAX_BODY_BYTES = 16 * 1024;
-/**
- * Largest file an import takes over HTTP, in bytes, unless `CATALOGUE_IMPORT_MAX_BYTES` says otherwise:
- * 100,000 MARCXML records of about 1.5 KB each, with room. The file is streamed, so the limit bounds the
- * time an import holds a connection, not the memory it takes.
- */
-export const DEFAULT_IMPORT_MAX_BYTES = 256 * 1024 * 1024;
 /** Longest value of a free-text listing parameter (`query`, `author`, a `filter` value). */
 export const MAX_QUERY_PARAM_LENGTH = 500;
 /** Most words in a search (`query`): every word must match, and each costs an index lookup. */

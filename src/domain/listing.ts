@@ -5,7 +5,7 @@
  */
 import { type Cursor, decodeCursor, encodeCursor, fingerprint, type KeyType, type KeyValue } from './cursor.js';
 import { InvalidInput } from './errors.js';
-import type { FacetName } from './facets.js';
+import { type FacetName, facetFilters } from './facets.js';
 import { identifierFormats } from './identifiers.js';
 import type { FieldFormat } from './input.js';
 import {
@@ -103,6 +103,11 @@ export interface Listing {
    * matches first, where the collection has `exactFirst`).
    */
   countLimit: number;
+}
+
+/** The values of a facet's filter in the listing: the ones chosen. */
+export function chosenValues(listing: Listing, name: FacetName): (string | number | boolean)[] {
+  return listing.filters.find((filter) => filter.field === facetFilters[name])?.values ?? [];
 }
 
 /** A listing that asked for a page. */

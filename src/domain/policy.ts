@@ -45,21 +45,6 @@ export interface AccessPolicy {
   maxRenewals: number;
 }
 
-/**
- * A lending library caps loans per member: without a cap one member could borrow the whole collection (a
- * member once borrowed all 515 available books in 1.5 s). Ten is a common public-library figure.
- */
-export const DEFAULT_MAX_ACTIVE_LOANS = 10;
-
-export const defaultAccessPolicy: AccessPolicy = {
-  publicReads: true,
-  loanDays: 14,
-  maxActiveLoans: DEFAULT_MAX_ACTIVE_LOANS,
-  holdDays: 7,
-  maxHolds: 10,
-  maxRenewals: 2,
-};
-
 /** Who is making the request. */
 export type Caller =
   | { readonly kind: 'anonymous' }

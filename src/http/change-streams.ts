@@ -2,7 +2,7 @@
  * @module The live change streams of one process: bounded in number, so stalled clients cannot take the
  * process down, and woken by the NOTIFY the feed's triggers send at commit through any process.
  */
-import { defaultChangesConfig } from '../config.js';
+import type { ChangesConfig } from '../config.js';
 import type { Database } from '../db/client.js';
 import { CHANGES_CHANNEL } from '../db/queries/changes.js';
 
@@ -13,11 +13,10 @@ export interface ChangeStreamOptions {
   keepAliveMs: number;
 }
 
-/** Defaults of `CATALOGUE_CHANGES_MAX_STREAMS` and `CATALOGUE_CHANGES_KEEPALIVE_SECONDS`. */
-export const defaultChangeStreamOptions: ChangeStreamOptions = {
-  maxStreams: defaultChangesConfig.maxStreams,
-  keepAliveMs: defaultChangesConfig.keepAliveSeconds * 1000,
-};
+/** The bounds `CATALOGUE_CHANGES_MAX_STREAMS` and `CATALOGUE_CHANGES_KEEPALIVE_SECONDS` set. */
+export function changeStreamOptions(changes: ChangesConfig): ChangeStreamOptions {
+  return { maxStreams: changes.maxStreams, keepAliveMs: changes.keepAliveSeconds * 1000 };
+}
 
 /** Why a wait ended. */
 export type Woken = 'notified' | 'timeout' | 'closed';
@@ -32,8 +31,8 @@ export class ChangeStreams {
   readonly #waiters = new Set<(why: Woken) => void>();
   readonly #closers = new Set<() => void>();
 
-  constructor(database: Database, options: Partial<ChangeStreamOptions> = {}) {
-    this.options = { ...defaultChangeStreamOptions, ...options };
+  constructor(database: Database, options: ChangeStreamOptions) {
+    this.options = options;
     this.database = database;
     const wake = () => {
       this.#generation++;

@@ -18,8 +18,7 @@ import {
 import { type ListingSpec, type SortChoice, sortableFields } from '../domain/listing.js';
 import { SESSION_COOKIE } from '../domain/session.js';
 import { type Format, writesEveryKind } from '../formats/format.js';
-import type { Method } from '../hypermedia/model.js';
-import type { Vocabulary } from '../hypermedia/vocabulary.js';
+import type { Method, Vocabulary } from '../hypermedia/vocabulary.js';
 import { schemas } from './openapi-schemas.js';
 import type { RouteEntry } from './route.js';
 

@@ -2,7 +2,7 @@
  * @module Where a caller's spending is counted: the interface, and the count kept in this process alone,
  * in fixed windows. PGlite uses it (one process by construction), and the shared count falls back on it.
  */
-import type { RateKind, RatePolicy } from './rate-limit.js';
+import type { RateKind, RatePolicy } from '../domain/rate-limits.js';
 
 /** The caller's window after counting. */
 export interface QuotaSpent {

@@ -5,26 +5,17 @@
  */
 import type { Context } from 'hono';
 import { CatalogueError } from '../domain/errors.js';
-import type { AppEnv } from './env.js';
+import type { Caller } from '../domain/policy.js';
+import type { RateKind, RateLimits, RatePolicy } from '../domain/rate-limits.js';
 import { ProcessQuotaCounter, type QuotaCounter } from './quota-counter.js';
 
-/** One kind of expensive work and how much of it a caller may do per window. */
-export interface RatePolicy {
-  /** Quota per window. */
-  limit: number;
-  windowSeconds: number;
+/**
+ * What the limiter reads of a request's context: who is calling, as authentication set it. Any app's
+ * context that carries the caller will do, so that the limiter does not depend on the app's whole `AppEnv`.
+ */
+interface CallerEnv {
+  Variables: { ctx: { caller: Caller } };
 }
-
-export type RateKind = 'search' | 'stream' | 'write';
-
-export type RateLimits = Readonly<Record<RateKind, RatePolicy>>;
-
-/** Generous for people and well-behaved scripts; a tight loop or a scraper meets them within a minute. */
-export const defaultRateLimits: RateLimits = {
-  search: { limit: 120, windowSeconds: 60 },
-  stream: { limit: 20, windowSeconds: 60 },
-  write: { limit: 120, windowSeconds: 60 },
-};
 
 /** 429: the caller has spent a limit; `Retry-After` says when the window turns. */
 export class TooManyRequests extends CatalogueError {
@@ -50,7 +41,7 @@ export class RateLimiter {
    * Spends one unit of `kind` for the caller of this request: sets the `RateLimit` fields on the
    * response, or throws 429 when nothing is left.
    */
-  async spend(c: Context<AppEnv>, kind: RateKind): Promise<void> {
+  async spend<E extends CallerEnv>(c: Context<E>, kind: RateKind): Promise<void> {
     const policy = this.limits[kind];
     const { used, resetSeconds } = await this.counter.count(callerKey(c), kind, policy);
     const headers = {
@@ -63,7 +54,7 @@ export class RateLimiter {
 }
 
 /** The signed-in user, or the client's address; in-process requests (tests) have no address. */
-function callerKey(c: Context<AppEnv>): string {
+function callerKey<E extends CallerEnv>(c: Context<E>): string {
   const caller = c.get('ctx')?.caller;
   if (caller?.kind === 'user') return `user:${caller.id}`;
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;

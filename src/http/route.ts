@@ -7,7 +7,7 @@ import { isAffordance } from '../affordances/affordance.js';
 import type { Operation } from '../affordances/operation.js';
 import { MethodNotAllowed } from '../domain/errors.js';
 import { authorize } from '../domain/policy.js';
-import type { Method } from '../hypermedia/model.js';
+import type { Method } from '../hypermedia/vocabulary.js';
 import type { AppEnv } from './env.js';
 import type { Frame } from './middleware/frame.js';
 

@@ -13,9 +13,9 @@
 import type { Db } from '../db/client.js';
 import { codeOf } from '../db/errors.js';
 import { spendQuota, sweepRateWindows, type WindowCount } from '../db/queries/rate-windows.js';
+import type { RateKind, RatePolicy } from '../domain/rate-limits.js';
 import type { Logger } from '../log.js';
 import { ProcessQuotaCounter, type QuotaCounter, type QuotaSpent, quotaSpent } from './quota-counter.js';
-import type { RateKind, RatePolicy } from './rate-limit.js';
 
 /** How often a process removes ended windows: the table holds about two windows' callers at most. */
 const SWEEP_EVERY_MS = 60_000;

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import type { FacetName } from '../domain/facets.js';
 import { inputFieldSchema } from '../domain/input.js';
-import type { ControlName, Rel } from './vocabulary.js';
+import type { ControlName, Method, Rel } from './vocabulary.js';
 
 export type { FieldType } from '../domain/input.js';
 
@@ -71,9 +71,6 @@ export const fieldSchema = inputFieldSchema.extend({
 });
 
 export type Field = z.infer<typeof fieldSchema>;
-
-/** HTTP methods a control can use. */
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** An action a client may take (an affordance): submitting the fields to `href` with `method`. */
 export interface Control {

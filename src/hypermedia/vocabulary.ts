@@ -2,7 +2,8 @@
  * @module The link relations (nouns) and control names (verbs) the catalogue uses: one registry that
  * renderers, the profile, docs and tests share, where an entry may be marked deprecated.
  */
-import type { Method } from './model.js';
+/** HTTP methods a control can use. */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * A rel or control on its way out. The API has no versions: a name is deprecated, announced in every

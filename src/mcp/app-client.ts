@@ -4,7 +4,7 @@
  */
 import type { Withheld } from '../affordances/context.js';
 import type { Decision } from '../domain/policy.js';
-import type { Method } from '../hypermedia/model.js';
+import type { Method } from '../hypermedia/vocabulary.js';
 import { ToolError } from './errors.js';
 import type { Scope } from './scope.js';
 

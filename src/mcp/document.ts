@@ -2,7 +2,8 @@
  * @module A document as an agent is shown it: the app's JSON answer read back into data, links and
  * controls, made compact for a model's context, and written both as text and as structured content.
  */
-import { type Facet, type Field, isInline, type Method } from '../hypermedia/model.js';
+import { type Facet, type Field, isInline } from '../hypermedia/model.js';
+import type { Method } from '../hypermedia/vocabulary.js';
 import type { Answer } from './app-client.js';
 import { ToolError } from './errors.js';
 

@@ -93,7 +93,7 @@ export function renderPage(
     links: [...links, ...collection.links],
     controls: collection.controls,
     items,
-    ...(facetCounts && { facets: renderFacets(collection, listing, facetCounts, facts.totalItems) }),
+    ...(facetCounts && { facets: renderFacets(collection.uri, listing, facetCounts, facts.totalItems) }),
   };
 }
 

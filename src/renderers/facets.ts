@@ -2,18 +2,11 @@
  * @module Renders a listing's facet counts: each value labelled, counted, and linked to the listing
  * narrowed to it, or, when it is chosen already, to the listing without it.
  */
-import {
-  chosenValues,
-  type FacetCount,
-  type FacetCounts,
-  type FacetName,
-  facetFilters,
-  facetTotals,
-} from '../domain/facets.js';
+import { type FacetCount, type FacetCounts, type FacetName, facetFilters, facetTotals } from '../domain/facets.js';
 import { languageName } from '../domain/identifiers.js';
-import { type Filter, listingQuery, type PagedListing } from '../domain/listing.js';
+import { chosenValues, type Filter, listingQuery, type PagedListing } from '../domain/listing.js';
 import type { Facet, FacetValue } from '../hypermedia/model.js';
-import type { Collection } from './collection.js';
+import type { ListingParams } from '../hypermedia/uris.js';
 
 const titles: Record<FacetName, string> = {
   author: 'Author',
@@ -52,11 +45,12 @@ function inOrder(name: FacetName, values: FacetCount[]): FacetCount[] {
 }
 
 /**
- * The facets a listing asked for, from their counts. Estimated counts are scaled to the listing's total
- * (`total`, as its meta says it). A chosen value is always shown, counted or not.
+ * The facets a listing asked for, from their counts, each value linked through `uri` (the collection's
+ * with listing parameters). Estimated counts are scaled to the listing's total (`total`, as its meta says
+ * it). A chosen value is always shown, counted or not.
  */
 export function renderFacets(
-  collection: Collection,
+  uri: (params: ListingParams) => string,
   listing: PagedListing,
   counts: FacetCounts,
   total: number,
@@ -76,7 +70,7 @@ export function renderFacets(
         label: labelOf(count),
         count: count.count,
         chosen: isChosen,
-        href: collection.uri(listingQuery(narrowed(listing, facetFilters[name], count.value, isChosen))),
+        href: uri(listingQuery(narrowed(listing, facetFilters[name], count.value, isChosen))),
       };
     });
     return { name, title: titles[name], values, ...(counts.estimated && { estimated: true as const }) };

@@ -6,13 +6,13 @@ import { readFile } from 'node:fs/promises';
 import type { Hono } from 'hono';
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
-import type { OaiConfig } from '../../src/config.js';
+import { defaultConfig, type OaiConfig } from '../../src/config.js';
 import { type Database, openDatabase, openPglite } from '../../src/db/client.js';
 import { prepareDatabase } from '../../src/db/migrate.js';
-import { type AccessPolicy, defaultAccessPolicy } from '../../src/domain/policy.js';
-import { type ChangeStreamOptions, ChangeStreams } from '../../src/http/change-streams.js';
+import type { AccessPolicy } from '../../src/domain/policy.js';
+import type { RateLimits } from '../../src/domain/rate-limits.js';
+import { type ChangeStreamOptions, ChangeStreams, changeStreamOptions } from '../../src/http/change-streams.js';
 import type { AppEnv } from '../../src/http/env.js';
-import type { RateLimits } from '../../src/http/rate-limit.js';
 import { createPostgresDatabase, directUrlOf } from './database.js';
 import { LIBRARIAN_TOKEN } from './tokens.js';
 
@@ -61,16 +61,19 @@ export interface TestCatalogueOptions {
 export async function openTestCatalogue(options: TestCatalogueOptions = {}): Promise<TestCatalogue> {
   const { database, drop } = await openFreshDatabase();
   await prepareDatabase(database, { seedSample: options.seedSample ?? false, adminToken: LIBRARIAN_TOKEN });
-  const changeStreams = new ChangeStreams(database, options.changeStreams);
+  const changeStreams = new ChangeStreams(database, {
+    ...changeStreamOptions(defaultConfig.changes),
+    ...options.changeStreams,
+  });
   const app = createApp({
     changeStreams,
     database,
     publicUrl: options.publicUrl,
-    access: { ...defaultAccessPolicy, ...options.access },
+    access: { ...defaultConfig.access, ...options.access },
     rateLimits: options.rateLimits ?? false,
     rateLimitCounting: options.rateLimitCounting,
     listingCountLimit: options.listingCountLimit,
-    oai: options.oai,
+    oai: { ...defaultConfig.oai, ...options.oai },
     importMaxBytes: options.importMaxBytes,
   });
   const client = (token: string | undefined): TestClient => {

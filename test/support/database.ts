@@ -8,9 +8,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import type { DatabaseTarget } from '../../src/config.js';
 import { openDatabase } from '../../src/db/client.js';
 import { prepareDatabase } from '../../src/db/migrate.js';
+import type { DatabaseTarget } from '../../src/db/target.js';
 
 /** A database on a PostgreSQL server, of one test's own. */
 export interface PostgresDatabase {

@@ -6,8 +6,8 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { chosenValues, type FacetCount, type FacetCounts, type FacetName } from '../../domain/facets.js';
-import type { Listing } from '../../domain/listing.js';
+import type { FacetCount, FacetCounts, FacetName } from '../../domain/facets.js';
+import { chosenValues, type Listing } from '../../domain/listing.js';
 import type { Db } from '../client.js';
 import { rowsOf } from '../client.js';
 import { type ListingScope, type ListingTable, listingWhere } from './listing.js';

@@ -17,7 +17,7 @@ type Answer = () => Response | Promise<Response>;
 /** Sets the request's `database` to a standby where one may answer, runs `answer`, and answers again on the primary should the standby fail. */
 export type ReadFromReplica = (c: Context<AppEnv>, answer: Answer) => Promise<Response>;
 
-export function replicaReads(primary: Database, replicas: Replicas): ReadFromReplica {
+export function replicaReads(primary: Database, replicas: Replicas<Database>): ReadFromReplica {
   return async function readFromReplica(c, answer) {
     // No standby answers now: the primary does, without a lookup of the caller's position.
     if (!replicas.anyStreaming()) return answer();

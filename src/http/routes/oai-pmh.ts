@@ -3,7 +3,7 @@
  * them as a form (§3.1.1). Readable by whoever may read the catalogue.
  */
 import type { Context, Hono } from 'hono';
-import { defaultOaiConfig, type OaiConfig } from '../../config.js';
+import type { OaiConfig } from '../../config.js';
 import { isRepositoryId, OaiIdentifiers } from '../../domain/oai-pmh/identifiers.js';
 import { VERBS } from '../../domain/oai-pmh/request.js';
 import { metadataFormats } from '../../formats/oai-pmh/registry.js';
@@ -64,7 +64,7 @@ const operations = {
   },
 } satisfies Record<string, Operations>;
 
-export interface OaiPmhOptions extends Partial<OaiConfig> {
+export interface OaiPmhOptions extends OaiConfig {
   publicUrl?: string | undefined;
 }
 
@@ -75,7 +75,7 @@ export function oaiPmhRoutes(app: Hono<AppEnv>, options: OaiPmhOptions): void {
     // Identify must name someone (§4.2); `.invalid` says plainly that nobody was configured.
     adminEmail: options.adminEmail ?? `oai-admin@${repositoryId.includes('.') ? repositoryId : 'catalogue.invalid'}`,
     identifiers: new OaiIdentifiers(repositoryId),
-    pageSize: options.pageSize ?? defaultOaiConfig.pageSize,
+    pageSize: options.pageSize,
   };
   const respond = async (c: Context<AppEnv>, params: URLSearchParams) => {
     // Absolute under the public URL when one is configured (harvesters want it), else path-absolute like
