@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../src/domain/session.js';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { borrow, returnLoan } from './support/circulation.js';
 import { linkHeader } from './support/documents.js';
 
 let t: TestCatalogue;
@@ -111,7 +112,7 @@ describe('loans', () => {
   it('borrow and return name the book, the books, the author\u2019s books, the loans and the borrower\u2019s', async () => {
     const book = await addBook(t, 'Lent Hint', 2003, author);
     const member = await addUser(t, 'Hinted Member');
-    const borrowed = await t.as(member.token).send('POST', `/books/${book}/borrow`, {});
+    const borrowed = await borrow(t.as(member.token), book);
     expect(borrowed.status).toBe(201);
     const loan = (await json(borrowed)).id as number;
     expect(borrowed.headers.get('location')).toBe(`/loans/${loan}`);
@@ -119,7 +120,7 @@ describe('loans', () => {
     const expected = [`/books/${book}`, ...books, ...booksOf(author), ...loans, ...loansOf(member.id)];
     expect(invalidates(borrowed)).toEqual(expected);
 
-    const returned = await t.as(member.token).send('PATCH', `/loans/${loan}`, { status: 'returned' });
+    const returned = await returnLoan(t.as(member.token), loan);
     expect(returned.status).toBe(200);
     expect(invalidates(returned)).toEqual(expected);
   });

@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { borrowed } from './support/circulation.js';
 import { expectError } from './support/errors.js';
 
 interface FacetValue {
@@ -89,7 +90,7 @@ describe('facets of book listings', () => {
     b.ancient = await addBook(t, 'An ancient river tablet', -5, a.collins);
     const member = await addUser(t, 'Reader');
     for (const id of [b.persuasion, b.tenant]) {
-      expect((await t.as(member.token).send('POST', `/books/${id}/borrow`, {})).status).toBe(201);
+      await borrowed(t.as(member.token), id);
     }
   });
   afterAll(() => t.close());

@@ -3,6 +3,7 @@
  * route is here as soon as it is registered), and a catalogue with one of each resource to fill them in.
  */
 import { addAuthor, addBook, addUser, json, type TestCatalogue, type TestClient } from './catalogue.js';
+import { borrowed, held } from './circulation.js';
 
 /** One registered URI template and the methods it serves (upper case; HEAD and OPTIONS are implied). */
 export interface ServedRoute {
@@ -43,9 +44,9 @@ export async function addFixture(t: TestCatalogue, tag: string): Promise<Fixture
   const book = await addBook(t, title, 1961, author);
   const lender = await addUser(t, memberName);
   const member = t.as(lender.token);
-  const loan = await json(await member.send('POST', `/books/${book}/borrow`, {}));
+  const loan = await borrowed(member, book);
   const waiting = await addUser(t, `${tag} Waiter`);
-  const hold = await json(await t.as(waiting.token).request(`/books/${book}/holds`, { method: 'POST' }));
+  const hold = await held(t.as(waiting.token), book);
   const copy = (await json(await t.request(`/books/${book}/copies?page=1`))).data[0];
   const token = (await json(await t.request(`/users/${lender.id}/tokens?page=1`))).data[0];
   for (const [what, value] of Object.entries({ loan, hold, copy, token })) {
