@@ -318,7 +318,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
   });
 
   it('borrowing a book that does not exist is 404; borrowing anonymously is 401', async () => {
-    const missing = await t.send('POST', '/books/987654/borrow', {});
+    const missing = await borrow(t, 987654);
     await expectError(missing, 404);
 
     const bookId = await addBook(t, 'Not For The Anonymous', 1959, author);
