@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../src/domain/session.js';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
 import { borrow, returnLoan } from './support/circulation.js';
-import { linkHeader } from './support/documents.js';
+import { type AuthorDocument, type LoanDocument, linkHeader, type UserDocument } from './support/documents.js';
 
 let t: TestCatalogue;
 let author: number;
@@ -97,7 +97,7 @@ describe('authors', () => {
   it('a create, rename and delete name the authors and books collections and the author\u2019s books', async () => {
     const created = await t.send('POST', '/authors', { name: 'Fleeting Hint' });
     expect(created.status).toBe(201);
-    const id = (await json(created)).id as number;
+    const { id } = await json<AuthorDocument>(created);
     expect(created.headers.get('content-location')).toBe(`/authors/${id}`);
     const expected = [...authors, ...books, ...booksOf(id)];
     expect(invalidates(created)).toEqual(expected);
@@ -114,7 +114,7 @@ describe('loans', () => {
     const member = await addUser(t, 'Hinted Member');
     const borrowed = await borrow(t.as(member.token), book);
     expect(borrowed.status).toBe(201);
-    const loan = (await json(borrowed)).id as number;
+    const { id: loan } = await json<LoanDocument>(borrowed);
     expect(borrowed.headers.get('location')).toBe(`/loans/${loan}`);
     expect(borrowed.headers.get('content-location')).toBe(`/loans/${loan}`);
     const expected = [`/books/${book}`, ...books, ...booksOf(author), ...loans, ...loansOf(member.id)];
@@ -129,7 +129,7 @@ describe('loans', () => {
 describe('users, tokens and sessions', () => {
   it('a user created or changed names the users collection', async () => {
     const created = await t.send('POST', '/users', { name: 'Hinted User', role: 'member' });
-    const id = (await json(created)).id as number;
+    const { id } = await json<UserDocument>(created);
     expect(created.headers.get('content-location')).toBe(`/users/${id}`);
     expect(invalidates(created)).toEqual(['/users', '/users?page=1&per_page=20']);
     const changed = await t.send('PATCH', `/users/${id}`, { role: 'librarian' });

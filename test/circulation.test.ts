@@ -33,7 +33,14 @@ import {
   renewed,
   returned,
 } from './support/circulation.js';
-import { type ControlDoc, type HoldDocument, remoteOptions, submit } from './support/documents.js';
+import {
+  type ControlDoc,
+  type CopyDocument,
+  type HoldDocument,
+  type PageDoc,
+  remoteOptions,
+  submit,
+} from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -86,7 +93,7 @@ describe('circulation', () => {
   async function copiesOf(bookId: number) {
     const response = await t.request(`/books/${bookId}/copies?per_page=100`);
     expect(response.status).toBe(200);
-    return (await json(response)).data as { id: number; status: string; barcode: string | null }[];
+    return (await json<PageDoc<CopyDocument>>(response)).data;
   }
 
   describe('copies', () => {

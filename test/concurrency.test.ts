@@ -14,7 +14,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
-import { borrow, borrowed } from './support/circulation.js';
+import { borrow, borrowed, returnLoan } from './support/circulation.js';
 import { expectError } from './support/errors.js';
 
 /** How many responses had each status. */
@@ -89,9 +89,7 @@ describe('simultaneous borrows and returns (no cap)', () => {
 
     await warmUp(t);
     const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        (i % 2 === 0 ? t.as(member.token) : t).send('PATCH', `/loans/${loan.id}`, { status: 'returned' }),
-      ),
+      Array.from({ length: 20 }, (_, i) => returnLoan(i % 2 === 0 ? t.as(member.token) : t, loan.id)),
     );
     expect(tally(responses)).toEqual({ 200: 1, 409: 19 });
     await conflicts(responses);

@@ -15,7 +15,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
-import { borrow, borrowByControl, returnByControl, returnLoan } from './support/circulation.js';
+import { borrow, borrowByControl, borrowed, returnByControl, returned, returnLoan } from './support/circulation.js';
 import { submit } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
@@ -368,15 +368,8 @@ describe('listing loans', () => {
     }
     alice = await addUser(t, 'Alice Listing', 'member');
     bruno = await addUser(t, 'Bruno Listing', 'member');
-    const lend = async (who: { token: string }, bookId: number) => {
-      const response = await borrow(t.as(who.token), bookId);
-      if (response.status !== 201) throw new Error(`lending ${bookId}: ${response.status} ${await response.text()}`);
-      return (await json(response)).id as number;
-    };
-    const giveBack = async (who: { token: string }, loanId: number) => {
-      const response = await returnLoan(t.as(who.token), loanId);
-      if (response.status !== 200) throw new Error(`returning ${loanId}: ${response.status}`);
-    };
+    const lend = async (who: { token: string }, bookId: number) => (await borrowed(t.as(who.token), bookId)).id;
+    const giveBack = (who: { token: string }, loanId: number) => returned(t.as(who.token), loanId);
     loan.push(await lend(alice, book[0] as number));
     await giveBack(alice, loan[0] as number);
     loan.push(await lend(alice, book[1] as number));

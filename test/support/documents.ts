@@ -69,6 +69,15 @@ export type BookDocument = Document<{
   hold_ready_until?: string | null;
 }>;
 
+/** An author. */
+export type AuthorDocument = Document<{ id: number; name: string }>;
+
+/** A user: a member or a librarian. */
+export type UserDocument = Document<{ id: number; name: string; role: 'member' | 'librarian' }>;
+
+/** A token as its owner sees it; `token`, the secret, only in the answer that creates it. */
+export type TokenDocument = Document<{ id: number; user_id: number; name: string; created_at: string; token?: string }>;
+
 /** A copy of a book. */
 export type CopyDocument = Document<{
   id: number;
