@@ -34,8 +34,9 @@ import {
   returned,
 } from './support/circulation.js';
 import {
-  type ControlDoc,
+  type BookDocument,
   type CopyDocument,
+  controlOf,
   type HoldDocument,
   type PageDoc,
   remoteOptions,
@@ -80,10 +81,10 @@ describe('circulation', () => {
     return id;
   }
 
-  async function book(client: TestClient, id: number) {
+  async function book(client: TestClient, id: number): Promise<BookDocument> {
     const response = await client.request(`/books/${id}`);
     expect(response.status).toBe(200);
-    return json(response);
+    return json<BookDocument>(response);
   }
 
   async function run(statement: ReturnType<typeof sql>) {
@@ -103,9 +104,9 @@ describe('circulation', () => {
       expect(doc).toMatchObject({ copies_total: 1, copies_available: 1, available: true });
       const copiesHref = linkHref(doc, 'copies') as string;
       expect(copiesHref).toBeDefined();
-      const page = await json(await t.request(copiesHref));
+      const page = await json<PageDoc<CopyDocument>>(await t.request(copiesHref));
       expect(page.data).toHaveLength(1);
-      const create = page.controls.create as ControlDoc;
+      const create = controlOf(page, 'create');
       expect(create).toMatchObject({ method: 'POST' });
       expect(create.fields.map((f) => f.name)).toEqual(['barcode']);
 
@@ -255,7 +256,7 @@ describe('circulation', () => {
         200,
       );
 
-      const control = (await book(t, id)).controls.borrow as ControlDoc;
+      const control = controlOf(await book(t, id), 'borrow');
       const copyField = control.fields.find((f) => f.name === 'copy_id');
       expect(remoteOptions(copyField)?.valueField).toBe('id');
       const options = await json(await t.request(remoteOptions(copyField)?.href as string));
@@ -264,7 +265,7 @@ describe('circulation', () => {
       expect(ids(options)).toEqual(ids(onShelf));
 
       // A member is offered no copy_id (nor borrower_id).
-      expect(((await book(reader.client, id)).controls.borrow as ControlDoc).fields).toEqual([]);
+      expect(controlOf(await book(reader.client, id), 'borrow').fields).toEqual([]);
 
       await expectError(await submit(t, control, { borrower_id: reader.id, copy_id: lent.copy_id }), 409);
       await expectError(
@@ -314,7 +315,7 @@ describe('circulation', () => {
       for (const reader of queue) {
         const doc = await book(reader.client, id);
         expect(doc.controls.borrow).toBeUndefined();
-        const response = await submit(reader.client, doc.controls.hold);
+        const response = await submit(reader.client, controlOf(doc, 'hold'));
         expect(response.status).toBe(201);
         expect(response.headers.get('location')).toMatch(/^\/holds\/\d+$/);
         placed.push(await json(response));
@@ -379,7 +380,7 @@ describe('circulation', () => {
       for (const client of [second.client, passerby.client, t]) await expectError(await borrow(client, id), 409);
       await expectError(await borrow(t, id, { borrower_id: passerby.id }), 409);
 
-      const response = await submit(first.client, forFirst.controls.borrow);
+      const response = await submit(first.client, controlOf(forFirst, 'borrow'));
       expect(response.status).toBe(201);
       const lent = await json(response);
       expect(lent).toMatchObject({ borrower_id: first.id, copy_id: loan.copy_id });
@@ -403,7 +404,7 @@ describe('circulation', () => {
       await held(first.client, id);
       await returned(t, loan.id);
       // The librarian is offered the borrow to lend it, naming the borrower: for themselves it would be refused.
-      const control = (await book(t, id)).controls.borrow as ControlDoc;
+      const control = controlOf(await book(t, id), 'borrow');
       expect(control.fields).toContainEqual(expect.objectContaining({ name: 'borrower_id', required: true }));
       await expectError(await submit(t, control), 409, { message: /no copy of book \d+ is available/ });
       await expectError(await borrow(t, id, { borrower_id: other.id }), 409);
@@ -485,7 +486,7 @@ describe('circulation', () => {
       const doc = await book(passerby.client, id);
       expect(doc).toMatchObject({ available: true, copies_available: 1 });
       expect(doc.controls.hold).toBeUndefined();
-      expect((await submit(passerby.client, doc.controls.borrow)).status).toBe(201);
+      expect((await submit(passerby.client, controlOf(doc, 'borrow'))).status).toBe(201);
     });
 
     it('a member cancels their own hold, waiting or ready (its copy passes on); a librarian any; another member none', async () => {
