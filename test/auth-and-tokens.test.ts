@@ -18,6 +18,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { borrow } from './support/circulation.js';
 import { ANONYMOUS_ROOT_RELS } from './support/documents.js';
 import { type ErrorBody, expectError } from './support/errors.js';
 
@@ -181,7 +182,7 @@ describe('authentication', () => {
     await expectUnauthorized(await a.send('POST', '/authors', { name: 'Nope' }));
     await expectUnauthorized(await a.send('PATCH', `/authors/${writer}`, { name: 'Nope' }));
     await expectUnauthorized(await a.request(`/authors/${writer}`, { method: 'DELETE' }));
-    await expectUnauthorized(await a.send('POST', `/books/${book}/borrow`, {}));
+    await expectUnauthorized(await borrow(a, book));
     await expectUnauthorized(await a.request('/loans'));
     await expectUnauthorized(await a.request('/users'));
     await expectUnauthorized(await a.send('POST', '/users', { name: 'Nope', role: 'member' }));
@@ -274,7 +275,7 @@ describe('a closed catalogue (publicReads: false)', () => {
     // Nothing lives there for anyone: saying so reveals nothing of the catalogue.
     expect((await closed.anonymous.request('/no/such/route')).status).toBe(404);
     await expectUnauthorized(await closed.anonymous.send('POST', '/authors', { name: 'Closed Intruder' }));
-    await expectUnauthorized(await closed.anonymous.send('POST', `/books/${book}/borrow`, {}));
+    await expectUnauthorized(await borrow(closed.anonymous, book));
     for (const method of ['HEAD', 'OPTIONS']) {
       const response = await closed.anonymous.request('/books', { method });
       expect(response.status, method).toBe(401);

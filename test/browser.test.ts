@@ -14,7 +14,8 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from './support/server.js';
+import { borrow, borrowed, returned } from './support/circulation.js';
+import { clientOf, type RunningServer, startServer } from './support/server.js';
 
 /** The librarian token the server starts with (`CATALOGUE_ADMIN_TOKEN`): the "Administrator". */
 const ADMIN_TOKEN = `browser-admin-${randomBytes(12).toString('hex')}`;
@@ -74,6 +75,8 @@ const api = (path: string, init: RequestInit = {}) =>
     ...init,
     headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json', ...init.headers },
   });
+/** The same, for the helpers that take a client. */
+const librarian = () => clientOf(server as RunningServer, ADMIN_TOKEN);
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are checked by the assertions that read them.
 const apiJson = async (path: string): Promise<any> => (await api(path)).json();
 
@@ -535,11 +538,9 @@ describe('circulation, for a member in the browser (script enabled)', () => {
       method: 'POST',
       body: JSON.stringify({ title: 'A Book Worth Waiting For', publication_year: 2015, author_id: 1 }),
     });
-    const bookPath = made.headers.get('location') as string;
+    const { id: bookId } = (await made.json()) as { id: number };
     const other = await newMember('Browser Other');
-    const lent = (await (
-      await api(`${bookPath}/borrow`, { method: 'POST', body: JSON.stringify({ borrower_id: other.id }) })
-    ).json()) as { id: number; due_at: string };
+    const lent = await borrowed(librarian(), bookId, { borrower_id: other.id });
     const reader = await newMember('Browser Reader');
 
     // Sign in as the member, search from the root and open the book: it is out, and offers a hold.
@@ -574,7 +575,7 @@ describe('circulation, for a member in the browser (script enabled)', () => {
     expect(await page.locator('main form').count()).toBe(0);
 
     // The copy comes back at the desk: it is set aside for the member until the hold's time runs out.
-    expect((await api(`/loans/${lent.id}`, { method: 'PATCH', body: '{"status":"returned"}' })).status).toBe(200);
+    await returned(librarian(), lent.id);
     await page.goto(holdUrl);
     expect(await text(page, 'dd[data-field="status"]')).toBe('ready');
     expect(await page.locator('dd[data-field="ready_until"] time').count()).toBe(1);
@@ -630,7 +631,7 @@ describe('accessibility (axe-core)', () => {
     const member = (await created.json()) as { id: number };
     const issued = await api(`/users/${member.id}/tokens`, { method: 'POST', body: '{}' });
     const memberToken = ((await issued.json()) as { token: string }).token;
-    const lent = await api('/books/3/borrow', { method: 'POST', body: JSON.stringify({ borrower_id: member.id }) });
+    const lent = await borrow(librarian(), 3, { borrower_id: member.id });
     expect(lent.status).toBe(201);
     const loan = lent.headers.get('location') as string;
 

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../src/domain/session.js';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
-import { linkHeader } from './support/documents.js';
+import { borrow, returnLoan } from './support/circulation.js';
+import { type AuthorDocument, type LoanDocument, linkHeader, type UserDocument } from './support/documents.js';
 
 let t: TestCatalogue;
 let author: number;
@@ -96,7 +97,7 @@ describe('authors', () => {
   it('a create, rename and delete name the authors and books collections and the author\u2019s books', async () => {
     const created = await t.send('POST', '/authors', { name: 'Fleeting Hint' });
     expect(created.status).toBe(201);
-    const id = (await json(created)).id as number;
+    const { id } = await json<AuthorDocument>(created);
     expect(created.headers.get('content-location')).toBe(`/authors/${id}`);
     const expected = [...authors, ...books, ...booksOf(id)];
     expect(invalidates(created)).toEqual(expected);
@@ -111,15 +112,15 @@ describe('loans', () => {
   it('borrow and return name the book, the books, the author\u2019s books, the loans and the borrower\u2019s', async () => {
     const book = await addBook(t, 'Lent Hint', 2003, author);
     const member = await addUser(t, 'Hinted Member');
-    const borrowed = await t.as(member.token).send('POST', `/books/${book}/borrow`, {});
+    const borrowed = await borrow(t.as(member.token), book);
     expect(borrowed.status).toBe(201);
-    const loan = (await json(borrowed)).id as number;
+    const { id: loan } = await json<LoanDocument>(borrowed);
     expect(borrowed.headers.get('location')).toBe(`/loans/${loan}`);
     expect(borrowed.headers.get('content-location')).toBe(`/loans/${loan}`);
     const expected = [`/books/${book}`, ...books, ...booksOf(author), ...loans, ...loansOf(member.id)];
     expect(invalidates(borrowed)).toEqual(expected);
 
-    const returned = await t.as(member.token).send('PATCH', `/loans/${loan}`, { status: 'returned' });
+    const returned = await returnLoan(t.as(member.token), loan);
     expect(returned.status).toBe(200);
     expect(invalidates(returned)).toEqual(expected);
   });
@@ -128,7 +129,7 @@ describe('loans', () => {
 describe('users, tokens and sessions', () => {
   it('a user created or changed names the users collection', async () => {
     const created = await t.send('POST', '/users', { name: 'Hinted User', role: 'member' });
-    const id = (await json(created)).id as number;
+    const { id } = await json<UserDocument>(created);
     expect(created.headers.get('content-location')).toBe(`/users/${id}`);
     expect(invalidates(created)).toEqual(['/users', '/users?page=1&per_page=20']);
     const changed = await t.send('PATCH', `/users/${id}`, { role: 'librarian' });

@@ -21,6 +21,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { borrow, borrowed, returned } from './support/circulation.js';
 import { SseReader } from './support/sse.js';
 
 interface Event {
@@ -92,10 +93,10 @@ describe('the change feed', () => {
     expect((await t.send('PATCH', `/books/${book}`, { title: 'Feed One, Revised' })).status).toBe(200);
     // A rename rewrites the books' search vectors: that is the author's change, not the books'.
     expect((await t.send('PATCH', `/authors/${author}`, { name: 'Ada Feedwell' })).status).toBe(200);
-    const borrowed = await t.as(member.token).send('POST', `/books/${book}/borrow`, {});
+    const borrowed = await borrow(t.as(member.token), book);
     expect(borrowed.status).toBe(201);
     const loan = (await json(borrowed)).id;
-    expect((await t.as(member.token).send('PATCH', `/loans/${loan}`, { status: 'returned' })).status).toBe(200);
+    await returned(t.as(member.token), loan);
     expect((await t.request(`/books/${spare}`, { method: 'DELETE' })).status).toBe(204);
     const lonely = await addAuthor(t, 'Lonely Feed');
     expect((await t.request(`/authors/${lonely}`, { method: 'DELETE' })).status).toBe(204);
@@ -198,8 +199,8 @@ describe('the change feed', () => {
     const author = await addAuthor(t, 'Lending Author');
     const mine = await addBook(t, 'Mine', 2010, author);
     const theirs = await addBook(t, 'Theirs', 2011, author);
-    const myLoan = (await json(await t.as(member.token).send('POST', `/books/${mine}/borrow`, {}))).id;
-    const theirLoan = (await json(await t.as(other.token).send('POST', `/books/${theirs}/borrow`, {}))).id;
+    const myLoan = (await borrowed(t.as(member.token), mine)).id;
+    const theirLoan = (await borrowed(t.as(other.token), theirs)).id;
     const loansSeen = async (client: TestClient) =>
       (await readAll(client, from)).events.filter((e) => e.type.startsWith('loan.')).map((e) => e.links[0]?.href);
     expect(await loansSeen(t.as(member.token))).toEqual([`/loans/${myLoan}`]);
@@ -315,8 +316,8 @@ describe('the change feed as a live event stream', () => {
     const mine = await addBook(t, 'Live Mine', 2000, author);
     const theirs = await addBook(t, 'Live Theirs', 2000, author);
     const reader = open(await t.as(member.token).request(await resumePoint(t), { headers: EVENT_STREAM }));
-    await t.as(other.token).send('POST', `/books/${theirs}/borrow`, {});
-    const loan = (await json(await t.as(member.token).send('POST', `/books/${mine}/borrow`, {}))).id;
+    await borrow(t.as(other.token), theirs);
+    const loan = (await borrowed(t.as(member.token), mine)).id;
     const [event] = await reader.events(1);
     expect(event?.event).toBe('loan.started');
     expect(JSON.parse(event?.data as string).links[0].href).toBe(`/loans/${loan}`);

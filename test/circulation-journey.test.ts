@@ -16,6 +16,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { borrow, returned } from './support/circulation.js';
 import { type ControlDoc, type Doc, submit } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
@@ -45,7 +46,7 @@ describe('a member holds a book that is out, borrows it when it is back for them
     const author = await addAuthor(t, 'Journey Author');
     const bookId = await addBook(t, 'The Awaited Voyage', 2011, author);
     const other = await addUser(t, 'Journey Other', 'member');
-    const lent = await t.send('POST', `/books/${bookId}/borrow`, { borrower_id: other.id });
+    const lent = await borrow(t, bookId, { borrower_id: other.id });
     expect(lent.status).toBe(201);
     otherLoanId = (await json(lent)).id;
     reader = t.as((await addUser(t, 'Journey Reader', 'member')).token);
@@ -77,7 +78,7 @@ describe('a member holds a book that is out, borrows it when it is back for them
     expect(Object.keys(book.controls)).toEqual([]);
 
     // The copy comes back (the other borrower returns it at the desk): it is set aside for this member.
-    expect((await t.send('PATCH', `/loans/${otherLoanId}`, { status: 'returned' })).status).toBe(200);
+    await returned(t, otherLoanId);
     const ready = await follow(reader, book, 'hold');
     // Ready: no longer in the queue (no position), the copy set aside until ready_until.
     expect(ready).toMatchObject({ status: 'ready', position: null, copy_id: expect.any(Number) });

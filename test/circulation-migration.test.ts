@@ -12,6 +12,7 @@ import { defaultConfig } from '../src/config.js';
 import { prepareDatabase } from '../src/db/migrate.js';
 import { ChangeStreams, changeStreamOptions } from '../src/http/change-streams.js';
 import { json } from './support/catalogue.js';
+import type { TokenDocument } from './support/documents.js';
 import { type MigratedBefore, migratedBefore } from './support/migrated-before.js';
 import { LIBRARIAN_TOKEN } from './support/tokens.js';
 
@@ -152,7 +153,7 @@ describe('migrating a database made before circulation', () => {
       body: JSON.stringify({ name: 'after migration' }),
     });
     expect(created.status).toBe(201);
-    const token = (await json(created)).token as string;
+    const { token } = await json<TokenDocument & { token: string }>(created);
     const book = await json(await request(`/books/${active.book_id}`, token));
     expect(book).toMatchObject({ available: true, copies_available: 1 });
     expect(book.controls.borrow).toBeDefined();

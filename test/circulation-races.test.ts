@@ -18,6 +18,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { borrow, borrowed, held, placeHold, renew, returned, returnLoan } from './support/circulation.js';
 import { expectError } from './support/errors.js';
 
 const ROUNDS = 10;
@@ -52,18 +53,6 @@ describe('circulation races', () => {
 
   async function oneCopyBook(): Promise<number> {
     return addBook(t, `Raced ${++serial}`, 2010, author);
-  }
-
-  async function borrowed(client: TestClient, bookId: number) {
-    const response = await client.send('POST', `/books/${bookId}/borrow`, {});
-    expect(response.status).toBe(201);
-    return json(response);
-  }
-
-  async function held(client: TestClient, bookId: number) {
-    const response = await client.request(`/books/${bookId}/holds`, { method: 'POST' });
-    expect(response.status).toBe(201);
-    return json(response);
   }
 
   const statuses = (responses: Response[]) => responses.map((r) => r.status);
@@ -111,7 +100,7 @@ describe('circulation races', () => {
     for (let round = 0; round < ROUNDS; round++) {
       const id = await oneCopyBook();
       const racers = [await member(), await member()];
-      const responses = await Promise.all(racers.map((r) => r.client.send('POST', `/books/${id}/borrow`, {})));
+      const responses = await Promise.all(racers.map((r) => borrow(r.client, id)));
       expect(statuses(responses).sort(), `round ${round}`).toEqual([201, 409]);
       const winner = racers[statuses(responses).indexOf(201)] as Member;
       const loser = responses[statuses(responses).indexOf(409)] as Response;
@@ -129,10 +118,7 @@ describe('circulation races', () => {
       const id = await oneCopyBook();
       const [lender, holder] = [await member(), await member()];
       const loan = await borrowed(lender.client, id);
-      const [returned, placed] = await Promise.all([
-        lender.client.send('PATCH', `/loans/${loan.id}`, { status: 'returned' }),
-        holder.client.request(`/books/${id}/holds`, { method: 'POST' }),
-      ]);
+      const [returned, placed] = await Promise.all([returnLoan(lender.client, loan.id), placeHold(holder.client, id)]);
       expect(returned.status, `round ${round}`).toBe(200);
       const holds = await run<{ status: string; copy_id: number | null }>(
         sql`select status, copy_id from holds where book_id = ${id}`,
@@ -155,9 +141,7 @@ describe('circulation races', () => {
       const reader = await member();
       const loan = await borrowed(reader.client, await oneCopyBook());
       await run(sql`update loans set renewals = 1 where id = ${loan.id}`);
-      const responses = await Promise.all(
-        [0, 1].map(() => reader.client.request(`/loans/${loan.id}/renewals`, { method: 'POST' })),
-      );
+      const responses = await Promise.all([0, 1].map(() => renew(reader.client, loan.id)));
       expect(statuses(responses).sort(), `round ${round}`).toEqual([200, 409]);
       await expectError(responses[statuses(responses).indexOf(409)] as Response, 409, { what: `round ${round}` });
       expect((await json(await reader.client.request(`/loans/${loan.id}`))).renewals).toBe(2);
@@ -169,9 +153,7 @@ describe('circulation races', () => {
     for (let round = 0; round < ROUNDS; round++) {
       const reader = await member();
       const loan = await borrowed(reader.client, await oneCopyBook());
-      const responses = await Promise.all(
-        [0, 1].map(() => reader.client.request(`/loans/${loan.id}/renewals`, { method: 'POST' })),
-      );
+      const responses = await Promise.all([0, 1].map(() => renew(reader.client, loan.id)));
       expect(statuses(responses), `round ${round}`).toEqual([200, 200]);
       expect(
         (await Promise.all(responses.map((r) => json(r)))).map((r) => r.renewals).sort(),
@@ -190,14 +172,14 @@ describe('circulation races', () => {
       const loan = await borrowed(lender.client, id);
       const firstHold = await held(first.client, id);
       const nextHold = await held(next.client, id);
-      expect((await lender.client.send('PATCH', `/loans/${loan.id}`, { status: 'returned' })).status).toBe(200);
+      await returned(lender.client, loan.id);
       // The hold's time runs out a moment from now: some rounds borrow before it, some after.
       const moment = (round % 5) * 10;
       await run(sql`update holds set ready_until = clock_timestamp() + make_interval(secs => ${moment / 1000})
         where id = ${firstHold.id}`);
       await new Promise((resolve) => setTimeout(resolve, (round * 7) % 40));
       const [response] = await Promise.all([
-        first.client.send('POST', `/books/${id}/borrow`, {}),
+        borrow(first.client, id),
         expireReadyHolds(t.database.db, { holdDays: HOLD_DAYS }),
       ]);
       // Whatever ran first, the book is settled once the moment has surely passed.
@@ -235,7 +217,7 @@ describe('circulation races', () => {
       const [copy] = await run<{ id: number }>(sql`select id from copies where book_id = ${id}`);
       const [withdrawn, lent] = await Promise.all([
         t.send('PATCH', `/copies/${copy?.id}`, { status: 'withdrawn' }),
-        reader.client.send('POST', `/books/${id}/borrow`, {}),
+        borrow(reader.client, id),
       ]);
       expect([withdrawn.status, lent.status].sort(), `round ${round}`).toEqual(
         withdrawn.status === 200 ? [200, 409] : [201, 409],

@@ -22,7 +22,26 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
-import { type ControlDoc, remoteOptions, submit } from './support/documents.js';
+import {
+  borrow,
+  borrowed,
+  cancelHold,
+  cancelled,
+  held,
+  placeHold,
+  renew,
+  renewed,
+  returned,
+} from './support/circulation.js';
+import {
+  type BookDocument,
+  type CopyDocument,
+  controlOf,
+  type HoldDocument,
+  type PageDoc,
+  remoteOptions,
+  submit,
+} from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -62,36 +81,10 @@ describe('circulation', () => {
     return id;
   }
 
-  async function book(client: TestClient, id: number) {
+  async function book(client: TestClient, id: number): Promise<BookDocument> {
     const response = await client.request(`/books/${id}`);
     expect(response.status).toBe(200);
-    return json(response);
-  }
-
-  async function borrow(client: TestClient, bookId: number, body: Record<string, unknown> = {}) {
-    return client.send('POST', `/books/${bookId}/borrow`, body);
-  }
-
-  async function borrowed(client: TestClient, bookId: number, body: Record<string, unknown> = {}) {
-    const response = await borrow(client, bookId, body);
-    expect(response.status, `borrow of book ${bookId}`).toBe(201);
-    return json(response);
-  }
-
-  async function hold(client: TestClient, bookId: number) {
-    return client.request(`/books/${bookId}/holds`, { method: 'POST' });
-  }
-
-  async function held(client: TestClient, bookId: number) {
-    const response = await hold(client, bookId);
-    expect(response.status, `hold of book ${bookId}`).toBe(201);
-    return json(response);
-  }
-
-  async function giveBack(loanId: number) {
-    const response = await t.send('PATCH', `/loans/${loanId}`, { status: 'returned' });
-    expect(response.status).toBe(200);
-    return json(response);
+    return json<BookDocument>(response);
   }
 
   async function run(statement: ReturnType<typeof sql>) {
@@ -101,7 +94,7 @@ describe('circulation', () => {
   async function copiesOf(bookId: number) {
     const response = await t.request(`/books/${bookId}/copies?per_page=100`);
     expect(response.status).toBe(200);
-    return (await json(response)).data as { id: number; status: string; barcode: string | null }[];
+    return (await json<PageDoc<CopyDocument>>(response)).data;
   }
 
   describe('copies', () => {
@@ -111,9 +104,9 @@ describe('circulation', () => {
       expect(doc).toMatchObject({ copies_total: 1, copies_available: 1, available: true });
       const copiesHref = linkHref(doc, 'copies') as string;
       expect(copiesHref).toBeDefined();
-      const page = await json(await t.request(copiesHref));
+      const page = await json<PageDoc<CopyDocument>>(await t.request(copiesHref));
       expect(page.data).toHaveLength(1);
-      const create = page.controls.create as ControlDoc;
+      const create = controlOf(page, 'create');
       expect(create).toMatchObject({ method: 'POST' });
       expect(create.fields.map((f) => f.name)).toEqual(['barcode']);
 
@@ -191,7 +184,7 @@ describe('circulation', () => {
 
       expect(await book(t, id)).toMatchObject({ copies_total: 1, copies_available: 0, available: false });
       // Returned, the lent copy can go too; the book then has none.
-      await giveBack(loan.id);
+      await returned(t, loan.id);
       expect(await book(t, id)).toMatchObject({ copies_total: 1, copies_available: 1 });
       expect((await t.send('PATCH', `/copies/${loan.copy_id}`, { status: 'withdrawn' })).status).toBe(200);
       expect(await book(t, id)).toMatchObject({ copies_total: 0, copies_available: 0, available: false });
@@ -263,7 +256,7 @@ describe('circulation', () => {
         200,
       );
 
-      const control = (await book(t, id)).controls.borrow as ControlDoc;
+      const control = controlOf(await book(t, id), 'borrow');
       const copyField = control.fields.find((f) => f.name === 'copy_id');
       expect(remoteOptions(copyField)?.valueField).toBe('id');
       const options = await json(await t.request(remoteOptions(copyField)?.href as string));
@@ -272,7 +265,7 @@ describe('circulation', () => {
       expect(ids(options)).toEqual(ids(onShelf));
 
       // A member is offered no copy_id (nor borrower_id).
-      expect(((await book(reader.client, id)).controls.borrow as ControlDoc).fields).toEqual([]);
+      expect(controlOf(await book(reader.client, id), 'borrow').fields).toEqual([]);
 
       await expectError(await submit(t, control, { borrower_id: reader.id, copy_id: lent.copy_id }), 409);
       await expectError(
@@ -301,7 +294,7 @@ describe('circulation', () => {
       expect(doc.controls.borrow).toBeUndefined();
       expect(doc.controls.hold).toBeUndefined();
       await expectError(await borrow(reader.client, id), 409, { message: 'already' });
-      await expectError(await t.send('POST', `/books/${id}/borrow`, { borrower_id: reader.id }), 409);
+      await expectError(await borrow(t, id, { borrower_id: reader.id }), 409);
       expect(await book(t, id)).toMatchObject({ copies_available: 2 });
     });
   });
@@ -322,7 +315,7 @@ describe('circulation', () => {
       for (const reader of queue) {
         const doc = await book(reader.client, id);
         expect(doc.controls.borrow).toBeUndefined();
-        const response = await submit(reader.client, doc.controls.hold);
+        const response = await submit(reader.client, controlOf(doc, 'hold'));
         expect(response.status).toBe(201);
         expect(response.headers.get('location')).toMatch(/^\/holds\/\d+$/);
         placed.push(await json(response));
@@ -361,7 +354,7 @@ describe('circulation', () => {
       const secondHold = await held(second.client, id);
 
       const before = Date.now();
-      await giveBack(loan.id);
+      await returned(t, loan.id);
       const ready = await json(await first.client.request(`/holds/${firstHold.id}`));
       expect(ready).toMatchObject({ status: 'ready', position: null, copy_id: loan.copy_id });
       expect(Math.abs(Date.parse(ready.ready_until) - (before + 7 * DAY_MS))).toBeLessThan(CLOCK_MARGIN_MS);
@@ -385,9 +378,9 @@ describe('circulation', () => {
       expect(forPasserby.controls.borrow).toBeUndefined();
       expect(forPasserby.controls.hold).toBeDefined();
       for (const client of [second.client, passerby.client, t]) await expectError(await borrow(client, id), 409);
-      await expectError(await t.send('POST', `/books/${id}/borrow`, { borrower_id: passerby.id }), 409);
+      await expectError(await borrow(t, id, { borrower_id: passerby.id }), 409);
 
-      const response = await submit(first.client, forFirst.controls.borrow);
+      const response = await submit(first.client, controlOf(forFirst, 'borrow'));
       expect(response.status).toBe(201);
       const lent = await json(response);
       expect(lent).toMatchObject({ borrower_id: first.id, copy_id: loan.copy_id });
@@ -409,13 +402,13 @@ describe('circulation', () => {
       const { id, loan } = await lentBook();
       const [first, other] = [await member(), await member()];
       await held(first.client, id);
-      await giveBack(loan.id);
+      await returned(t, loan.id);
       // The librarian is offered the borrow to lend it, naming the borrower: for themselves it would be refused.
-      const borrow = (await book(t, id)).controls.borrow as ControlDoc;
-      expect(borrow.fields).toContainEqual(expect.objectContaining({ name: 'borrower_id', required: true }));
-      await expectError(await submit(t, borrow), 409, { message: /no copy of book \d+ is available/ });
-      await expectError(await t.send('POST', `/books/${id}/borrow`, { borrower_id: other.id }), 409);
-      const lent = await t.send('POST', `/books/${id}/borrow`, { borrower_id: first.id });
+      const control = controlOf(await book(t, id), 'borrow');
+      expect(control.fields).toContainEqual(expect.objectContaining({ name: 'borrower_id', required: true }));
+      await expectError(await submit(t, control), 409, { message: /no copy of book \d+ is available/ });
+      await expectError(await borrow(t, id, { borrower_id: other.id }), 409);
+      const lent = await borrow(t, id, { borrower_id: first.id });
       expect(lent.status).toBe(201);
       expect(await json(lent)).toMatchObject({ borrower_id: first.id, copy_id: loan.copy_id });
     });
@@ -429,7 +422,7 @@ describe('circulation', () => {
       const [first, second] = [await member(), await member()];
       const firstHold = await held(first.client, id);
       const secondHold = await held(second.client, id);
-      await giveBack(loan.id);
+      await returned(t, loan.id);
       await expire(firstHold.id);
 
       // Reads show the first hold expired at once, but do not pass the copy on.
@@ -452,7 +445,7 @@ describe('circulation', () => {
       expect(Date.parse(passed.ready_until)).toBeGreaterThan(Date.now() + 6 * DAY_MS);
       expect(await json(await first.client.request(`/holds/${firstHold.id}`))).toMatchObject({ status: 'expired' });
       await expectError(await borrow(first.client, id), 409);
-      expect((await borrow(second.client, id)).status).toBe(201);
+      await borrowed(second.client, id);
     });
 
     it('a borrow attempt settles the book: the next in line borrows the copy of a hold past its time', async () => {
@@ -460,7 +453,7 @@ describe('circulation', () => {
       const [first, second] = [await member(), await member()];
       const firstHold = await held(first.client, id);
       await held(second.client, id);
-      await giveBack(loan.id);
+      await returned(t, loan.id);
       await expire(firstHold.id);
       const response = await borrow(second.client, id);
       expect(response.status).toBe(201);
@@ -471,7 +464,7 @@ describe('circulation', () => {
       const { id, loan } = await lentBook();
       const first = await member();
       const firstHold = await held(first.client, id);
-      await giveBack(loan.id);
+      await returned(t, loan.id);
       await expire(firstHold.id);
       await expireReadyHolds(t.database.db, { holdDays: 7 });
       expect(await json(await t.request(`/copies/${loan.copy_id}`))).toMatchObject({ status: 'available' });
@@ -479,21 +472,21 @@ describe('circulation', () => {
       expect(doc).toMatchObject({ available: true, copies_available: 1 });
       expect(doc.controls.borrow).toBeDefined();
       // The member whose hold expired may borrow it like anyone.
-      expect((await borrow(first.client, id)).status).toBe(201);
+      await borrowed(first.client, id);
     });
 
     it('a hold attempt settles the book too: with nobody waiting it is refused, the copy being back on the shelf', async () => {
       const { id, loan } = await lentBook();
       const first = await member();
       const firstHold = await held(first.client, id);
-      await giveBack(loan.id);
+      await returned(t, loan.id);
       await expire(firstHold.id);
       const passerby = await member();
-      await expectError(await hold(passerby.client, id), 409, { message: 'shelf' });
+      await expectError(await placeHold(passerby.client, id), 409, { message: 'shelf' });
       const doc = await book(passerby.client, id);
       expect(doc).toMatchObject({ available: true, copies_available: 1 });
       expect(doc.controls.hold).toBeUndefined();
-      expect((await submit(passerby.client, doc.controls.borrow)).status).toBe(201);
+      expect((await submit(passerby.client, controlOf(doc, 'borrow'))).status).toBe(201);
     });
 
     it('a member cancels their own hold, waiting or ready (its copy passes on); a librarian any; another member none', async () => {
@@ -507,33 +500,33 @@ describe('circulation', () => {
       ];
 
       // Another member: it does not exist for them.
-      await expectError(await b.client.send('PATCH', `/holds/${ha.id}`, { status: 'cancelled' }), 404);
+      await expectError(await cancelHold(b.client, ha.id), 404);
       // A waiting hold, by its member through the control: those behind move up.
       const own = await json(await b.client.request(`/holds/${hb.id}`));
-      const cancelled = await submit(b.client, own.controls.cancel);
-      expect(cancelled.status).toBe(200);
-      expect(await json(cancelled)).toMatchObject({
+      const cancelling = await submit(b.client, own.controls.cancel);
+      expect(cancelling.status).toBe(200);
+      expect(await json(cancelling)).toMatchObject({
         status: 'cancelled',
         position: null,
         ended_at: expect.any(String),
       });
       expect((await json(await c.client.request(`/holds/${hc.id}`))).position).toBe(2);
-      await expectError(await b.client.send('PATCH', `/holds/${hb.id}`, { status: 'cancelled' }), 409);
+      await expectError(await cancelHold(b.client, hb.id), 409);
       expect((await json(await b.client.request(`/holds/${hb.id}`))).controls.cancel).toBeUndefined();
 
       // A ready hold: its copy goes to the next in line.
-      await giveBack(loan.id);
+      await returned(t, loan.id);
       expect((await json(await a.client.request(`/holds/${ha.id}`))).status).toBe('ready');
-      expect((await a.client.send('PATCH', `/holds/${ha.id}`, { status: 'cancelled' })).status).toBe(200);
+      await cancelled(a.client, ha.id);
       expect(await json(await c.client.request(`/holds/${hc.id}`))).toMatchObject({
         status: 'ready',
         copy_id: loan.copy_id,
       });
 
       // A librarian cancels anyone's: a ready hold, then a waiting one; the copy ends on the shelf.
-      expect((await t.send('PATCH', `/holds/${hc.id}`, { status: 'cancelled' })).status).toBe(200);
+      await cancelled(t, hc.id);
       expect((await json(await d.client.request(`/holds/${hd.id}`))).status).toBe('ready');
-      expect((await t.send('PATCH', `/holds/${hd.id}`, { status: 'cancelled' })).status).toBe(200);
+      await cancelled(t, hd.id);
       expect(await book(t, id)).toMatchObject({ available: true, copies_available: 1 });
       expect(await json(await t.request(`/books/${id}/holds`))).toEqual([]);
     });
@@ -543,15 +536,15 @@ describe('circulation', () => {
       const reader = await member();
       const shelfDoc = await book(reader.client, onShelf);
       expect(shelfDoc.controls.hold).toBeUndefined();
-      await expectError(await hold(reader.client, onShelf), 409, { message: 'shelf' });
+      await expectError(await placeHold(reader.client, onShelf), 409, { message: 'shelf' });
 
       const { id, lender } = await lentBook();
       expect((await book(lender.client, id)).controls.hold).toBeUndefined();
-      await expectError(await hold(lender.client, id), 409);
+      await expectError(await placeHold(lender.client, id), 409);
 
       await held(reader.client, id);
-      await expectError(await hold(reader.client, id), 409);
-      await expectError(await hold(t.anonymous, id), 401);
+      await expectError(await placeHold(reader.client, id), 409);
+      await expectError(await placeHold(t.anonymous, id), 401);
       expect(await json(await t.request(`/books/${id}/holds`))).toHaveLength(1);
     });
 
@@ -564,19 +557,19 @@ describe('circulation', () => {
         const books: number[] = [];
         for (let i = 0; i < 3; i++) {
           const id = await addBook(capped, `Capped ${i}`, 2001, cappedAuthor);
-          expect((await borrow(capped.as(lender.token), id)).status).toBe(201);
+          await borrowed(capped.as(lender.token), id);
           books.push(id);
         }
         const asReader = capped.as(reader.token);
-        for (const id of books.slice(0, 2)) expect((await hold(asReader, id)).status).toBe(201);
+        for (const id of books.slice(0, 2)) await held(asReader, id);
         const third = await json(await asReader.request(`/books/${books[2]}`));
         expect(third.controls.hold).toBeUndefined();
-        await expectError(await hold(asReader, books[2] as number), 409, { message: '2' });
+        await expectError(await placeHold(asReader, books[2] as number), 409, { message: '2' });
         // Cancelling one makes room again.
-        const [mine] = (await json(await asReader.request(`/users/${reader.id}/holds`))) as { id: number }[];
-        expect((await asReader.send('PATCH', `/holds/${mine?.id}`, { status: 'cancelled' })).status).toBe(200);
+        const [mine] = await json<HoldDocument[]>(await asReader.request(`/users/${reader.id}/holds`));
+        await cancelled(asReader, (mine as HoldDocument).id);
         expect((await json(await asReader.request(`/books/${books[2]}`))).controls.hold).toBeDefined();
-        expect((await hold(asReader, books[2] as number)).status).toBe(201);
+        await held(asReader, books[2] as number);
       } finally {
         await capped.close();
       }
@@ -609,12 +602,12 @@ describe('circulation', () => {
       expect(spent.renewals).toBe(2);
       expect(spent.controls.renew).toBeUndefined();
       expect(spent.controls.return).toBeDefined();
-      await expectError(await reader.client.request(`/loans/${loan.id}/renewals`, { method: 'POST' }), 409, {
+      await expectError(await renew(reader.client, loan.id), 409, {
         message: '2',
       });
       expect((await json(await reader.client.request(`/loans/${loan.id}`))).renewals).toBe(2);
       // Someone else's loan does not exist for a member; a librarian may renew any (but not past the limit).
-      await expectError(await (await member()).client.request(`/loans/${loan.id}/renewals`, { method: 'POST' }), 404);
+      await expectError(await renew((await member()).client, loan.id), 404);
     });
 
     it('an overdue loan is not renewable, nor one whose book someone holds', async () => {
@@ -626,7 +619,7 @@ describe('circulation', () => {
       const overdue = await json(await reader.client.request(`/loans/${loan.id}`));
       expect(overdue.status).toBe('overdue');
       expect(overdue.controls.renew).toBeUndefined();
-      await expectError(await reader.client.request(`/loans/${loan.id}/renewals`, { method: 'POST' }), 409, {
+      await expectError(await renew(reader.client, loan.id), 409, {
         message: 'overdue',
       });
 
@@ -636,10 +629,10 @@ describe('circulation', () => {
       const wanted = await json(await reader.client.request(`/loans/${loan.id}`));
       expect(wanted).toMatchObject({ status: 'active', renewals: 0, due_at: dueAt });
       expect(wanted.controls.renew).toBeUndefined();
-      await expectError(await reader.client.request(`/loans/${loan.id}/renewals`, { method: 'POST' }), 409, {
+      await expectError(await renew(reader.client, loan.id), 409, {
         message: 'waiting',
       });
-      await expectError(await t.request(`/loans/${loan.id}/renewals`, { method: 'POST' }), 409);
+      await expectError(await renew(t, loan.id), 409);
       expect(await json(await reader.client.request(`/loans/${loan.id}`))).toMatchObject({
         renewals: 0,
         due_at: dueAt,
@@ -689,14 +682,12 @@ describe('circulation', () => {
     it('a member reaches their loans and holds, current and past, from the root\u2019s me link', async () => {
       const reader = await member();
       const returnedLoan = await borrowed(reader.client, await bookWithCopies(1));
-      await giveBack(returnedLoan.id);
+      await returned(t, returnedLoan.id);
       const currentLoan = await borrowed(reader.client, await bookWithCopies(1));
       const lentOut = await bookWithCopies(1);
       await borrowed((await member()).client, lentOut);
       const cancelledHold = await held(reader.client, lentOut);
-      expect((await reader.client.send('PATCH', `/holds/${cancelledHold.id}`, { status: 'cancelled' })).status).toBe(
-        200,
-      );
+      expect((await cancelHold(reader.client, cancelledHold.id)).status).toBe(200);
       const other = await bookWithCopies(1);
       await borrowed((await member()).client, other);
       const waitingHold = await held(reader.client, other);
@@ -751,10 +742,10 @@ describe('circulation', () => {
       const added = await json(await t.send('POST', `/books/${id}/copies`, {}));
       expect((await t.send('PATCH', `/copies/${added.id}`, { status: 'withdrawn' })).status).toBe(200);
       const loan = await borrowed(lender.client, id);
-      expect((await lender.client.request(`/loans/${loan.id}/renewals`, { method: 'POST' })).status).toBe(200);
+      await renewed(lender.client, loan.id);
       const placed = await held(holder.client, id);
-      await giveBack(loan.id);
-      expect((await holder.client.send('PATCH', `/holds/${placed.id}`, { status: 'cancelled' })).status).toBe(200);
+      await returned(t, loan.id);
+      await cancelled(holder.client, placed.id);
 
       const about = (events: Event[]) =>
         events

@@ -14,6 +14,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { borrow, borrowed, returnLoan } from './support/circulation.js';
 import { expectError } from './support/errors.js';
 
 /** How many responses had each status. */
@@ -65,9 +66,7 @@ describe('simultaneous borrows and returns (no cap)', () => {
     for (let i = 0; i < 40; i++) members.push(await addUser(t, `Racing Member ${i}`, 'member'));
 
     await warmUp(t);
-    const responses = await Promise.all(
-      members.map((member) => t.as(member.token).send('POST', `/books/${bookId}/borrow`, {})),
-    );
+    const responses = await Promise.all(members.map((member) => borrow(t.as(member.token), bookId)));
     expect(tally(responses)).toEqual({ 201: 1, 409: 39 });
 
     const winner = responses.find((r) => r.status === 201) as Response;
@@ -84,15 +83,13 @@ describe('simultaneous borrows and returns (no cap)', () => {
   it('its borrower and a librarian returning one loan at once: one 200, the rest 409', async () => {
     const bookId = await addBook(t, 'Returned From Both Sides', 2002, author);
     const member = await addUser(t, 'Double Returner', 'member');
-    const borrowed = await t.as(member.token).send('POST', `/books/${bookId}/borrow`, {});
+    const borrowed = await borrow(t.as(member.token), bookId);
     expect(borrowed.status).toBe(201);
     const loan = await json(borrowed);
 
     await warmUp(t);
     const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        (i % 2 === 0 ? t.as(member.token) : t).send('PATCH', `/loans/${loan.id}`, { status: 'returned' }),
-      ),
+      Array.from({ length: 20 }, (_, i) => returnLoan(i % 2 === 0 ? t.as(member.token) : t, loan.id)),
     );
     expect(tally(responses)).toEqual({ 200: 1, 409: 19 });
     await conflicts(responses);
@@ -119,7 +116,7 @@ describe('one member borrowing many books at once, with the cap at 1', () => {
     const asMember = t.as(member.token);
 
     await warmUp(asMember);
-    const responses = await Promise.all(books.map((id) => asMember.send('POST', `/books/${id}/borrow`, {})));
+    const responses = await Promise.all(books.map((id) => borrow(asMember, id)));
     expect(tally(responses)).toEqual({ 201: 1, 409: 9 });
     await conflicts(responses);
 
@@ -143,7 +140,7 @@ describe('simultaneous reads of books', () => {
     const member = await addUser(t, 'Eager Reader', 'member');
     const asMember = t.as(member.token);
     // One book out with the member (their read shows their loan), one changed since it was added.
-    expect((await asMember.send('POST', `/books/${books[0]}/borrow`, {})).status).toBe(201);
+    await borrowed(asMember, books[0] as number);
     expect((await t.send('PATCH', `/books/${books[1]}`, { title: 'Much Read Book, renamed' })).status).toBe(200);
     const missing = 2_000_000_000;
     const callers = [t, t.anonymous, asMember];

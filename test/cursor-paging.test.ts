@@ -12,6 +12,7 @@ import { readAll } from '../src/db/queries/listing.js';
 import { parseListing } from '../src/domain/listing.js';
 import { bookListingSpec } from '../src/domain/listings.js';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { borrow } from './support/circulation.js';
 import { expectError } from './support/errors.js';
 
 interface Link {
@@ -272,7 +273,7 @@ describe('every paged collection takes cursors', () => {
     const member = await addUser(t, 'Cursor Member');
     await addUser(t, 'Cursor Member Two');
     for (const book of books.slice(0, 3)) {
-      const response = await t.send('POST', `/books/${book.id}/borrow`, { borrower_id: member.id });
+      const response = await borrow(t, book.id, { borrower_id: member.id });
       expect(response.status).toBe(201);
     }
     for (const [path, bare] of [

@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { borrow, borrowed } from './support/circulation.js';
 import { expectError } from './support/errors.js';
 
 interface FacetValue {
@@ -89,7 +90,7 @@ describe('facets of book listings', () => {
     b.ancient = await addBook(t, 'An ancient river tablet', -5, a.collins);
     const member = await addUser(t, 'Reader');
     for (const id of [b.persuasion, b.tenant]) {
-      expect((await t.as(member.token).send('POST', `/books/${id}/borrow`, {})).status).toBe(201);
+      await borrowed(t.as(member.token), id);
     }
   });
   afterAll(() => t.close());
@@ -335,9 +336,7 @@ describe('facets right after concurrent writes', () => {
       ...Array.from({ length: 10 }, (_, i) =>
         t.send('POST', '/books', { title: `Written ${i}`, publication_year: 1950 + i * 3, author_id: authors[i % 2] }),
       ),
-      ...seeded.map((id, i) =>
-        t.as((members[i % 2] as { token: string }).token).send('POST', `/books/${id}/borrow`, {}),
-      ),
+      ...seeded.map((id, i) => borrow(t.as((members[i % 2] as { token: string }).token), id)),
     ];
     const statuses = (await Promise.all(writes)).map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(20);

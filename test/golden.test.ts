@@ -16,6 +16,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { borrow } from './support/circulation.js';
 
 const formats = {
   json: { accept: 'application/json', extension: 'json' },
@@ -47,7 +48,7 @@ beforeAll(async () => {
   await addBook(t, 'Third Golden Book', 2003, author);
   const member = await addUser(t, 'Golden Member');
   memberId = member.id;
-  const borrowed = await t.as(member.token).request('/books/2/borrow', { method: 'POST' });
+  const borrowed = await borrow(t.as(member.token), 2);
   expect(borrowed.headers.get('location')).toBe('/loans/1');
   callers = { anonymous: t.anonymous, member: t.as(member.token), librarian: t };
 });

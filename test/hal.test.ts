@@ -19,6 +19,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { borrow } from './support/circulation.js';
 
 const HAL = 'application/hal+json';
 const FORMS = 'application/prs.hal-forms+json';
@@ -62,7 +63,7 @@ beforeAll(async () => {
       ?.split('/')
       .pop(),
   );
-  const borrowed = await callers.member.request(`/books/${books[0]?.id}/borrow`, { method: 'POST' });
+  const borrowed = await borrow(callers.member, (books[0] as { id: number }).id);
   expect(borrowed.status).toBe(201);
   loan = await json(borrowed);
 });

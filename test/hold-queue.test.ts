@@ -15,6 +15,7 @@ import {
   openTestCatalogue,
   type TestCatalogue,
 } from './support/catalogue.js';
+import { borrow, borrowed, placeHold, returned } from './support/circulation.js';
 
 const MEMBERS = 20;
 
@@ -34,14 +35,12 @@ describe('a hold queue placed all at once', () => {
     const author = await addAuthor(t, 'Queue Author');
     bookId = await addBook(t, 'Much Wanted', 2020, author);
     const lender = await addUser(t, 'First Reader');
-    const loan = await t.as(lender.token).send('POST', `/books/${bookId}/borrow`, {});
+    const loan = await borrow(t.as(lender.token), bookId);
     expect(loan.status).toBe(201);
     loanId = (await json(loan)).id;
     const members = [];
     for (let i = 1; i <= MEMBERS; i++) members.push(await addUser(t, `Waiting Member ${i}`));
-    const answers = await Promise.all(
-      members.map((m) => t.as(m.token).request(`/books/${bookId}/holds`, { method: 'POST' })),
-    );
+    const answers = await Promise.all(members.map((m) => placeHold(t.as(m.token), bookId)));
     for (const answer of answers) {
       expect(answer.status).toBe(201);
       const hold = await json(answer);
@@ -95,7 +94,7 @@ describe('a hold queue placed all at once', () => {
 
   it('the copy returned goes to position 1, and the queue moves up', async () => {
     const first = told.find((h) => h.position === 1) as Told;
-    expect((await t.send('PATCH', `/loans/${loanId}`, { status: 'returned' })).status).toBe(200);
+    await returned(t, loanId);
     expect((await json(await t.request(`/holds/${first.id}`))).status).toBe('ready');
     const listed = await walk(`/books/${bookId}/holds?per_page=8`);
     expect(listed[0]).toMatchObject({ id: first.id, position: null });
@@ -124,11 +123,11 @@ describe('a queue whose holds were not numbered in its order', () => {
     const author = await addAuthor(t, 'Older Queue Author');
     const bookId = await addBook(t, 'Long Awaited', 2019, author);
     const lender = await addUser(t, 'Older Reader');
-    expect((await t.as(lender.token).send('POST', `/books/${bookId}/borrow`, {})).status).toBe(201);
+    await borrowed(t.as(lender.token), bookId);
     const ids: number[] = [];
     for (let i = 1; i <= 3; i++) {
       const member = await addUser(t, `Older Member ${i}`);
-      const placed = await t.as(member.token).request(`/books/${bookId}/holds`, { method: 'POST' });
+      const placed = await placeHold(t.as(member.token), bookId);
       expect(placed.status).toBe(201);
       ids.push((await json(placed)).id);
     }

@@ -16,6 +16,7 @@ import {
   openTestCatalogue,
   type TestCatalogue,
 } from './support/catalogue.js';
+import { borrowed } from './support/circulation.js';
 
 const HTML = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' };
@@ -582,7 +583,7 @@ describe('the patron search page', () => {
   it('each result links to its book and says whether it is on the shelf, or all out and when it is due back', async () => {
     const out = await addBook(t, 'Availability Out', 1990, author);
     const shelf = await addBook(t, 'Availability Shelf', 1991, author);
-    const loan = await json(await t.send('POST', `/books/${out}/borrow`, {}));
+    const loan = await borrowed(t, out);
     const html = main(await page('/books?query=availability'));
     const result = (id: number) =>
       html.match(new RegExp(`<li class="result"><h3><a rel="item" href="/books/${id}">.*?</li>`))?.[0] ?? '';

@@ -413,8 +413,8 @@ describe('hypermedia (path-absolute hrefs)', () => {
     });
 
     it('an author without books is offered delete even while some book has an author_id equal to its own id', async () => {
-      // Regression: "has books" once compared books.author_id with books.id (an unqualified "id" in the
-      // subquery), so one such book anywhere took delete away from every author without books.
+      // A book whose id is its author_id: a "has books" that compared books.author_id with books.id would
+      // find this row for every author.
       let authorId = 0;
       let bookId = 0;
       let bookAuthor = -1;

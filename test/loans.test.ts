@@ -15,25 +15,12 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { borrow, borrowByControl, borrowed, returnByControl, returned, returnLoan } from './support/circulation.js';
 import { submit } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Reads the book as this client and submits its `borrow` control. */
-async function borrowByControl(client: TestClient, bookId: number, extra: Record<string, unknown> = {}) {
-  const book = await json(await client.request(`/books/${bookId}`));
-  expect(book.controls.borrow, `book ${bookId} offers borrow`).toBeDefined();
-  return submit(client, book.controls.borrow, extra);
-}
-
-/** Reads the loan as this client and submits its `return` control. */
-async function returnByControl(client: TestClient, loanId: number) {
-  const loan = await json(await client.request(`/loans/${loanId}`));
-  expect(loan.controls.return, `loan ${loanId} offers return`).toBeDefined();
-  return submit(client, loan.controls.return);
-}
 
 /** Every key of a JSON value, at any depth. */
 function keysOf(value: unknown): string[] {
@@ -195,13 +182,10 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
       `no copy of book ${bookId} is available to borrow now (the next is due back ${loan.due_at}); ` +
       "place a hold (the book's `hold` control) to be next in line";
     const attempts: [Response, string][] = [
-      [await t.as(other.token).send('POST', `/books/${bookId}/borrow`, {}), noCopy],
-      [
-        await t.as(holder.token).send('POST', `/books/${bookId}/borrow`, {}),
-        `you already have a copy of book ${bookId} on loan`,
-      ],
-      [await t.send('POST', `/books/${bookId}/borrow`, {}), noCopy],
-      [await t.send('POST', `/books/${bookId}/borrow`, { borrower_id: other.id }), noCopy],
+      [await borrow(t.as(other.token), bookId), noCopy],
+      [await borrow(t.as(holder.token), bookId), `you already have a copy of book ${bookId} on loan`],
+      [await borrow(t, bookId), noCopy],
+      [await borrow(t, bookId, { borrower_id: other.id }), noCopy],
     ];
     for (const [response, message] of attempts) {
       const body = await expectError(response, 409);
@@ -234,7 +218,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     expect(await json(await asMember.request(`/loans/${loan.id}`))).toEqual(returned);
 
     for (const client of [asMember, t]) {
-      const again = await client.send('PATCH', `/loans/${loan.id}`, { status: 'returned' });
+      const again = await returnLoan(client, loan.id);
       await expectError(again, 409);
     }
     const after = await json(await asMember.request(`/loans/${loan.id}`));
@@ -326,7 +310,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
 
   it('a borrower_id naming no user is 422 (details.borrower_id) and lends nothing', async () => {
     const bookId = await addBook(t, 'Lent To Nobody', 1958, author);
-    const response = await t.send('POST', `/books/${bookId}/borrow`, { borrower_id: 987654 });
+    const response = await borrow(t, bookId, { borrower_id: 987654 });
     const body = await expectError(response, 422);
     expect(body.error.details).toHaveProperty('borrower_id');
     expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({ available: true, due_at: null });
@@ -334,11 +318,11 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
   });
 
   it('borrowing a book that does not exist is 404; borrowing anonymously is 401', async () => {
-    const missing = await t.send('POST', '/books/987654/borrow', {});
+    const missing = await borrow(t, 987654);
     await expectError(missing, 404);
 
     const bookId = await addBook(t, 'Not For The Anonymous', 1959, author);
-    const anonymous = await t.anonymous.send('POST', `/books/${bookId}/borrow`, {});
+    const anonymous = await borrow(t.anonymous, bookId);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
     expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({ available: true });
@@ -384,15 +368,8 @@ describe('listing loans', () => {
     }
     alice = await addUser(t, 'Alice Listing', 'member');
     bruno = await addUser(t, 'Bruno Listing', 'member');
-    const lend = async (who: { token: string }, bookId: number) => {
-      const response = await t.as(who.token).send('POST', `/books/${bookId}/borrow`, {});
-      if (response.status !== 201) throw new Error(`lending ${bookId}: ${response.status} ${await response.text()}`);
-      return (await json(response)).id as number;
-    };
-    const giveBack = async (who: { token: string }, loanId: number) => {
-      const response = await t.as(who.token).send('PATCH', `/loans/${loanId}`, { status: 'returned' });
-      if (response.status !== 200) throw new Error(`returning ${loanId}: ${response.status}`);
-    };
+    const lend = async (who: { token: string }, bookId: number) => (await borrowed(t.as(who.token), bookId)).id;
+    const giveBack = (who: { token: string }, loanId: number) => returned(t.as(who.token), loanId);
     loan.push(await lend(alice, book[0] as number));
     await giveBack(alice, loan[0] as number);
     loan.push(await lend(alice, book[1] as number));
@@ -607,12 +584,12 @@ describe('the cap on a member’s active loans (maxActiveLoans 2)', () => {
     const third = await json(await asCapped.request(`/books/${three}`));
     expect(third.available).toBe(true);
     expect(third.controls).not.toHaveProperty('borrow');
-    const refused = await asCapped.send('POST', `/books/${three}/borrow`, {});
+    const refused = await borrow(asCapped, three);
     const body = await expectError(refused, 409);
     expect(body.error.message).toMatch(/2 active loans/);
 
     // A librarian lending to the capped member is refused the same way.
-    const lent = await t.send('POST', `/books/${three}/borrow`, { borrower_id: capped.id });
+    const lent = await borrow(t, three, { borrower_id: capped.id });
     expect(lent.status).toBe(409);
     expect((await json(lent)).error.message).toMatch(/2 active loans/);
     expect(await json(await t.request(`/books/${three}`))).toMatchObject({ available: true, due_at: null });
@@ -655,7 +632,7 @@ describe('the default lending policy', () => {
     for (const bookId of books.slice(0, 10)) expect((await borrowByControl(asMember, bookId)).status).toBe(201);
     const eleventh = books[10] as number;
     expect((await json(await asMember.request(`/books/${eleventh}`))).controls).not.toHaveProperty('borrow');
-    const refused = await asMember.send('POST', `/books/${eleventh}/borrow`, {});
+    const refused = await borrow(asMember, eleventh);
     expect(refused.status).toBe(409);
     expect((await json(refused)).error.message).toMatch(/10 active loans/);
   });

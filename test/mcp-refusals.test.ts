@@ -7,6 +7,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_VALUE_DEPTH } from '../src/mcp/arguments.js';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { borrow, borrowed } from './support/circulation.js';
+import type { ErrorBody } from './support/errors.js';
 
 let t: TestCatalogue;
 const clients: Client[] = [];
@@ -82,13 +84,13 @@ describe('a control gone between the agent\u2019s read and its submit', () => {
     expect(read.structured.controls?.map((c) => c.name)).toEqual(['borrow']);
 
     // The first member takes the only copy.
-    expect((await t.as(first.token).send('POST', `/books/${bookId}/borrow`, {})).status).toBe(201);
+    await borrowed(t.as(first.token), bookId);
 
     // The agent submits what it read; HTTP answers the same member's POST at that moment with a 409.
     const submitted = await tool(slow, 'submit', { url: read.structured.url, control: 'borrow' });
-    const http = await t.as(second.token).send('POST', `/books/${bookId}/borrow`, {});
+    const http = await borrow(t.as(second.token), bookId);
     expect(http.status).toBe(409);
-    const { message } = (await json(http)).error as { message: string };
+    const { message } = (await json<ErrorBody>(http)).error;
     expect(message).toMatch(/^no copy of book \d+ is available to borrow now \(the next is due back /);
 
     expect(submitted.isError).toBe(true);
@@ -102,7 +104,7 @@ describe('a control gone between the agent\u2019s read and its submit', () => {
     const member = await addUser(t, 'Mona Memberonly', 'member');
     const http = await t.as(member.token).send('POST', '/books', { title: 'x', publication_year: 2000, author_id: 1 });
     expect(http.status).toBe(403);
-    const { message } = (await json(http)).error as { message: string };
+    const { message } = (await json<ErrorBody>(http)).error;
     const { text, structured } = await tool(await agent(member.token), 'submit', {
       url: '/books?page=1&per_page=20',
       control: 'create',

@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from './support/server.js';
+import { borrowed } from './support/circulation.js';
+import { clientOf, type RunningServer, startServer } from './support/server.js';
 
 const ADMIN_TOKEN = `patron-admin-${randomBytes(12).toString('hex')}`;
 const LAUNCH = {
@@ -59,7 +60,7 @@ beforeAll(async () => {
   memberToken = (await api(`/users/${member.id}/tokens`, { method: 'POST', body: '{}' })).token;
   const [emma] = (await api('/books?query=emma&author=austen&page=1')).data;
   lentTitle = emma.title;
-  await api(`/books/${emma.id}/borrow`, { method: 'POST', body: '{}' });
+  await borrowed(clientOf(server as RunningServer, ADMIN_TOKEN), emma.id);
 }, 180_000);
 
 afterAll(async () => {

@@ -21,6 +21,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { borrowed } from './support/circulation.js';
 
 const PROBLEM = 'application/problem+json';
 const SEARCHES = 2;
@@ -44,7 +45,7 @@ beforeAll(async () => {
   book = await addBook(t, 'Problem Fixture Book', 2001, author);
   member = (await addUser(t, 'Problem Member')).token;
   // Lent out, so that borrowing it again is a conflict.
-  expect((await t.as(member).send('POST', `/books/${book}/borrow`, {})).status).toBe(201);
+  await borrowed(t.as(member), book);
   const page = await json(await t.request('/changes?per_page=1'));
   pruned = linkHref(page, 'next') as string;
   await t.database.db.execute(sql`update changes set at = at - interval '400 days'`);

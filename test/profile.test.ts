@@ -16,6 +16,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { borrow, borrowed, placeHold } from './support/circulation.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: documents are inspected loosely by design
 type Doc = Record<string, any>;
@@ -33,16 +34,16 @@ beforeAll(async () => {
   const untouched = await addBook(t, 'Undescribed Dunes', 1991, author);
   const member = await addUser(t, 'Profile Reader');
   const asMember = t.as(member.token);
-  const borrowed = await asMember.request(`/books/${lent}/borrow`, { method: 'POST' });
-  expect(borrowed.status).toBe(201);
-  const loan = borrowed.headers.get('location') as string;
+  const lending = await borrow(asMember, lent);
+  expect(lending.status).toBe(201);
+  const loan = lending.headers.get('location') as string;
   const tokens = await json(await asMember.request(`/users/${member.id}/tokens`));
   const token = tokens.data[0].links.find((l: Doc) => l.rel === 'self').href as string;
   // A book whose one copy another member has: the member joins its queue, and the hold can be cancelled.
   const held = await addBook(t, 'Held Horizons', 1992, author);
   const borrower = await addUser(t, 'Profile Borrower');
-  expect((await t.as(borrower.token).request(`/books/${held}/borrow`, { method: 'POST' })).status).toBe(201);
-  const placed = await asMember.request(`/books/${held}/holds`, { method: 'POST' });
+  await borrowed(t.as(borrower.token), held);
+  const placed = await placeHold(asMember, held);
   expect(placed.status).toBe(201);
   const hold = placed.headers.get('location') as string;
   // The copy on the shelf, which a librarian may withdraw.

@@ -19,6 +19,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import { borrow, borrowed, cancelled, held, renewed, returned } from './support/circulation.js';
 import { type ControlDoc, type Doc, type FieldDoc, submit } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
@@ -52,36 +53,7 @@ async function ownId(client: TestClient): Promise<number> {
 
 /** The librarian lends a book to a borrower; answers the loan's id. */
 async function lend(t: TestCatalogue, bookId: number, borrowerId: number): Promise<number> {
-  const response = await t.send('POST', `/books/${bookId}/borrow`, { borrower_id: borrowerId });
-  if (response.status !== 201) throw new Error(`lending book ${bookId}: ${response.status} ${await response.text()}`);
-  return (await json(response)).id;
-}
-
-async function returnLoan(t: TestCatalogue, loanId: number): Promise<void> {
-  const response = await t.send('PATCH', `/loans/${loanId}`, { status: 'returned' });
-  if (response.status !== 200) throw new Error(`returning loan ${loanId}: ${response.status} ${await response.text()}`);
-}
-
-/** The caller places a hold on a book; answers the hold's id. */
-async function placeHold(client: TestClient, bookId: number): Promise<number> {
-  const response = await client.request(`/books/${bookId}/holds`, { method: 'POST' });
-  if (response.status !== 201) throw new Error(`holding book ${bookId}: ${response.status} ${await response.text()}`);
-  return (await json(response)).id;
-}
-
-async function cancelHold(t: TestCatalogue, holdId: number): Promise<void> {
-  const response = await t.send('PATCH', `/holds/${holdId}`, { status: 'cancelled' });
-  if (response.status !== 200)
-    throw new Error(`cancelling hold ${holdId}: ${response.status} ${await response.text()}`);
-}
-
-/** The librarian renews a loan `times` times. */
-async function renew(t: TestCatalogue, loanId: number, times: number): Promise<void> {
-  for (let i = 0; i < times; i++) {
-    const response = await t.request(`/loans/${loanId}/renewals`, { method: 'POST' });
-    if (response.status !== 200)
-      throw new Error(`renewing loan ${loanId}: ${response.status} ${await response.text()}`);
-  }
+  return (await borrowed(t, bookId, { borrower_id: borrowerId })).id;
 }
 
 /** Makes a loan overdue as circulation.test.ts does: by moving its dates back in the database. */
@@ -153,7 +125,7 @@ async function buildScene(t: TestCatalogue): Promise<Scene> {
     await lend(t, id, patronId);
     return id;
   };
-  const freshHold = async () => placeHold(t.as(member.token), await freshBookOut());
+  const freshHold = async () => (await held(t.as(member.token), await freshBookOut())).id;
   return {
     t,
     member,
@@ -378,7 +350,7 @@ const writeRows: Row[] = [
     '/books/{fresh, with loan history}',
     async (s) => {
       const bookId = await s.freshBook();
-      await returnLoan(s.t, await lend(s.t, bookId, s.member.id));
+      await returned(s.t, await lend(s.t, bookId, s.member.id));
       return `/books/${bookId}`;
     },
     undefined,
@@ -527,7 +499,7 @@ const writeRows: Row[] = [
     '/books/{fresh, held by member}/holds',
     async (s) => {
       const bookId = await s.freshBookOut();
-      await placeHold(s.t.as(s.member.token), bookId);
+      await held(s.t.as(s.member.token), bookId);
       return `/books/${bookId}/holds`;
     },
     undefined,
@@ -545,7 +517,7 @@ const writeRows: Row[] = [
     "/holds/{member's fresh cancelled hold} cancel",
     async (s) => {
       const holdId = await s.freshHold();
-      await cancelHold(s.t, holdId);
+      await cancelled(s.t, holdId);
       return `/holds/${holdId}`;
     },
     { status: 'cancelled' },
@@ -571,7 +543,7 @@ const writeRows: Row[] = [
     "/loans/{member's fresh returned loan} return",
     async (s) => {
       const loanId = await s.freshLoan();
-      await returnLoan(s.t, loanId);
+      await returned(s.t, loanId);
       return `/loans/${loanId}`;
     },
     { status: 'returned' },
@@ -600,7 +572,7 @@ const writeRows: Row[] = [
     "/loans/{member's fresh loan, renewed to the limit (2)}/renewals",
     async (s) => {
       const loanId = await s.freshLoan();
-      await renew(s.t, loanId, 2);
+      for (let i = 0; i < 2; i++) await renewed(s.t, loanId);
       return `/loans/${loanId}/renewals`;
     },
     undefined,
@@ -623,7 +595,7 @@ const writeRows: Row[] = [
     async (s) => {
       const bookId = await s.freshBook();
       const loanId = await lend(s.t, bookId, s.member.id);
-      await placeHold(s.t.as(s.otherMember.token), bookId);
+      await held(s.t.as(s.otherMember.token), bookId);
       return `/loans/${loanId}/renewals`;
     },
     undefined,
@@ -866,15 +838,15 @@ async function bookLentToOther(w: World): Promise<number> {
 /** A fresh waiting hold of the member, on a book lent to the other member. */
 async function waitingHoldOf(w: World): Promise<{ bookId: number; holdId: number }> {
   const bookId = await bookLentToOther(w);
-  return { bookId, holdId: await placeHold(worldClient(w, 'member'), bookId) };
+  return { bookId, holdId: (await held(worldClient(w, 'member'), bookId)).id };
 }
 
 /** A fresh ready hold of the member: the other member's loan returned, its copy set aside for them. */
 async function readyHoldOf(w: World): Promise<{ bookId: number; holdId: number }> {
   const bookId = await freshBookIn(w);
   const loanId = await lend(w.t, bookId, w.otherMember.id);
-  const holdId = await placeHold(worldClient(w, 'member'), bookId);
-  await returnLoan(w.t, loanId);
+  const holdId = (await held(worldClient(w, 'member'), bookId)).id;
+  await returned(w.t, loanId);
   return { bookId, holdId };
 }
 
@@ -953,7 +925,7 @@ const resourceCases: ResourceCase[] = [
       const id = await freshBookIn(w);
       const added = await w.t.send('POST', `/books/${id}/copies`, {});
       if (added.status !== 201) throw new Error(`adding a copy: ${added.status} ${await added.text()}`);
-      const own = await w.t.send('POST', `/books/${id}/borrow`, {});
+      const own = await borrow(w.t, id);
       if (own.status !== 201) throw new Error(`the librarian's own borrow: ${own.status} ${await own.text()}`);
       return { href: `/books/${id}`, unoffered: [deleteOf(id)] };
     },
@@ -1019,7 +991,7 @@ const resourceCases: ResourceCase[] = [
     name: "the member's cancelled hold",
     async make(w) {
       const { holdId } = await waitingHoldOf(w);
-      await cancelHold(w.t, holdId);
+      await cancelled(w.t, holdId);
       const href = `/holds/${holdId}`;
       return { href, unoffered: [{ control: 'cancel', method: 'PATCH', href, body: { status: 'cancelled' } }] };
     },
@@ -1039,7 +1011,7 @@ const resourceCases: ResourceCase[] = [
     name: 'an available book with loan history',
     async make(w) {
       const id = await freshBookIn(w);
-      await returnLoan(w.t, await lend(w.t, id, w.otherMember.id));
+      await returned(w.t, await lend(w.t, id, w.otherMember.id));
       return { href: `/books/${id}`, unoffered: [{ control: 'delete', method: 'DELETE', href: `/books/${id}` }] };
     },
     status: publicDoc,
@@ -1105,7 +1077,7 @@ const resourceCases: ResourceCase[] = [
     name: "the member's loan renewed to the limit (2)",
     async make(w) {
       const id = await lend(w.t, await freshBookIn(w), w.member.id);
-      await renew(w.t, id, 2);
+      for (let i = 0; i < 2; i++) await renewed(w.t, id);
       return { href: `/loans/${id}`, unoffered: [renewOf(id)] };
     },
     status: ownOnly,
@@ -1126,7 +1098,7 @@ const resourceCases: ResourceCase[] = [
     async make(w) {
       const bookId = await freshBookIn(w);
       const id = await lend(w.t, bookId, w.member.id);
-      await placeHold(worldClient(w, 'otherMember'), bookId);
+      await held(worldClient(w, 'otherMember'), bookId);
       return { href: `/loans/${id}`, unoffered: [renewOf(id)] };
     },
     status: ownOnly,
@@ -1136,7 +1108,7 @@ const resourceCases: ResourceCase[] = [
     name: "the member's returned loan",
     async make(w) {
       const id = await lend(w.t, await freshBookIn(w), w.member.id);
-      await returnLoan(w.t, id);
+      await returned(w.t, id);
       const href = `/loans/${id}`;
       return {
         href,

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgements } from './search/judgements.js';
 import { json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { BookDocument, PageDoc } from './support/documents.js';
 
 let catalogue: TestCatalogue;
 
@@ -23,7 +24,7 @@ describe('judged patron searches on the sample catalogue', () => {
     for (const [query, meant] of judgements) {
       const response = await catalogue.anonymous.request(`/books?${new URLSearchParams({ query, per_page: '3' })}`);
       expect(response.status).toBe(200);
-      const titles = ((await json(response)) as { data: { title: string }[] }).data.map((book) => book.title);
+      const titles = (await json<PageDoc<BookDocument>>(response)).data.map((book) => book.title);
       if (!titles.includes(meant)) misses.push(`${query} → ${titles.join(' | ') || 'nothing'} (meant ${meant})`);
     }
     const found = judgements.length - misses.length;

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, linkHref, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { BookDocument, PageDoc } from './support/documents.js';
 
 interface Choice {
   value: string;
@@ -20,7 +21,7 @@ async function sortField(path: string) {
 }
 
 const titles = async (path: string) =>
-  (await json(await t.request(path))).data.map((b: { title: string }) => b.title) as string[];
+  (await json<PageDoc<BookDocument>>(await t.request(path))).data.map((book) => book.title);
 
 beforeAll(async () => {
   t = await openTestCatalogue();

@@ -9,10 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, rowsOf } from '../../src/db/client.js';
 import { SWEEP_EVERY_MS } from '../../src/db/hold-expiry.js';
 import { json } from '../support/catalogue.js';
+import { borrow, borrowed, held, returned } from '../support/circulation.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
 import { expectError } from '../support/errors.js';
 import { millisecondsUntil } from '../support/poll.js';
-import { call, created, type RunningServer, startServer } from '../support/server.js';
+import { call, clientOf, created, type RunningServer, startServer } from '../support/server.js';
 
 const ADMIN_TOKEN = 'circulation-two-servers-admin-token-0123';
 
@@ -72,7 +73,7 @@ describe('circulation across two server processes on one PostgreSQL database', (
       const id = await oneCopyBook();
       const racers = [await member(), await member(), await member(), await member()];
       const responses = await Promise.all(
-        racers.map((racer, i) => call(i % 2 === 0 ? a : b, racer.token, 'POST', `/books/${id}/borrow`, {})),
+        racers.map((racer, i) => borrow(clientOf(i % 2 === 0 ? a : b, racer.token), id)),
       );
       const statuses = responses.map((r) => r.status);
       expect(
@@ -102,10 +103,10 @@ describe('circulation across two server processes on one PostgreSQL database', (
   it('a ready hold past its time passes to the next member through the periodic sweep', async () => {
     const id = await oneCopyBook();
     const [lender, first, next] = [await member(), await member(), await member()];
-    const loan = await json(await call(a, lender.token, 'POST', `/books/${id}/borrow`, {}));
-    const firstHold = await created(await call(a, first.token, 'POST', `/books/${id}/holds`), 'hold');
-    const nextHold = await created(await call(b, next.token, 'POST', `/books/${id}/holds`), 'hold');
-    expect((await call(b, lender.token, 'PATCH', `/loans/${loan.id}`, { status: 'returned' })).status).toBe(200);
+    const loan = await borrowed(clientOf(a, lender.token), id);
+    const firstHold = await held(clientOf(a, first.token), id);
+    const nextHold = await held(clientOf(b, next.token), id);
+    await returned(clientOf(b, lender.token), loan.id);
     expect(await json(await call(a, first.token, 'GET', `/holds/${firstHold.id}`))).toMatchObject({
       status: 'ready',
       copy_id: loan.copy_id,
@@ -124,8 +125,8 @@ describe('circulation across two server processes on one PostgreSQL database', (
     const forNext = await json(await call(a, next.token, 'GET', `/books/${id}`));
     expect(forNext).toMatchObject({ hold_status: 'ready' });
     expect(forNext.controls.borrow).toBeDefined();
-    await expectError(await call(b, first.token, 'POST', `/books/${id}/borrow`, {}), 409);
-    const lent = await call(a, next.token, 'POST', `/books/${id}/borrow`, {});
+    await expectError(await borrow(clientOf(b, first.token), id), 409);
+    const lent = await borrow(clientOf(a, next.token), id);
     expect(lent.status).toBe(201);
     expect(await json(lent)).toMatchObject({ borrower_id: next.id, copy_id: loan.copy_id });
   }, 60_000);
@@ -133,16 +134,16 @@ describe('circulation across two server processes on one PostgreSQL database', (
   it('a hold placed through one process keeps the returned copy from a borrow through the other', async () => {
     const id = await oneCopyBook();
     const [lender, holder, other] = [await member(), await member(), await member()];
-    const loan = await json(await call(a, lender.token, 'POST', `/books/${id}/borrow`, {}));
-    await created(await call(a, holder.token, 'POST', `/books/${id}/holds`), 'hold');
-    expect((await call(a, lender.token, 'PATCH', `/loans/${loan.id}`, { status: 'returned' })).status).toBe(200);
+    const loan = await borrowed(clientOf(a, lender.token), id);
+    await held(clientOf(a, holder.token), id);
+    await returned(clientOf(a, lender.token), loan.id);
 
     const seen = await json(await call(b, other.token, 'GET', `/books/${id}`));
     expect(seen.controls.borrow).toBeUndefined();
     expect(seen.controls.hold).toBeDefined();
-    await expectError(await call(b, other.token, 'POST', `/books/${id}/borrow`, {}), 409);
-    await expectError(await call(b, ADMIN_TOKEN, 'POST', `/books/${id}/borrow`, { borrower_id: other.id }), 409);
-    const lent = await call(b, holder.token, 'POST', `/books/${id}/borrow`, {});
+    await expectError(await borrow(clientOf(b, other.token), id), 409);
+    await expectError(await borrow(clientOf(b, ADMIN_TOKEN), id, { borrower_id: other.id }), 409);
+    const lent = await borrow(clientOf(b, holder.token), id);
     expect(lent.status).toBe(201);
     expect(await json(lent)).toMatchObject({ borrower_id: holder.id, copy_id: loan.copy_id });
   });

@@ -11,10 +11,11 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LISTENING_APPLICATION_NAME } from '../../src/db/listen.js';
 import { json } from '../support/catalogue.js';
+import { borrow, borrowed, returnLoan } from '../support/circulation.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
 import { type Pgbouncer, startPgbouncer } from '../support/pgbouncer.js';
 import { millisecondsUntil } from '../support/poll.js';
-import { call, created, type RunningServer, startServer } from '../support/server.js';
+import { call, clientOf, created, type RunningServer, startServer } from '../support/server.js';
 
 const ADMIN_TOKEN = 'pgbouncer-admin-token-0123456789abcdef';
 const SERVER_URL = process.env.DATABASE_URL as string;
@@ -136,10 +137,10 @@ describe('two server processes behind pgbouncer in transaction mode, DATABASE_PR
       'user',
     );
     const token = (await created(await call(b, ADMIN_TOKEN, 'POST', `/users/${member.id}/tokens`, {}), 'token')).token;
-    const loan = await created(await call(a, token, 'POST', `/books/${book.id}/borrow`, {}), 'loan');
+    const loan = await borrowed(clientOf(a, token), book.id);
     // The only copy is out: borrowing it again through the other server is refused by the database.
-    expect((await call(b, token, 'POST', `/books/${book.id}/borrow`, {})).status).toBe(409);
-    const returned = await call(b, token, 'PATCH', `/loans/${loan.id}`, { status: 'returned' });
+    expect((await borrow(clientOf(b, token), book.id)).status).toBe(409);
+    const returned = await returnLoan(clientOf(b, token), loan.id);
     expect(returned.status, await returned.clone().text()).toBe(200);
     expect(await json(returned)).toMatchObject({ status: 'returned' });
     expect(a.output() + b.output()).not.toMatch(/prepared statement/);

@@ -7,9 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportFigure } from '../reliability/figures.js';
 import { json } from '../support/catalogue.js';
+import { borrowed } from '../support/circulation.js';
 import { createReplicatedClusters, psql, type ReplicatedClusters } from '../support/pg-cluster.js';
 import { millisecondsUntil } from '../support/poll.js';
-import { ADMIN_TOKEN, call, created, type RunningServer, startServer } from '../support/server.js';
+import { ADMIN_TOKEN, call, clientOf, created, type RunningServer, startServer } from '../support/server.js';
 import { SseReader } from '../support/sse.js';
 
 let clusters: ReplicatedClusters;
@@ -198,7 +199,7 @@ describe('read-your-writes, across processes, while the standby lags', () => {
     );
     psql(clusters.standby.url, 'select pg_wal_replay_pause()');
     try {
-      const loan = await created(await call(a, token, 'POST', `/books/${book.id}/borrow`, {}), 'loan');
+      const loan = await borrowed(clientOf(a, token), book.id);
       const loans = await json(await call(b, token, 'GET', '/loans?page=1'));
       expect(loans.data.map((listed: { id: number }) => listed.id)).toContain(loan.id);
       expect(await json(await call(b, token, 'GET', `/books/${book.id}`))).toMatchObject({ available: false });

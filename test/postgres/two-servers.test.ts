@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { loans } from '../../src/db/schema/index.js';
 import { json } from '../support/catalogue.js';
+import { borrow } from '../support/circulation.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
 import { expectError } from '../support/errors.js';
-import { call, created, type RunningServer, startServer } from '../support/server.js';
+import { call, clientOf, created, type RunningServer, startServer } from '../support/server.js';
 
 const ADMIN_TOKEN = 'two-servers-admin-token-0123456789';
 
@@ -68,7 +69,7 @@ describe('two server processes on one PostgreSQL database', () => {
     }
 
     const responses = await Promise.all(
-      members.map((member, i) => call(i % 2 === 0 ? a : b, member.token, 'POST', `/books/${book.id}/borrow`, {})),
+      members.map((member, i) => borrow(clientOf(i % 2 === 0 ? a : b, member.token), book.id)),
     );
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);

@@ -11,7 +11,7 @@ import { quantile, reportFigure } from './figures.js';
 /** Generated books: each is an event, and so is each of their authors. */
 const BOOKS = 1_000;
 const CLIENTS = 10;
-/** Before the fix a stream sent 100 events, then waited for a write or its 15 s keep-alive. */
+/** A stream catching up sends batch after batch, without waiting for a write or its 15 s keep-alive. */
 const CATCH_UP_MS = 5_000;
 const HEALTH_MS = 1_000;
 const WRITING_MS = 3_000;

@@ -1,7 +1,7 @@
 /**
  * Every request body is cut off at the limit while it streams in, whatever its content type: ten
- * anonymous 450 MB posts at once (form posts among them, which were once read whole before the limit
- * applied) leave the server's memory where it was, and each is answered 413 in the error shape.
+ * anonymous 450 MB posts at once (form posts among them, which are counted as they stream like any
+ * other body) leave the server's memory where it was, and each is answered 413 in the error shape.
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -14,6 +14,7 @@ import type { RateLimits } from '../../src/domain/rate-limits.js';
 import { type ChangeStreamOptions, ChangeStreams, changeStreamOptions } from '../../src/http/change-streams.js';
 import type { AppEnv } from '../../src/http/env.js';
 import { createPostgresDatabase, directUrlOf } from './database.js';
+import type { AuthorDocument, BookDocument, TokenDocument, UserDocument } from './documents.js';
 import { LIBRARIAN_TOKEN } from './tokens.js';
 
 export { LIBRARIAN_TOKEN };
@@ -144,22 +145,34 @@ export function linkHref(body: { links?: { rel: string; href: string }[] }, rel:
 export async function addAuthor(t: TestCatalogue, name: string): Promise<number> {
   const response = await t.send('POST', '/authors', { name });
   if (response.status !== 201) throw new Error(`creating author ${name}: ${response.status} ${await response.text()}`);
-  return (await json(response)).id;
+  return (await json<AuthorDocument>(response)).id;
 }
 
 /** Creates a book over HTTP and answers its id. */
-export async function addBook(t: TestCatalogue, title: string, publication_year: number, author_id: number) {
+export async function addBook(
+  t: TestCatalogue,
+  title: string,
+  publication_year: number,
+  author_id: number,
+): Promise<number> {
   const response = await t.send('POST', '/books', { title, publication_year, author_id });
   if (response.status !== 201) throw new Error(`creating book ${title}: ${response.status} ${await response.text()}`);
-  return (await json(response)).id as number;
+  return (await json<BookDocument>(response)).id;
 }
 
 /** Creates a user with a token over HTTP (as the librarian) and answers both. */
-export async function addUser(t: TestCatalogue, name: string, role: 'member' | 'librarian' = 'member') {
+export async function addUser(
+  t: TestCatalogue,
+  name: string,
+  role: 'member' | 'librarian' = 'member',
+): Promise<{ id: number; token: string }> {
   const created = await t.send('POST', '/users', { name, role });
   if (created.status !== 201) throw new Error(`creating user ${name}: ${created.status} ${await created.text()}`);
-  const { id } = await json(created);
-  const token = await t.send('POST', `/users/${id}/tokens`, { name: 'test' });
-  if (token.status !== 201) throw new Error(`creating token for ${name}: ${token.status} ${await token.text()}`);
-  return { id: id as number, token: (await json(token)).token as string };
+  const { id } = await json<UserDocument>(created);
+  const response = await t.send('POST', `/users/${id}/tokens`, { name: 'test' });
+  if (response.status !== 201)
+    throw new Error(`creating token for ${name}: ${response.status} ${await response.text()}`);
+  const { token } = await json<TokenDocument>(response);
+  if (token === undefined) throw new Error(`the token created for ${name} carries no secret`);
+  return { id, token };
 }

@@ -3,6 +3,9 @@
  * submitting a control the way a generic client does: one definition for every test.
  */
 import { expect } from 'vitest';
+import type { CopyStatus } from '../../src/domain/copy.js';
+import type { HoldStatus } from '../../src/domain/hold.js';
+import type { LoanStatus } from '../../src/domain/loan.js';
 import type { TestClient } from './catalogue.js';
 
 export interface LinkDoc {
@@ -42,6 +45,83 @@ export interface ControlDoc {
   method: string;
   contentType?: string;
   fields: FieldDoc[];
+}
+
+/** A resource of the JSON format: its state `State` beside its links and controls (by name). */
+export type Document<State> = State & { links: LinkDoc[]; controls: Record<string, ControlDoc> };
+
+/** A book as `GET /books/{id}` answers it; `hold_*` only to a caller with an open hold on it. */
+export type BookDocument = Document<{
+  id: number;
+  title: string;
+  publication_year: number;
+  author_id: number;
+  isbn: string | null;
+  language: string | null;
+  subjects: string[];
+  publisher: string | null;
+  available: boolean;
+  due_at: string | null;
+  copies_total: number;
+  copies_available: number;
+  hold_status?: HoldStatus;
+  hold_position?: number | null;
+  hold_ready_until?: string | null;
+}>;
+
+/** An author. */
+export type AuthorDocument = Document<{ id: number; name: string }>;
+
+/** A user: a member or a librarian. */
+export type UserDocument = Document<{ id: number; name: string; role: 'member' | 'librarian' }>;
+
+/** A token as its owner sees it; `token`, the secret, only in the answer that creates it. */
+export type TokenDocument = Document<{ id: number; user_id: number; name: string; created_at: string; token?: string }>;
+
+/** A copy of a book. */
+export type CopyDocument = Document<{
+  id: number;
+  book_id: number;
+  barcode: string | null;
+  label: string;
+  status: CopyStatus;
+  due_at: string | null;
+  added_at: string;
+  withdrawn_at: string | null;
+}>;
+
+/** A loan: who has which copy of which book, until when. */
+export type LoanDocument = Document<{
+  id: number;
+  book_id: number;
+  copy_id: number;
+  borrower_id: number;
+  borrowed_at: string;
+  due_at: string;
+  returned_at: string | null;
+  renewals: number;
+  status: LoanStatus;
+}>;
+
+/** A hold: a member's place in a book's queue, and the copy kept for them once it is ready. */
+export type HoldDocument = Document<{
+  id: number;
+  book_id: number;
+  borrower_id: number;
+  placed_at: string;
+  status: HoldStatus;
+  position: number | null;
+  copy_id: number | null;
+  ready_until: string | null;
+  ended_at: string | null;
+  loan_id: number | null;
+}>;
+
+/** The control of this name on a document, failing the test when the document does not offer it. */
+export function controlOf(doc: { controls: Record<string, ControlDoc> }, name: string): ControlDoc {
+  const control = doc.controls[name];
+  expect(control, `the ${name} control`).toBeDefined();
+  return control as ControlDoc;
 }
 
 /** A resource: its own members, loosely typed, beside its links and controls. */

@@ -3,6 +3,8 @@
  * route is here as soon as it is registered), and a catalogue with one of each resource to fill them in.
  */
 import { addAuthor, addBook, addUser, json, type TestCatalogue, type TestClient } from './catalogue.js';
+import { borrowed, held } from './circulation.js';
+import type { CopyDocument, PageDoc, TokenDocument } from './documents.js';
 
 /** One registered URI template and the methods it serves (upper case; HEAD and OPTIONS are implied). */
 export interface ServedRoute {
@@ -14,7 +16,7 @@ export interface ServedRoute {
 export async function servedRoutes(t: TestCatalogue): Promise<ServedRoute[]> {
   const response = await t.request('/openapi.json');
   if (response.status !== 200) throw new Error(`/openapi.json answered ${response.status}`);
-  const paths: Record<string, Record<string, unknown>> = (await json(response)).paths;
+  const { paths } = await json<{ paths: Record<string, Record<string, unknown>> }>(response);
   return Object.entries(paths).map(([template, operations]) => ({
     template,
     methods: Object.keys(operations).map((method) => method.toUpperCase()),
@@ -43,14 +45,13 @@ export async function addFixture(t: TestCatalogue, tag: string): Promise<Fixture
   const book = await addBook(t, title, 1961, author);
   const lender = await addUser(t, memberName);
   const member = t.as(lender.token);
-  const loan = await json(await member.send('POST', `/books/${book}/borrow`, {}));
+  const loan = await borrowed(member, book);
   const waiting = await addUser(t, `${tag} Waiter`);
-  const hold = await json(await t.as(waiting.token).request(`/books/${book}/holds`, { method: 'POST' }));
-  const copy = (await json(await t.request(`/books/${book}/copies?page=1`))).data[0];
-  const token = (await json(await t.request(`/users/${lender.id}/tokens?page=1`))).data[0];
-  for (const [what, value] of Object.entries({ loan, hold, copy, token })) {
-    if (typeof value?.id !== 'number') throw new Error(`the fixture has no ${what}`);
-  }
+  const hold = await held(t.as(waiting.token), book);
+  const copy = (await json<PageDoc<CopyDocument>>(await t.request(`/books/${book}/copies?page=1`))).data[0];
+  const token = (await json<PageDoc<TokenDocument>>(await t.request(`/users/${lender.id}/tokens?page=1`))).data[0];
+  if (copy === undefined) throw new Error('the fixture has no copy');
+  if (token === undefined) throw new Error('the fixture has no token');
   return {
     ids: { books: book, authors: author, users: lender.id, loans: loan.id, copies: copy.id, holds: hold.id },
     token: token.id,

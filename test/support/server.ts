@@ -5,7 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { json } from './catalogue.js';
+import { json, type TestClient } from './catalogue.js';
 import { directUrlOf, type FreshDatabaseOptions, freshDatabase } from './database.js';
 import { runScript, spawnScript } from './script.js';
 
@@ -141,6 +141,24 @@ export function call(server: RunningServer, token: string, method: string, path:
     },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
+}
+
+/** Requests to a server as the holder of `token`, for the helpers that take an in-process client. */
+export function clientOf(server: RunningServer, token: string): TestClient {
+  const request = (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set('Authorization', `Bearer ${token}`);
+    return fetch(new URL(path, server.url), { ...init, headers });
+  };
+  return {
+    request,
+    send: (method, path, body, headers = {}) =>
+      request(path, {
+        method,
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+  };
 }
 
 /** The body of a 201, or an error naming what could not be created. */
