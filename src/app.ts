@@ -3,7 +3,7 @@
  * error shape. Everything it needs comes in through `createApp`, so tests run the real app in-process.
  */
 import { type Context, Hono, type NotFoundHandler } from 'hono';
-import { defaultChangesConfig, type OaiConfig } from './config.js';
+import { defaultChangesConfig, defaultOaiConfig, type OaiConfig } from './config.js';
 import { CallerCache } from './db/callers.js';
 import type { Database } from './db/client.js';
 import { type CatalogueError, NotFound } from './domain/errors.js';
@@ -30,7 +30,6 @@ import { holdRoutes } from './http/routes/holds.js';
 import { importRoutes } from './http/routes/imports.js';
 import { loanRoutes } from './http/routes/loans.js';
 import { mcpRoutes } from './http/routes/mcp.js';
-import { oaiPmhRoutes } from './http/routes/oai-pmh.js';
 import { healthRoutes, rootRoutes } from './http/routes/root.js';
 import { sessionRoutes } from './http/routes/session.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
@@ -39,6 +38,7 @@ import { SharedQuotaCounter } from './http/shared-quota-counter.js';
 import { Uris } from './hypermedia/uris.js';
 import { vocabulary as catalogueVocabulary, type Vocabulary } from './hypermedia/vocabulary.js';
 import { createLogger, type Logger } from './log.js';
+import { oaiPmhRoutes } from './protocols/oai-pmh/index.js';
 
 export interface AppOptions {
   database: Database;
@@ -129,7 +129,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     retentionDays: options.changesRetentionDays ?? defaultChangesConfig.retentionDays,
   });
   mcpRoutes(app);
-  oaiPmhRoutes(app, { ...options.oai, publicUrl: options.publicUrl });
+  oaiPmhRoutes(app, {
+    ...options.oai,
+    pageSize: options.oai?.pageSize ?? defaultOaiConfig.pageSize,
+    publicUrl: options.publicUrl,
+  });
 
   app.notFound(
     frame((c) => {

@@ -5,8 +5,8 @@
 
 import { availableParallelism } from 'node:os';
 import { withWritableTarget } from './db/hosts.js';
+import { isRepositoryId } from './domain/identifiers.js';
 import { DEFAULT_IMPORT_MAX_BYTES } from './domain/limits.js';
-import { isRepositoryId } from './domain/oai-pmh/identifiers.js';
 import { type AccessPolicy, defaultAccessPolicy } from './domain/policy.js';
 import { defaultRateLimits, type RateKind, type RateLimits, type RatePolicy } from './http/rate-limit.js';
 

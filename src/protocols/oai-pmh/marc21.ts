@@ -1,12 +1,11 @@
 /**
  * @module `marc21`: a book as a MARCXML record (MARC 21 slim), the format union catalogues harvest. The
- * record is the one `formats/marc/record.ts` makes for every MARC answer, with 005 from the record's
+ * record is the one `protocols/marc/record.ts` makes for every MARC answer, with 005 from the record's
  * datestamp; it is written with xmlbuilder2 like the rest of the response, one element per field.
  */
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import type { BookMetadata } from '../../domain/oai-pmh/record.js';
-import { MARC21_SLIM } from '../marc/marcxml.js';
-import { bookRecord } from '../marc/record.js';
+import type { BookMetadata } from '../../domain/harvest-record.js';
+import { bookRecord, MARC21_SLIM } from '../marc/index.js';
 import type { MetadataFormat } from './metadata-format.js';
 
 const SCHEMA = 'http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd';
