@@ -31,7 +31,6 @@ import { holdRoutes } from './http/routes/holds.js';
 import { importRoutes } from './http/routes/imports.js';
 import { loanRoutes } from './http/routes/loans.js';
 import { mcpRoutes } from './http/routes/mcp.js';
-import { oaiPmhRoutes } from './http/routes/oai-pmh.js';
 import { healthRoutes, rootRoutes } from './http/routes/root.js';
 import { sessionRoutes } from './http/routes/session.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
@@ -40,6 +39,7 @@ import { SharedQuotaCounter } from './http/shared-quota-counter.js';
 import { Uris } from './hypermedia/uris.js';
 import { vocabulary as catalogueVocabulary, type Vocabulary } from './hypermedia/vocabulary.js';
 import { createLogger, type Logger } from './log.js';
+import { oaiPmhRoutes } from './protocols/oai-pmh/index.js';
 
 /** The settings the app itself reads, as configuration gives them. */
 const APP_SETTINGS = ['publicUrl', 'access', 'rateLimits', 'changes', 'oai', 'importMaxBytes'] as const;

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import * as z from 'zod';
 import { withWritableTarget } from './db/hosts.js';
 import type { DatabaseTarget } from './db/target.js';
-import { isRepositoryId } from './domain/oai-pmh/identifiers.js';
+import { isRepositoryId } from './domain/identifiers.js';
 import type { AccessPolicy } from './domain/policy.js';
 import type { RateKind, RateLimits } from './domain/rate-limits.js';
 

@@ -2,7 +2,7 @@
  * docs/architecture.md's map holds to the code: every file and folder it names exists. It names them two
  * ways, and each is read by its own convention:
  * - the layout block: a line at the margin is written from the repository's root (`drizzle/`,
- *   `scripts/build.js`); a line indented under a folder (`src/`, `drizzle/`) names an entry of it, and the names in its
+ *   `scripts/build.js`); a line indented under a folder (`src/`, `drizzle/`, `protocols/`) names an entry of it, and the names in its
  *   description are inside that entry when it is a folder (`db/ … schema/`), inside a folder whose
  *   parentheses they sit in (`html/ (view.tsx, assets/)`);
  * - in the prose and the tables, backticked: a path that begins with a folder of the root (`src/`,
@@ -60,21 +60,25 @@ function layoutPaths(): string[] {
   if (block === undefined) throw new Error(`${DOCUMENT} has no layout block beginning with src/`);
   /** Each entry: its path, and its description with the lines that continue it. */
   const entries: { path: string; description: string }[] = [];
-  /** The folder at the margin that indented entries are in (`src/`, `drizzle/`). */
-  let parent = '';
+  /** The folders enclosing the line being read, each with the indentation of its name. */
+  const enclosing: { indent: number; path: string }[] = [];
   for (const line of block.split('\n')) {
-    const entry = /^( {2})?(\S+)(?:\s+|$)/.exec(line);
-    if (entry?.[2] && !entry[1] && entry[2].endsWith('/')) parent = entry[2];
-    if (entry?.[2])
-      entries.push({ path: `${entry[1] ? parent : ''}${entry[2]}`, description: line.slice(entry[0].length) });
-    else if (entries.length > 0 && line.trim() !== '')
+    // An entry's name is indented by a level of two spaces; a description's next lines by far more.
+    const entry = /^((?: {2}){0,4})(\S+)(?:\s+|$)/.exec(line);
+    if (entry?.[2]) {
+      const indent = entry[1]?.length ?? 0;
+      while ((enclosing[enclosing.length - 1]?.indent ?? -1) >= indent) enclosing.pop();
+      const path = `${enclosing[enclosing.length - 1]?.path ?? ''}${entry[2]}`;
+      if (path.endsWith('/')) enclosing.push({ indent, path });
+      entries.push({ path, description: line.slice(entry[0].length) });
+    } else if (entries.length > 0 && line.trim() !== '')
       (entries[entries.length - 1] as { description: string }).description += ` ${line.trim()}`;
   }
   return entries
     .filter(({ path }) => !BUILT.includes(path))
     .flatMap(({ path, description }) => {
       // An entry of src/ describes its own insides; a line at the margin is written from the root.
-      const base = path.startsWith('src/') ? (path.endsWith('/') ? path : 'src/') : '';
+      const base = path.startsWith('src/') ? folderOf(path) : '';
       return [path, ...namesIn(description, base)];
     });
 }

@@ -4,7 +4,7 @@
  */
 import { Marc } from 'marcjs';
 import { describe, expect, it } from 'vitest';
-import { readIso2709 } from '../src/imports/iso2709.js';
+import { readIso2709 } from '../src/protocols/marc/index.js';
 
 const record = (id: string, title: string) =>
   Buffer.from(

@@ -3,7 +3,7 @@
  * personal names turned round from MARC's inverted form with their dates dropped.
  */
 import { describe, expect, it } from 'vitest';
-import { personalName, withoutIsbdPunctuation } from '../src/domain/imports/punctuation.js';
+import { personalName, withoutIsbdPunctuation } from '../src/protocols/marc/punctuation.js';
 
 describe('ISBD punctuation', () => {
   it.each([

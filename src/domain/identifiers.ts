@@ -88,3 +88,12 @@ export const identifierFormats = {
     schema: { format: 'iso639', pattern: '^[A-Za-z]{2,3}$' },
   },
 } as const satisfies Record<string, IdentifierFormat>;
+
+/**
+ * OAI-PMH's repositoryIdentifier (the oai-identifier scheme): a domain name, its dots optional here. Kept
+ * in the domain because configuration checks `CATALOGUE_OAI_REPOSITORY_ID` with it, and configuration may
+ * not reach into the OAI-PMH protocol (whose HTTP adapter depends on configuration).
+ */
+export function isRepositoryId(text: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z][A-Za-z0-9-]*)*$/.test(text);
+}

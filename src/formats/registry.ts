@@ -2,14 +2,13 @@
  * @module The formats the catalogue speaks, and content negotiation over them (RFC 9110 §12.5.1).
  * Registering a format here is all it takes for every route to offer it.
  */
+import { marcFormat, marcXmlFormat } from '../protocols/marc/index.js';
 import type { Format } from './format.js';
 import { halFormat } from './hal.js';
 import { halFormsFormat } from './hal-forms.js';
 import { htmlFormat } from './html/index.js';
 import { jsonFormat } from './json.js';
 import { jsonLdFormat } from './json-ld.js';
-import { marcFormat } from './marc/iso2709.js';
-import { marcXmlFormat } from './marc/marcxml.js';
 
 /** In order of preference when the client likes several equally; the first is the default. */
 export const formats: readonly Format[] = [

@@ -6,7 +6,7 @@ import { pipeline, Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { InvalidInput } from '../domain/errors.js';
 import type { ImportedRecord, Refusal } from '../domain/imports/candidate.js';
-import type { ReadOptions } from './formats.js';
+import type { ReadOptions } from '../domain/imports/reader.js';
 
 /**
  * The columns a CSV may have. `subjects` holds headings separated by `;` or `|`; `author` is a name (matched

@@ -1,23 +1,14 @@
 /**
- * @module The files an import reads, by media type: MARCXML, ISO 2709 (MARC 21 "binary") and CSV. Each
- * reader streams: it holds a record or a row at a time, whatever the file's size.
+ * @module The files an import reads, by media type: MARCXML, ISO 2709 (MARC 21 "binary"), both read by the
+ * MARC protocol, and CSV. Each reader streams: it holds a record or a row at a time, whatever the file's size.
  */
-import type { ImportedRecord, Refusal } from '../domain/imports/candidate.js';
 import { type ImportMediaType, importFileTypes, importMediaTypes } from '../domain/imports/media-types.js';
+import type { ReadOptions, RecordReader } from '../domain/imports/reader.js';
 import { mediaTypeOf } from '../domain/media-type.js';
+import { readIso2709, readMarcxml } from '../protocols/marc/index.js';
 import { readCsv } from './csv.js';
-import { readIso2709 } from './iso2709.js';
-import { readMarcxml } from './marcxml.js';
 
-export interface ReadOptions {
-  /** The source of control numbers for records that name none (no 003; a CSV without `source`). */
-  source?: string | undefined;
-}
-
-export type RecordReader = (
-  body: AsyncIterable<Uint8Array>,
-  options: ReadOptions,
-) => AsyncIterable<ImportedRecord | Refusal>;
+export type { ReadOptions, RecordReader };
 
 export interface ImportFormat {
   /** The media type a request sends it as. */

@@ -7,8 +7,9 @@ import type { Db } from '../db/client.js';
 import { type NumberedCandidate, writeImportBatch } from '../db/queries/imports.js';
 import { InvalidInput } from '../domain/errors.js';
 import { checkRecord } from '../domain/imports/candidate.js';
+import type { ReadOptions } from '../domain/imports/reader.js';
 import { emptyReport, type ImportReport, note, type RecordOutcome } from '../domain/imports/report.js';
-import type { ImportFormat, ReadOptions } from './formats.js';
+import type { ImportFormat } from './formats.js';
 
 /** Records written per transaction: large enough that a statement carries many, small enough that the feed's lock is held briefly. */
 const IMPORT_BATCH_SIZE = 500;

@@ -13,19 +13,13 @@ import type { AccessPolicy } from '../../src/domain/policy.js';
 import type { RateLimits } from '../../src/domain/rate-limits.js';
 import { type ChangeStreamOptions, ChangeStreams, changeStreamOptions } from '../../src/http/change-streams.js';
 import type { AppEnv } from '../../src/http/env.js';
+import type { TestClient } from './client.js';
 import { createPostgresDatabase, directUrlOf } from './database.js';
 import type { AuthorDocument, BookDocument, TokenDocument, UserDocument } from './documents.js';
 import { LIBRARIAN_TOKEN } from './tokens.js';
 
+export type { TestClient };
 export { LIBRARIAN_TOKEN };
-
-/** Requests as one caller. */
-export interface TestClient {
-  /** Sends a request to the app in-process, as `fetch` would. */
-  request(path: string, init?: RequestInit): Promise<Response>;
-  /** Sends a JSON body. */
-  send(method: string, path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
-}
 
 /** The default client is the librarian; `anonymous` and `as(token)` speak for others. */
 export interface TestCatalogue extends TestClient {

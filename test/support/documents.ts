@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import type { CopyStatus } from '../../src/domain/copy.js';
 import type { HoldStatus } from '../../src/domain/hold.js';
 import type { LoanStatus } from '../../src/domain/loan.js';
-import type { TestClient } from './catalogue.js';
+import type { TestClient } from './client.js';
 
 export interface LinkDoc {
   rel: string;

@@ -4,7 +4,7 @@
  * harvest costs what the first does.
  */
 import { and, asc, eq, gt, gte, lt, type SQL, sql } from 'drizzle-orm';
-import type { BookMetadata, HarvestRecord } from '../../domain/oai-pmh/record.js';
+import type { BookMetadata, HarvestRecord } from '../../domain/harvest-record.js';
 import type { Db } from '../client.js';
 import { books, oaiRecords } from '../schema/index.js';
 

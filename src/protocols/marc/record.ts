@@ -4,7 +4,7 @@
  * here; its tags are `MARC_TAGS`, which reading MARC in uses too.
  */
 import marcjs, { type Record as MarcRecord } from 'marcjs';
-import { MARC_TAGS } from '../../domain/marc-tags.js';
+import { MARC_TAGS } from './tags.js';
 
 /**
  * The MARC code of the organization whose control numbers 001 holds. This catalogue has no code of its own

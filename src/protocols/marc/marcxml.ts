@@ -6,8 +6,8 @@
  * ASCII of its own; and `record.ts` has already replaced what XML 1.0 cannot hold.
  */
 import marcjs from 'marcjs';
+import { type Format, groupsOf } from '../../formats/format.js';
 import type { Resource, ResourceStream } from '../../hypermedia/model.js';
-import { type Format, groupsOf } from '../format.js';
 import { BOOK_KINDS, marcBookOf } from './book-of.js';
 import { bookRecord } from './record.js';
 

@@ -1,18 +1,19 @@
 /**
  * @module `/oai`, the OAI-PMH 2.0 endpoint for harvesters: GET with the arguments in the query, or POST with
- * them as a form (§3.1.1). Readable by whoever may read the catalogue.
+ * them as a form (§3.1.1). Readable by whoever may read the catalogue. The protocol's one adapter to HTTP:
+ * the rest of this folder knows nothing of Hono.
  */
 import type { Context, Hono } from 'hono';
-import type { OaiConfig } from '../../config.js';
-import { isRepositoryId, OaiIdentifiers } from '../../domain/oai-pmh/identifiers.js';
-import { VERBS } from '../../domain/oai-pmh/request.js';
-import { metadataFormats } from '../../formats/oai-pmh/registry.js';
-import { OAI_CONTENT_TYPE, writeOaiResponse } from '../../formats/oai-pmh/response.js';
+import { isRepositoryId } from '../../domain/identifiers.js';
+import { readFormFields } from '../../http/body.js';
+import type { AppEnv } from '../../http/env.js';
+import { type Operations, route } from '../../http/route.js';
 import { paths } from '../../hypermedia/uris.js';
-import { readFormFields } from '../body.js';
-import type { AppEnv } from '../env.js';
-import { answerOai, type OaiRepository } from '../oai-pmh.js';
-import { type Operations, route } from '../route.js';
+import { answerOai, type OaiRepository } from './answer.js';
+import { OaiIdentifiers } from './identifiers.js';
+import { metadataFormats } from './metadata-formats.js';
+import { VERBS } from './request.js';
+import { OAI_CONTENT_TYPE, writeOaiResponse } from './response.js';
 
 /** The protocol's arguments (§4), as OpenAPI describes them; which verb takes which is the protocol's. */
 const parameters = [
@@ -64,7 +65,12 @@ const operations = {
   },
 } satisfies Record<string, Operations>;
 
-export interface OaiPmhOptions extends OaiConfig {
+/** The repository as configured (`OaiConfig`, its defaults filled in by the caller). */
+export interface OaiPmhOptions {
+  repositoryId?: string | undefined;
+  adminEmail?: string | undefined;
+  /** Records per page of ListIdentifiers and ListRecords. */
+  pageSize: number;
   publicUrl?: string | undefined;
 }
 

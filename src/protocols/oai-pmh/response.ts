@@ -6,10 +6,10 @@
  */
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import { toSecond } from '../../domain/oai-pmh/dates.js';
-import type { OaiErrorCode } from '../../domain/oai-pmh/errors.js';
-import type { OaiIdentifiers } from '../../domain/oai-pmh/identifiers.js';
-import type { HarvestRecord } from '../../domain/oai-pmh/record.js';
+import type { HarvestRecord } from '../../domain/harvest-record.js';
+import { toSecond } from './dates.js';
+import type { OaiErrorCode } from './errors.js';
+import type { OaiIdentifiers } from './identifiers.js';
 import type { MetadataFormat } from './metadata-format.js';
 
 const OAI = 'http://www.openarchives.org/OAI/2.0/';

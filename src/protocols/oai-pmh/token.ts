@@ -5,7 +5,7 @@
  * a token altered by hand can only name another position, and is read as strictly as any argument.
  */
 import { z } from 'zod';
-import { INT4_MAX } from '../limits.js';
+import { INT4_MAX } from '../../domain/limits.js';
 import { isUtcTimestamp } from './dates.js';
 import { OaiError } from './errors.js';
 

@@ -2,9 +2,8 @@
  * @module A MARC 21 bibliographic record read as a book: which tags and subfields say what (docs/records.md,
  * "Import"). Only reading; whether the result may land is `checkRecord`'s.
  */
-import { languageCodeOf } from '../identifiers.js';
-import { MARC_TAGS } from '../marc-tags.js';
-import type { ImportedRecord } from './candidate.js';
+import { languageCodeOf } from '../../domain/identifiers.js';
+import type { ImportedRecord } from '../../domain/imports/candidate.js';
 import {
   controlField,
   dataFields,
@@ -14,8 +13,9 @@ import {
   type MarcRecord,
   secondIndicator,
   subfields,
-} from './marc-record.js';
+} from './fields.js';
 import { personalName, withoutBrackets, withoutIsbdPunctuation } from './punctuation.js';
+import { MARC_TAGS } from './tags.js';
 
 /** The ISBN at the start of a 020 $a, before a qualifier (`0261102214 (pbk.)`, `978-0-261-10221-7 : £6.99`). */
 const LEADING_ISBN = /^\s*([0-9][0-9 -]*[0-9Xx])/;

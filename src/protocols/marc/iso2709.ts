@@ -4,8 +4,8 @@
  * the directory, in bytes of UTF-8 (leader/09 `a`).
  */
 import marcjs from 'marcjs';
+import { type Format, groupsOf } from '../../formats/format.js';
 import type { Resource, ResourceStream } from '../../hypermedia/model.js';
-import { type Format, groupsOf } from '../format.js';
 import { BOOK_KINDS, marcBookOf } from './book-of.js';
 import { bookRecord } from './record.js';
 

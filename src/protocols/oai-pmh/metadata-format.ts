@@ -3,7 +3,7 @@
  * format is its prefix, schema and namespace, and how it writes a book under `<metadata>`.
  */
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import type { BookMetadata } from '../../domain/oai-pmh/record.js';
+import type { BookMetadata } from '../../domain/harvest-record.js';
 
 export interface MetadataFormat {
   /** The `metadataPrefix` harvesters ask for it by. */

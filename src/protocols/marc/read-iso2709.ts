@@ -4,10 +4,10 @@
  * is refused by itself, with its number; the records around it are read.
  */
 import { Iso2709Parser } from 'marcjs';
-import type { ImportedRecord, Refusal } from '../domain/imports/candidate.js';
-import { recordFromMarc } from '../domain/imports/from-marc.js';
-import type { MarcRecord } from '../domain/imports/marc-record.js';
-import type { ReadOptions } from './formats.js';
+import type { ImportedRecord, Refusal } from '../../domain/imports/candidate.js';
+import type { ReadOptions } from '../../domain/imports/reader.js';
+import type { MarcRecord } from './fields.js';
+import { recordFromMarc } from './from-marc.js';
 
 /** A leader's record length (00-04) and base address of data (12-16) are digits (MARC 21, "Leader"). */
 const LEADER = /^\d{5}.{7}\d{5}.{7}$/s;

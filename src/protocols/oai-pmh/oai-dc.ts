@@ -3,7 +3,7 @@
  * What each element says is decided in `dublinCore` alone, one line per element.
  */
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import type { BookMetadata } from '../../domain/oai-pmh/record.js';
+import type { BookMetadata } from '../../domain/harvest-record.js';
 import type { MetadataFormat, RecordContext } from './metadata-format.js';
 
 const OAI_DC = 'http://www.openarchives.org/OAI/2.0/oai_dc/';

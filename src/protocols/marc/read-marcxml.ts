@@ -4,11 +4,11 @@
  * entity (XXE) nor an entity that expands into millions (billion laughs) is ever read.
  */
 import { SaxesParser, type SaxesTag } from 'saxes';
-import { InvalidInput } from '../domain/errors.js';
-import type { ImportedRecord, Refusal } from '../domain/imports/candidate.js';
-import { recordFromMarc } from '../domain/imports/from-marc.js';
-import type { MarcField, MarcRecord } from '../domain/imports/marc-record.js';
-import type { ReadOptions } from './formats.js';
+import { InvalidInput } from '../../domain/errors.js';
+import type { ImportedRecord, Refusal } from '../../domain/imports/candidate.js';
+import type { ReadOptions } from '../../domain/imports/reader.js';
+import type { MarcField, MarcRecord } from './fields.js';
+import { recordFromMarc } from './from-marc.js';
 
 /** The records of a MARCXML document (a `<collection>` of `<record>`s, or one `<record>`), in order. */
 export async function* readMarcxml(

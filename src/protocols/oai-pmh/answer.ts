@@ -1,18 +1,18 @@
 /**
  * @module Answers an OAI-PMH request (2.0, §4): reads its arguments, then what its verb asks for, into the
- * answer `formats/oai-pmh/response.ts` writes. The protocol's errors are answers like any other.
+ * answer `response.ts` writes. The protocol's errors are answers like any other.
  */
-import type { Database } from '../db/client.js';
-import { earliestDatestamp, findHarvestRecord, readHarvestPage } from '../db/queries/oai-records.js';
-import { toSecond } from '../domain/oai-pmh/dates.js';
-import { echoesArguments, OaiError } from '../domain/oai-pmh/errors.js';
-import type { OaiIdentifiers } from '../domain/oai-pmh/identifiers.js';
-import type { HarvestRecord } from '../domain/oai-pmh/record.js';
-import { type OaiRequest, parseOaiRequest } from '../domain/oai-pmh/request.js';
-import { decodeResumptionToken, encodeResumptionToken, type ResumptionToken } from '../domain/oai-pmh/token.js';
-import type { MetadataFormat } from '../formats/oai-pmh/metadata-format.js';
-import { metadataFormat, metadataFormats } from '../formats/oai-pmh/registry.js';
-import type { OaiAnswer, OaiResponse } from '../formats/oai-pmh/response.js';
+import type { Database } from '../../db/client.js';
+import { earliestDatestamp, findHarvestRecord, readHarvestPage } from '../../db/queries/oai-records.js';
+import type { HarvestRecord } from '../../domain/harvest-record.js';
+import { toSecond } from './dates.js';
+import { echoesArguments, OaiError } from './errors.js';
+import type { OaiIdentifiers } from './identifiers.js';
+import type { MetadataFormat } from './metadata-format.js';
+import { metadataFormat, metadataFormats } from './metadata-formats.js';
+import { type OaiRequest, parseOaiRequest } from './request.js';
+import type { OaiAnswer, OaiResponse } from './response.js';
+import { decodeResumptionToken, encodeResumptionToken, type ResumptionToken } from './token.js';
 
 /** The repository, as configured. */
 export interface OaiRepository {

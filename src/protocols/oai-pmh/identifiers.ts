@@ -3,12 +3,7 @@
  * (oai-identifier guidelines). The repository id is fixed by configuration, so identifiers stay the same
  * whatever host a harvester reaches the catalogue by.
  */
-import { idOf } from '../limits.js';
-
-/** The oai-identifier scheme's repositoryIdentifier: a domain name (its dots optional here). */
-export function isRepositoryId(text: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z][A-Za-z0-9-]*)*$/.test(text);
-}
+import { idOf } from '../../domain/limits.js';
 
 export class OaiIdentifiers {
   private readonly prefix: string;
