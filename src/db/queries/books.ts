@@ -70,7 +70,7 @@ export type BookRecord = StoredBook & { hasLoans: boolean };
  * What a signed-in caller's read of a book adds, as one JSON value: copies set aside for ready holds (a
  * librarian lends them), and whether the caller (placeholder `caller`) has it on loan and their open hold
  * of it. One column, so the statement stays short: postgres.js hashes a prepared statement's whole text on
- * every call to find it, which for six separate columns (2.9 KB of SQL) was 5% of a signed-in read's CPU.
+ * every call to find it, a cost that grows with the text.
  */
 const callerCirculation = sql<RawCirculation>`json_build_object(
   'copies_ready', (select count(*)::int from ${holds} as "ready" where "ready"."book_id" = ${books}."id" and "ready"."status" = 'ready' and "ready"."ready_until" > now()),
@@ -216,9 +216,8 @@ const nothingOfTheCallers: CallerCirculation = Object.freeze({ on_loan: false, h
 /**
  * A book as a signed-in caller reads it: with their loan and hold of it. Most books of a catalogue are all
  * on the shelf, and then nobody has them on loan or on hold (`inCirculation`): the book's own statement
- * answers, which PostgreSQL runs in two thirds of the time of one that also looks the caller up (measured
- * with pgbench: 74,000 against 55,000 a second). Otherwise the book is read again, with what the caller has
- * of it, all in one snapshot.
+ * answers, which PostgreSQL runs in two thirds of the time of one that also looks the caller up.
+ * Otherwise the book is read again, with what the caller has of it, all in one snapshot.
  */
 export async function findBookForCaller(
   db: Db,
