@@ -182,7 +182,8 @@ async function streamChanges(c: Context<AppEnv>, feed: ChangeFeed, query: Change
       let deadline = performance.now() + keepAliveMs;
       while (!stop.signal.aborted) {
         if (pending.length > 0) {
-          // One page, one write: the next page is read once the client has taken most of this one.
+          // One page, one write, done once the client has taken the page before: a stalled client holds two
+          // pages besides the socket's buffers.
           let text = '';
           for (const change of pending) text += sseEvent(renderChange(change, ctx), encodeChangeCursor(change.id));
           await sse.write(text);
