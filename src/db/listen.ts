@@ -1,7 +1,8 @@
 /**
- * @module PostgreSQL LISTEN on a connection of its own, kept up for the life of the process. A listener
- * hears `lost` whenever the connection drops (notifications sent meanwhile are gone for good) and `ready`
- * once it listens again; until then it must trust nothing it learned from notifications.
+ * @module PostgreSQL LISTEN through postgres.js's own `listen`, which keeps one connection, listens again
+ * on every channel when it drops and says so (`onlisten`). Added here, because its `listen` offers neither:
+ * `lost` when that connection drops (notifications sent meanwhile are gone for good), and a statement now
+ * and then on the idle connection, so that a primary turned read-only is noticed and the connection moves.
  */
 import postgres from 'postgres';
 import { CONNECT_TIMEOUT_SECONDS } from '../domain/limits.js';
@@ -16,15 +17,18 @@ export interface ChannelListener {
   lost(): void;
 }
 
-/** Waits between attempts to listen again, up to a second, so that an outage is not a busy loop. */
-const RETRY_MS = [100, 250, 500, 1000];
+/** Seconds between attempts to connect again, by failures in a row: an outage is not a busy loop. */
+const RETRY_SECONDS = [0.1, 0.25, 0.5, 1];
 
 /**
  * How often the idle listening connection runs a statement. An idle session hears nothing from its server:
  * a statement makes a primary that was turned read-only (fenced in a failover) report so, on which the
- * driver closes the session (target_session_attrs) and this module listens again, on the new primary.
+ * driver closes the session (target_session_attrs, patches/README.md) and listens again, on the new primary.
  */
 const HEARTBEAT_MS = 2_000;
+
+/** The channel the heartbeat listens on and leaves at once; no notification is ever sent on it. */
+const HEARTBEAT_CHANNEL = 'catalogue_listen_heartbeat';
 
 /** The listening connection's `application_name`, so that `pg_stat_activity` tells it from the pool's. */
 export const LISTENING_APPLICATION_NAME = 'catalogue listen';
@@ -34,77 +38,79 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+interface Subscription {
+  listener: ChannelListener;
+  /** Between its `ready` and the next drop. */
+  listening: boolean;
+}
+
 export function listenOnPostgres(url: string): Listening {
-  const channels = new Map<string, Set<ChannelListener>>();
+  const subscriptions = new Set<Subscription>();
   let closed = false;
-  let connected = false;
-  let connection: Promise<void> | undefined;
-  const each = (f: (listener: ChannelListener) => void) => {
-    for (const listeners of channels.values()) for (const listener of listeners) f(listener);
+  const dropped = () => {
+    for (const subscription of subscriptions) {
+      if (!subscription.listening) continue;
+      subscription.listening = false;
+      subscription.listener.lost();
+    }
   };
-  const options = {
-    max: 1,
-    idle_timeout: 0,
-    max_lifetime: null,
+  // Only postgres.js's `listen` connects with this client: its listening connection takes these options.
+  const client = postgres(url, {
     onnotice: () => {},
     connect_timeout: CONNECT_TIMEOUT_SECONDS,
     connection: { application_name: LISTENING_APPLICATION_NAME },
-    // The driver calls this for every notification on its connections; its types leave it out.
-    onnotify(channel: string, payload: string) {
-      for (const listener of channels.get(channel) ?? []) listener.notified(payload);
+    // postgres.js keeps the listening connection's `onclose` to itself (to listen again); the wait it asks
+    // for before connecting again is the one call it makes each time that connection closes.
+    backoff(failures) {
+      dropped();
+      return RETRY_SECONDS[Math.min(failures, RETRY_SECONDS.length - 1)] as number;
     },
-    onclose() {
-      if (!connected) return;
-      connected = false;
-      each((listener) => listener.lost());
-      if (!closed) connection = keepListening();
-    },
-  };
-  const client = postgres(url, options as postgres.Options<Record<string, never>>);
-  const heartbeat = setInterval(() => {
-    // A failure closes the connection, which `onclose` handles.
-    if (connected) client`select 1`.catch(() => {});
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
+  });
 
-  /** LISTENs on every channel on a fresh connection, retrying until it succeeds or the process closes. */
-  async function keepListening(): Promise<void> {
-    for (let attempt = 0; !closed; attempt++) {
-      try {
-        for (const channel of channels.keys()) await client.unsafe(`LISTEN ${quoted(channel)}`);
-        connected = true;
-        each((listener) => listener.ready());
-        return;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]));
-      }
-    }
-  }
+  const heartbeat = startHeartbeat(client, () => [...subscriptions].some((subscription) => subscription.listening));
 
   return {
     listen(channel, listener) {
-      const listeners = channels.get(channel) ?? new Set();
-      channels.set(channel, listeners);
-      listeners.add(listener);
-      if (connected) {
-        // The connection listens on other channels already: add this one to it.
-        client.unsafe(`LISTEN ${quoted(channel)}`).then(
-          () => listener.ready(),
-          () => {},
-        );
-      } else {
-        connection ??= keepListening();
-      }
+      if (closed) return;
+      const subscription: Subscription = { listener, listening: false };
+      subscriptions.add(subscription);
+      const ready = () => {
+        subscription.listening = true;
+        listener.ready();
+      };
+      // A first LISTEN that fails is made again by postgres.js when the connection it tried closes.
+      client.listen(channel, (payload) => listener.notified(payload), ready).catch(() => {});
     },
     async close() {
       closed = true;
       clearInterval(heartbeat);
       await client.end({ timeout: 1 });
-      await connection;
     },
   };
 }
 
-function quoted(channel: string): string {
-  return `"${channel.replaceAll('"', '""')}"`;
+/**
+ * Every `HEARTBEAT_MS` while `listening()`, LISTEN and UNLISTEN on the heartbeat channel: postgres.js's
+ * `listen` runs its statements on the listening connection, and offers no other way onto it. A LISTEN that
+ * failed (the connection dropped meanwhile) leaves its listener to postgres.js, which listens for it again
+ * on the next connection, and the channel would then send nothing more: the next beat uses a new one.
+ */
+function startHeartbeat(client: postgres.Sql, listening: () => boolean): NodeJS.Timeout {
+  let beating = false;
+  let failures = 0;
+  const timer = setInterval(async () => {
+    if (beating || !listening()) return;
+    beating = true;
+    const channel = failures === 0 ? HEARTBEAT_CHANNEL : `${HEARTBEAT_CHANNEL}_${failures}`;
+    try {
+      const { unlisten } = await client.listen(channel, () => {});
+      await unlisten().catch(() => {});
+    } catch {
+      failures++;
+    } finally {
+      beating = false;
+    }
+  }, HEARTBEAT_MS);
+  timer.unref();
+  return timer;
 }

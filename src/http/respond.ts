@@ -5,6 +5,7 @@
  */
 import { hash } from 'node:crypto';
 import type { Context } from 'hono';
+import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { Format, ListingView, PageContext, SessionView } from '../formats/format.js';
 import type { Control, Link, Resource, ResourceStream } from '../hypermedia/model.js';
 import type { Uris } from '../hypermedia/uris.js';
@@ -223,17 +224,32 @@ export async function sendStream(c: Context<AppEnv>, stream: ResourceStream): Pr
 }
 
 /**
- * An event stream (`text/event-stream`): never stored by a cache, never held back by a buffering proxy
- * (`X-Accel-Buffering: no`, which nginx honours); a HEAD answers the headers alone.
+ * An event stream's headers: never stored by a cache, never held back by a buffering proxy
+ * (`X-Accel-Buffering: no`, which nginx honours).
  */
-export function sendEventStream(c: Context<AppEnv>, body: ReadableStream<Uint8Array> | null): Response {
-  const headers: HeaderRecord = {
-    'Content-Type': 'text/event-stream; charset=utf-8',
-    'Cache-Control': 'no-store',
-    'X-Accel-Buffering': 'no',
-    Vary: VARY,
-  };
-  return respond(c, body, 200, headers);
+const EVENT_STREAM_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Accel-Buffering': 'no',
+  Vary: VARY,
+};
+
+/** The headers an event stream would be sent with, alone: the answer to HEAD. */
+export function sendEventStreamHead(c: Context<AppEnv>): Response {
+  return respond(c, null, 200, { ...EVENT_STREAM_HEADERS });
+}
+
+/**
+ * An event stream written by `write` through Hono's `streamSSE`, each write awaiting the client: a client
+ * that stops reading holds the writer, not a growing buffer. The stream ends when `write` returns.
+ */
+export function sendEventStream(c: Context<AppEnv>, write: (stream: SSEStreamingApi) => Promise<void>): Response {
+  const response = streamSSE(c, write);
+  for (const [name, value] of Object.entries(EVENT_STREAM_HEADERS)) response.headers.set(name, value);
+  // Framing and the connection are the server's to decide, as for every other response.
+  response.headers.delete('Transfer-Encoding');
+  response.headers.delete('Connection');
+  return response;
 }
 
 /**

@@ -16,7 +16,7 @@ import { renderChange, renderChangesPage } from '../../renderers/changes.js';
 import type { ChangeStreams, Woken } from '../change-streams.js';
 import type { AppEnv } from '../env.js';
 import { queryParams } from '../params.js';
-import { send, sendEventStream } from '../respond.js';
+import { send, sendEventStream, sendEventStreamHead } from '../respond.js';
 import { type Operations, route } from '../route.js';
 
 /** What the feed's routes need beyond the request. */
@@ -128,14 +128,15 @@ async function readFrom(
 }
 
 /**
- * The feed as server-sent events. The first read happens before the response starts, so a bad cursor is
- * a proper 400 or 410. Then each time the client is ready for more, the stream sends the next page of
- * what is already there, read at once while the last read came back full, and only once it has caught up
- * waits (holding no database connection) for a notification or its keep-alive deadline. Each page is read
- * by number after the last event sent: nothing is lost, and nothing is sent twice.
+ * The feed as server-sent events, written through Hono's `streamSSE`. The first read happens before the
+ * response starts, so a bad cursor is a proper 400 or 410. Then the stream writes each page, each event
+ * awaiting the client (a client that stops reading holds one page, not a growing buffer), reads the next at
+ * once while the last read came back full, and only once it has caught up waits (holding no database
+ * connection) for a notification or its keep-alive deadline. Each page is read by number after the last
+ * event sent: nothing is lost, and nothing is sent twice.
  */
 async function streamChanges(c: Context<AppEnv>, feed: ChangeFeed, query: ChangesQuery): Promise<Response> {
-  if (c.req.method === 'HEAD') return sendEventStream(c, null);
+  if (c.req.method === 'HEAD') return sendEventStreamHead(c);
   await c.get('rateLimiter')?.spend(c, 'stream');
   const ctx = c.get('ctx');
   // The backlog is read where the request was sent (a standby, when one may answer); once woken by a
@@ -169,57 +170,47 @@ async function streamChanges(c: Context<AppEnv>, feed: ChangeFeed, query: Change
     requestSignal.removeEventListener('abort', end);
   };
   requestSignal.addEventListener('abort', end, { once: true });
-  let after = first.after;
-  let pending = first.events;
-  // A read that came back full may have left more behind it: the next is made at once, not after a wait.
-  let caughtUp = pending.length < MAX_PER_PAGE;
-  const encoder = new TextEncoder();
   const { keepAliveMs } = feed.streams.options;
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(sseRetry(RECONNECT_MS) + sseComment('catalogue change feed')));
-    },
-    async pull(controller) {
-      try {
-        const deadline = performance.now() + keepAliveMs;
-        while (pending.length === 0) {
-          let woken: Woken = 'notified';
-          if (caughtUp) {
-            woken = await feed.streams.wait(Math.max(0, deadline - performance.now()), stop.signal, seen);
-            if (woken === 'closed') return finish(controller);
-            if (woken === 'notified') db = feed.streams.database.db;
-          }
-          seen = feed.streams.generation;
-          const read = await readFeed(db, { after, limit: MAX_PER_PAGE, loans });
-          // Pruned past this stream's position (it stalled longer than retention): the client must start over.
-          if (read.after < read.horizon.prunedThrough) return finish(controller);
-          pending = read.events;
-          caughtUp = pending.length < MAX_PER_PAGE;
-          if (pending.length === 0 && woken === 'timeout') {
-            controller.enqueue(encoder.encode(sseComment('keep-alive')));
-            return;
-          }
-        }
-        // One page per pull: the next is read when the client has taken this one (backpressure).
-        let text = '';
-        for (const change of pending) text += sseEvent(renderChange(change, ctx), encodeChangeCursor(change.id));
-        after = (pending.at(-1) as { id: number }).id;
-        pending = [];
-        controller.enqueue(encoder.encode(text));
-      } catch {
-        // The database failed mid-stream: end it; the client reconnects with Last-Event-ID.
-        finish(controller);
-      }
-    },
-    cancel: end,
-  });
-  const finish = (controller: ReadableStreamDefaultController<Uint8Array>) => {
-    end();
+  return sendEventStream(c, async (sse) => {
+    sse.onAbort(end);
     try {
-      controller.close();
+      await sse.write(sseRetry(RECONNECT_MS) + sseComment('catalogue change feed'));
+      let after = first.after;
+      let pending = first.events;
+      // A read that came back full may have left more behind it: the next is made at once, not after a wait.
+      let caughtUp = pending.length < MAX_PER_PAGE;
+      let deadline = performance.now() + keepAliveMs;
+      while (!stop.signal.aborted) {
+        if (pending.length > 0) {
+          // One page, one write, done once the client has taken the page before: a stalled client holds two
+          // pages besides the socket's buffers.
+          let text = '';
+          for (const change of pending) text += sseEvent(renderChange(change, ctx), encodeChangeCursor(change.id));
+          await sse.write(text);
+          after = (pending.at(-1) as { id: number }).id;
+          deadline = performance.now() + keepAliveMs;
+        }
+        let woken: Woken = 'notified';
+        if (caughtUp) {
+          woken = await feed.streams.wait(Math.max(0, deadline - performance.now()), stop.signal, seen);
+          if (woken === 'closed') return;
+          if (woken === 'notified') db = feed.streams.database.db;
+        }
+        seen = feed.streams.generation;
+        const read = await readFeed(db, { after, limit: MAX_PER_PAGE, loans });
+        // Pruned past this stream's position (it stalled longer than retention): the client must start over.
+        if (read.after < read.horizon.prunedThrough) return;
+        pending = read.events;
+        caughtUp = pending.length < MAX_PER_PAGE;
+        if (pending.length === 0 && woken === 'timeout') {
+          await sse.write(sseComment('keep-alive'));
+          deadline = performance.now() + keepAliveMs;
+        }
+      }
     } catch {
-      // Already closed or cancelled by the client.
+      // The database failed mid-stream: end it; the client reconnects with Last-Event-ID.
+    } finally {
+      end();
     }
-  };
-  return sendEventStream(c, body);
+  });
 }
