@@ -36,7 +36,7 @@ async function startServer(): Promise<{ child: ChildProcess; url: string }> {
     const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output}`)), 90_000);
     const onData = (chunk: Buffer) => {
       output += chunk;
-      const match = /"message":"listening","url":"([^"]+)"/.exec(output);
+      const match = /"url":"([^"]+)".*"message":"listening"/.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);

@@ -46,7 +46,7 @@ describe('npm start, stopped with SIGTERM to npm', () => {
     await eventually(
       async () => {
         if (npm.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
-        const match = /"message":"listening","url":"http:\/\/localhost:(\d+)\/"/.exec(output);
+        const match = /"url":"http:\/\/localhost:(\d+)\/".*"message":"listening"/.exec(output);
         if (match) port = Number(match[1]);
         return match !== null;
       },

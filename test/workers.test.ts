@@ -22,7 +22,7 @@ describe('CATALOGUE_WORKERS=2 on PGlite', () => {
 
   it('serves from one process, and its log says why', async () => {
     expect(server.stdout()).toContain(
-      '"message":"one process","workers":1,"reason":"CATALOGUE_WORKERS=2 needs a PostgreSQL server (DATABASE_URL): an embedded data directory can be opened by one process only"',
+      '"workers":1,"reason":"CATALOGUE_WORKERS=2 needs a PostgreSQL server (DATABASE_URL): an embedded data directory can be opened by one process only","message":"one process"',
     );
     expect(descendantsRunning(server.pid, 'src/server.ts')).toEqual([]);
     expect((await fetch(new URL('/books', server.url))).status).toBe(200);

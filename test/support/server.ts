@@ -118,7 +118,7 @@ function listening(child: ChildProcess, output: () => string): Promise<string> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output()}`)), 90_000);
     child.stdout?.on('data', () => {
-      const match = /"message":"listening","url":"([^"]+)"/.exec(output());
+      const match = /"url":"([^"]+)".*"message":"listening"/.exec(output());
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);
