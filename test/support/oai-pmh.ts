@@ -25,6 +25,8 @@ const parser = new XMLParser({
   parseTagValue: false,
   parseAttributeValue: false,
   processEntities: true,
+  // Character references (`&#x3C;`, `&#xEB;`, as marc21's MARCXML writer escapes) read as characters.
+  htmlEntities: true,
   // Lists read as lists even when they hold one item.
   isArray: (_name, path) => LISTS.has(path as string) || /\.dc:(title|identifier)$/.test(path as string),
 });

@@ -2,7 +2,8 @@
  * @module OAI-PMH responses as XML (2.0, §3.2): the envelope, each verb's answer, and the protocol's errors.
  * Translation only: what to answer was decided by the handler. Built with xmlbuilder2, which escapes every
  * text and attribute, and replaces characters XML 1.0 cannot hold (a control character in a title) with
- * U+FFFD, so every response is well-formed whatever the catalogue holds.
+ * U+FFFD, so every response is well-formed whatever the catalogue holds. A metadata format that writes its
+ * record as text (`marc21`) is escaped by its own writer, and its text is placed as it is (`verbatim.ts`).
  */
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
@@ -11,6 +12,7 @@ import { toSecond } from './dates.js';
 import type { OaiErrorCode } from './errors.js';
 import type { OaiIdentifiers } from './identifiers.js';
 import type { MetadataFormat } from './metadata-format.js';
+import { VerbatimXml } from './verbatim.js';
 
 const OAI = 'http://www.openarchives.org/OAI/2.0/';
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
@@ -57,7 +59,15 @@ export interface RecordNames {
   bookUrl(id: number): string;
 }
 
+/** What every record of a response is written with. */
+interface RecordWriting {
+  names: RecordNames;
+  responseDate: Date;
+  verbatim: VerbatimXml;
+}
+
 export function writeOaiResponse(response: OaiResponse, names: RecordNames): string {
+  const writing: RecordWriting = { names, responseDate: response.responseDate, verbatim: new VerbatimXml() };
   const root = create({ invalidCharReplacement: '\uFFFD' })
     .dec({ version: '1.0', encoding: 'UTF-8' })
     .ele(OAI, 'OAI-PMH', { 'xmlns:xsi': XSI, 'xsi:schemaLocation': `${OAI} ${OAI}OAI-PMH.xsd` });
@@ -81,19 +91,19 @@ export function writeOaiResponse(response: OaiResponse, names: RecordNames): str
         }
         break;
       case 'GetRecord':
-        record(verb, answer.record, answer.format, names, response.responseDate);
+        record(verb, answer.record, answer.format, writing);
         break;
       case 'ListIdentifiers':
         for (const item of answer.records) header(verb, item, names);
         resumptionToken(verb, answer.token);
         break;
       case 'ListRecords':
-        for (const item of answer.records) record(verb, item, answer.format, names, response.responseDate);
+        for (const item of answer.records) record(verb, item, answer.format, writing);
         resumptionToken(verb, answer.token);
         break;
     }
   }
-  return root.end();
+  return writing.verbatim.fill(root.end());
 }
 
 function identify(parent: XMLBuilder, identity: Identity): void {
@@ -113,18 +123,15 @@ function header(parent: XMLBuilder, item: HarvestRecord, names: RecordNames): vo
   element.ele('datestamp').txt(toSecond(item.datestamp));
 }
 
-function record(
-  parent: XMLBuilder,
-  item: HarvestRecord,
-  format: MetadataFormat,
-  names: RecordNames,
-  responseDate: Date,
-): void {
+function record(parent: XMLBuilder, item: HarvestRecord, format: MetadataFormat, writing: RecordWriting): void {
+  const { names, responseDate, verbatim } = writing;
   const element = parent.ele('record');
   header(element, item, names);
   if (!item.book) return;
   const context = { bookUrl: names.bookUrl(item.bookId), changed: new Date(item.datestamp), responseDate };
-  format.write(element.ele('metadata'), item.book, context);
+  const metadata = element.ele('metadata');
+  if ('text' in format) verbatim.place(metadata, format.text(item.book, context));
+  else format.write(metadata, item.book, context);
 }
 
 function resumptionToken(parent: XMLBuilder, token: TokenElement | undefined): void {
