@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, timestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
 import { BARCODE_MAX_LENGTH } from '../../domain/limits.js';
 import { books } from './books.js';
+import { branches, itemTypes } from './lending-lists.js';
 
 export const copies = pgTable(
   'copies',
@@ -16,6 +17,16 @@ export const copies = pgTable(
     addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
     /** Set when a librarian withdraws the copy; it stays as the history of its loans refers to it. */
     withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+    /** The copy's home branch, where it is shelved; the default branch unless named. */
+    branchId: integer('branch_id')
+      .notNull()
+      .default(sql`default_branch()`)
+      .references(() => branches.id, { onDelete: 'restrict' }),
+    /** What kind of item it is, for the lending rules; the default item type unless named. */
+    itemTypeId: integer('item_type_id')
+      .notNull()
+      .default(sql`default_item_type()`)
+      .references(() => itemTypes.id, { onDelete: 'restrict' }),
   },
   (t) => [
     // Unique in the library, across withdrawn copies too: a barcode names one physical item forever.

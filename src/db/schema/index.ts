@@ -5,6 +5,8 @@ export { changes, changesHorizon } from './changes.js';
 export { copies } from './copies.js';
 export { authorBookCounts, collectionCounts, yearBookCounts } from './counts.js';
 export { HOLD_STATUSES, holds } from './holds.js';
+export { branches, itemTypes, patronCategories } from './lending-lists.js';
+export { LIMITS, loanRules, PERIOD_UNITS } from './loan-rules.js';
 export { loans } from './loans.js';
 export { oaiRecords } from './oai-records.js';
 export { rateWindows } from './rate-windows.js';

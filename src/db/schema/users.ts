@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { check, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { NAME_MAX_LENGTH } from '../../domain/limits.js';
+import { branches, patronCategories } from './lending-lists.js';
 
 export const users = pgTable(
   'users',
@@ -11,6 +12,16 @@ export const users = pgTable(
     role: text('role', { enum: ['librarian', 'member'] }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     version: integer('version').notNull().default(1),
+    /** Which lending rules apply to them; the library's default category unless named. */
+    patronCategoryId: integer('patron_category_id')
+      .notNull()
+      .default(sql`default_patron_category()`)
+      .references(() => patronCategories.id, { onDelete: 'restrict' }),
+    /** Where their holds are picked up unless they name another branch; the default branch unless named. */
+    homeBranchId: integer('home_branch_id')
+      .notNull()
+      .default(sql`default_branch()`)
+      .references(() => branches.id, { onDelete: 'restrict' }),
   },
   (t) => [
     check('users_name_not_blank', sql`btrim(${t.name}) <> ''`),
