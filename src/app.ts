@@ -6,6 +6,7 @@ import { type Context, Hono, type NotFoundHandler } from 'hono';
 import { type Config, defaultConfig } from './config.js';
 import { CallerCache } from './db/callers.js';
 import type { Database } from './db/client.js';
+import { type Clock, systemClock } from './domain/clock.js';
 import { type CatalogueError, NotFound } from './domain/errors.js';
 import { EXACT_COUNT_LIMIT } from './domain/limits.js';
 import { createPolicy } from './domain/policy.js';
@@ -71,6 +72,8 @@ export interface AppOptions extends Partial<AppSettings> {
    * One of the app's own, bounded by `changes`, when absent.
    */
   changeStreams?: ChangeStreams;
+  /** Where business time comes from (due dates, overdue, a hold's expiry); the machine's clock by default. */
+  clock?: Clock;
 }
 
 export function createApp(options: AppOptions): Hono<AppEnv> {
@@ -82,6 +85,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const deprecations = deprecationsOf(vocabulary);
   const rateLimiter = settings.rateLimits === false ? undefined : createRateLimiter(options, settings.rateLimits, log);
   const listingCountLimit = options.listingCountLimit ?? EXACT_COUNT_LIMIT;
+  const clock = options.clock ?? systemClock;
   const app = new Hono<AppEnv>();
 
   // Errors as problem documents when asked for, else in the negotiated format where it has its own way to
@@ -100,8 +104,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   };
   const onError = (error: Error, c: Context<AppEnv>) => respondWithError(toCatalogueError(error, c, log), c);
 
-  const services = { database: options.database, uris, deprecations, rateLimiter, listingCountLimit, formats };
-  const policy = createPolicy(settings.access);
+  const services = { database: options.database, uris, deprecations, rateLimiter, listingCountLimit, formats, clock };
+  const policy = createPolicy(settings.access, clock);
   const authentication = { uris, policy, callers: new CallerCache(options.database) };
   const uploadMaxBytes = settings.importMaxBytes;
   const frame = createFrame(app, { log, formats, services, authentication, onError, uploadMaxBytes });

@@ -14,6 +14,7 @@ import { type Database, openDatabase } from './db/client.js';
 import { DataDirectoryInUse } from './db/data-dir-lock.js';
 import { expireHoldsPeriodically } from './db/hold-expiry.js';
 import { prepareDatabase, preparePostgres } from './db/migrate.js';
+import { systemClock } from './domain/clock.js';
 import { ChangeStreams, changeStreamOptions } from './http/change-streams.js';
 import { boundConnections, connectionOptions } from './http/connections.js';
 import { withoutParameters } from './http/errors.js';
@@ -56,9 +57,12 @@ async function serveCatalogue(config: Config, log: Logger, opened?: Database): P
   const database = opened ?? (await openDatabase(config.database, { log }));
   const changeStreams = new ChangeStreams(database, changeStreamOptions(config.changes));
   const stopPruning = pruneChangesPeriodically(database, config.changes.retentionDays, log);
-  const stopExpiring = expireHoldsPeriodically(database, config.access.holdDays, log);
+  // One clock for the app's answers and the sweep's SQL: business time (src/domain/clock.ts).
+  const clock = systemClock;
+  const stopExpiring = expireHoldsPeriodically(database, { holdDays: config.access.holdDays, clock }, log);
   const app = createApp({
     database,
+    clock,
     publicUrl: config.publicUrl,
     log,
     access: config.access,

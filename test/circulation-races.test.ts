@@ -180,11 +180,11 @@ describe('circulation races', () => {
       await new Promise((resolve) => setTimeout(resolve, (round * 7) % 40));
       const [response] = await Promise.all([
         borrow(first.client, id),
-        expireReadyHolds(t.database.db, { holdDays: HOLD_DAYS }),
+        expireReadyHolds(t.database.db, { holdDays: HOLD_DAYS, at: new Date() }),
       ]);
       // Whatever ran first, the book is settled once the moment has surely passed.
       await new Promise((resolve) => setTimeout(resolve, 60));
-      await expireReadyHolds(t.database.db, { holdDays: HOLD_DAYS });
+      await expireReadyHolds(t.database.db, { holdDays: HOLD_DAYS, at: new Date() });
 
       const holds = Object.fromEntries(
         (

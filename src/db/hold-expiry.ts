@@ -2,6 +2,7 @@
  * @module Passes on the copies of ready holds whose time ran out, every few seconds in the background of a
  * server process, so a copy goes to the next in line without waiting for that book's next step.
  */
+import type { Clock } from '../domain/clock.js';
 import type { Logger } from '../log.js';
 import type { Database } from './client.js';
 import { expireReadyHolds } from './queries/circulation.js';
@@ -14,13 +15,17 @@ export const SWEEP_EVERY_MS = 15_000;
  * Several processes may sweep one database: each book is settled under its row lock, skipped when another
  * transaction holds it.
  */
-/** Starts sweeping; answers a function that stops it. */
-export function expireHoldsPeriodically(database: Database, holdDays: number, log: Logger): () => void {
+/** Starts sweeping, by `clock` (the app's: business time); answers a function that stops it. */
+export function expireHoldsPeriodically(
+  database: Database,
+  { holdDays, clock }: { holdDays: number; clock: Clock },
+  log: Logger,
+): () => void {
   let running = false;
   const sweep = () => {
     if (running) return;
     running = true;
-    expireReadyHolds(database.db, { holdDays })
+    expireReadyHolds(database.db, { holdDays, at: clock.now() })
       .then(
         (settled) => {
           if (settled > 0) log.info('expired holds passed on', { books: settled });

@@ -22,9 +22,10 @@ export interface LoanRecord extends Loan {
   book_held: boolean;
 }
 
-export function loanStatus(loan: Pick<Loan, 'returned_at' | 'due_at'>, now = Date.now()): LoanStatus {
+/** A loan's status at the instant `at` (business time: the app's clock, `policy.loanStatus`). */
+export function loanStatus(loan: Pick<Loan, 'returned_at' | 'due_at'>, at: Date): LoanStatus {
   if (loan.returned_at !== null) return 'returned';
-  return Date.parse(loan.due_at) <= now ? 'overdue' : 'active';
+  return Date.parse(loan.due_at) <= at.getTime() ? 'overdue' : 'active';
 }
 
 /**

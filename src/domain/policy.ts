@@ -4,11 +4,12 @@
  */
 
 import type { Availability, Book } from './book.js';
+import type { Clock } from './clock.js';
 import type { Copy } from './copy.js';
 import { type CatalogueError, Conflict, Forbidden, NotFound, Unauthorized } from './errors.js';
 import { type Hold, holdIsOpen } from './hold.js';
 import { MAX_TOKENS_PER_USER } from './limits.js';
-import { type LoanRecord, loanStatus } from './loan.js';
+import { type Loan, type LoanRecord, type LoanStatus, loanStatus } from './loan.js';
 import {
   alreadyBorrowed,
   alreadyHeld,
@@ -153,7 +154,8 @@ export interface LoanFacts {
  */
 export type LoanEventScope = { loansOf: 'everyone' } | { loansOf: 'nobody' } | { loansOf: 'borrower'; id: number };
 
-export function createPolicy(rules: AccessPolicy) {
+/** The rules, and the clock that says when a loan is overdue (the same one the circulation steps read). */
+export function createPolicy(rules: AccessPolicy, clock: Clock) {
   const signedIn = (caller: Caller): caller is SignedIn => caller.kind === 'user';
   const isLibrarian = (caller: Caller) => signedIn(caller) && caller.role === 'librarian';
   /** Librarians only: 401 for the anonymous, 403 for members. */
@@ -173,6 +175,8 @@ export function createPolicy(rules: AccessPolicy) {
 
   return {
     rules,
+    /** A loan's status now, by the app's clock: what its document says and what renewing it is decided on. */
+    loanStatus: (loan: Pick<Loan, 'returned_at' | 'due_at'>): LoanStatus => loanStatus(loan, clock.now()),
     /** Books, authors and the root: public unless the operator closed them. */
     read: (caller: Caller): Decision =>
       rules.publicReads || signedIn(caller) ? allowed : refuse(() => new Unauthorized()),
@@ -238,7 +242,7 @@ export function createPolicy(rules: AccessPolicy) {
     renewLoan: (caller: Caller, loan: LoanRecord): Decision => {
       const decision = selfOrLibrarian(caller, loan.borrower_id, () => new NotFound(`loan ${loan.id} not found`));
       if (!decision.allowed) return decision;
-      const status = loanStatus(loan);
+      const status = loanStatus(loan, clock.now());
       if (status === 'returned') return refuse(() => loanAlreadyReturned(loan.id));
       if (status === 'overdue') return refuse(() => overdueNotRenewable(loan.id));
       if (loan.renewals >= rules.maxRenewals) return refuse(() => renewalLimitReached(loan.id, rules.maxRenewals));

@@ -2,6 +2,7 @@
 
 import type { RenderContext } from '../affordances/context.js';
 import type { Database } from '../db/client.js';
+import type { Clock } from '../domain/clock.js';
 import type { Format } from '../formats/format.js';
 import type { Uris } from '../hypermedia/uris.js';
 import type { Deprecations } from './deprecation.js';
@@ -24,5 +25,7 @@ export interface AppEnv {
     rateLimiter: RateLimiter | undefined;
     /** Matches counted exactly (and searches ranked) per listing; see `EXACT_COUNT_LIMIT`. */
     listingCountLimit: number;
+    /** Business time: what circulation steps and reads take as now (`AppOptions.clock`). */
+    clock: Clock;
   };
 }

@@ -2,7 +2,7 @@
 import { offered } from '../affordances/affordance.js';
 import type { RenderContext } from '../affordances/context.js';
 import { renewLoan, returnLoan } from '../affordances/loans.js';
-import { type Loan, type LoanRecord, loanStatus } from '../domain/loan.js';
+import type { Loan, LoanRecord } from '../domain/loan.js';
 import type { Control, Resource } from '../hypermedia/model.js';
 import { pick } from './pick.js';
 
@@ -26,7 +26,7 @@ export function renderLoan(loan: Loan | LoanRecord, ctx: RenderContext, options:
         due_at: loan.due_at,
         returned_at: loan.returned_at,
         renewals: loan.renewals,
-        status: loanStatus(loan),
+        status: ctx.policy.loanStatus(loan),
       },
       options.fields,
     ),

@@ -66,18 +66,21 @@ const bookDocumentColumns = {
 /** A book with the facts its full document needs. */
 export type BookRecord = StoredBook & { hasLoans: boolean };
 
+/** Business time, the placeholder `at` (the app's clock, as ISO 8601): when a ready hold counts as expired. */
+const businessNow = sql`${sql.placeholder('at')}::timestamptz`;
+
 /**
- * What a signed-in caller's read of a book adds, as one JSON value: copies set aside for ready holds (a
- * librarian lends them), and whether the caller (placeholder `caller`) has it on loan and their open hold
- * of it. One column, so the statement stays short: postgres.js hashes a prepared statement's whole text on
+ * What a signed-in caller's read of a book adds, as one JSON value: copies set aside for ready holds still
+ * ready at `at` (a librarian lends them), and whether the caller (placeholder `caller`) has it on loan and
+ * their open hold of it. One column, so the statement stays short: postgres.js hashes a prepared statement's whole text on
  * every call to find it, a cost that grows with the text.
  */
 const callerCirculation = sql<RawCirculation>`json_build_object(
-  'copies_ready', (select count(*)::int from ${holds} as "ready" where "ready"."book_id" = ${books}."id" and "ready"."status" = 'ready' and "ready"."ready_until" > now()),
+  'copies_ready', (select count(*)::int from ${holds} as "ready" where "ready"."book_id" = ${books}."id" and "ready"."status" = 'ready' and "ready"."ready_until" > ${businessNow}),
   'on_loan', exists (select 1 ${activeLoans} and "active"."borrower_id" = ${sql.placeholder('caller')}),
   'hold', (select json_build_object(
       'id', "mine"."id",
-      'status', case when "mine"."status" = 'ready' and "mine"."ready_until" <= now() then 'expired' else "mine"."status" end,
+      'status', case when "mine"."status" = 'ready' and "mine"."ready_until" <= ${businessNow} then 'expired' else "mine"."status" end,
       'position', case when "mine"."status" = 'waiting' then (select count(*)::int from ${holds} as "ahead" where "ahead"."book_id" = "mine"."book_id" and "ahead"."status" = 'waiting' and ("ahead"."placed_at", "ahead"."id") <= ("mine"."placed_at", "mine"."id")) end,
       'ready_until', case when "mine"."status" = 'ready' then ${isoTimestamp(sql`"mine"."ready_until"`)} end)
     from ${holds} as "mine" where "mine"."book_id" = ${books}."id" and "mine"."borrower_id" = ${sql.placeholder('caller')} and "mine"."status" in ('waiting', 'ready'))
@@ -221,7 +224,7 @@ const nothingOfTheCallers: CallerCirculation = Object.freeze({ on_loan: false, h
  */
 export async function findBookForCaller(
   db: Db,
-  params: { id: number; callerId: number },
+  params: { id: number; callerId: number; at: Date },
 ): Promise<CallerBookRecord | undefined> {
   const book = await findBook(db, { id: params.id });
   if (!book) return undefined;
@@ -229,7 +232,7 @@ export async function findBookForCaller(
   const statement = prepared(db, 'find_book_for_caller', (db) =>
     findBookForCallerQuery(db).prepare('find_book_for_caller'),
   );
-  const [row] = await statement.execute({ id: params.id, caller: params.callerId });
+  const [row] = await statement.execute({ id: params.id, caller: params.callerId, at: params.at.toISOString() });
   return row && withCallerCirculation(row as RawCallerBook);
 }
 

@@ -8,7 +8,7 @@ import type { CopyStatus } from '../../domain/copy.js';
 import type { HoldStatus } from '../../domain/hold.js';
 import { INT4_MAX } from '../../domain/limits.js';
 import { copies, holds, loans } from '../schema/index.js';
-import { isoTimestamp } from './sql.js';
+import { businessTime, isoTimestamp } from './sql.js';
 
 const nullableTimestamp = (column: PgColumn) =>
   sql<string | null>`case when ${column} is null then null else ${isoTimestamp(column)} end`;
@@ -45,10 +45,11 @@ export const copyColumns = {
 };
 
 /**
- * A hold's status as it is now: a ready hold whose time ran out is expired, whether or not a sweep has
- * stamped it yet (the next circulation step on its book, or the sweep, passes its copy on).
+ * A hold's status at `at`: a ready hold whose time ran out is expired, whether or not a sweep has stamped it
+ * yet (the next circulation step on its book, or the sweep, passes its copy on).
  */
-export const holdStatus = sql<HoldStatus>`case when ${holds.status} = 'ready' and ${holds.readyUntil} <= now() then 'expired' else ${holds.status} end`;
+export const holdStatus = (at: Date) =>
+  sql<HoldStatus>`case when ${holds.status} = 'ready' and ${holds.readyUntil} <= ${businessTime(at)} then 'expired' else ${holds.status} end`;
 
 /** Place in the book's queue of a waiting hold, first come first served: waiting holds before it, and it. */
 const holdPosition = sql<
@@ -59,14 +60,16 @@ const holdPosition = sql<
  * What `sort=position` orders by, never null for the paging cursors: a ready hold, served already, is
  * ahead of position 1; a hold that has ended has no place and comes after every position.
  */
-export const holdPositionOrder = sql<number>`coalesce(${holdPosition}, case when (${holdStatus}) = 'ready' then 0 else ${INT4_MAX}::int end)`;
+export const holdPositionOrder = (at: Date) =>
+  sql<number>`coalesce(${holdPosition}, case when (${holdStatus(at)}) = 'ready' then 0 else ${INT4_MAX}::int end)`;
 
-export const holdColumns = {
+/** A hold's columns as read at `at` (its status and `ended_at` depend on it). */
+export const holdColumns = (at: Date) => ({
   id: holds.id,
   book_id: holds.bookId,
   borrower_id: holds.borrowerId,
   placed_at: isoTimestamp(holds.placedAt).as('placed_at'),
-  status: holdStatus.as('status'),
+  status: holdStatus(at).as('status'),
   position: holdPosition.as('position'),
   copy_id: sql<number | null>`case when ${holds.status} = 'ready' then ${holds.copyId} end`.as('copy_id'),
   ready_until: sql<string | null>`case when ${holds.status} = 'ready' then ${isoTimestamp(holds.readyUntil)} end`.as(
@@ -74,8 +77,8 @@ export const holdColumns = {
   ),
   ended_at: sql<string | null>`case
     when ${holds.endedAt} is not null then ${isoTimestamp(holds.endedAt)}
-    when ${holds.status} = 'ready' and ${holds.readyUntil} <= now() then ${isoTimestamp(holds.readyUntil)} end`.as(
+    when ${holds.status} = 'ready' and ${holds.readyUntil} <= ${businessTime(at)} then ${isoTimestamp(holds.readyUntil)} end`.as(
     'ended_at',
   ),
   loan_id: holds.loanId,
-};
+});

@@ -21,7 +21,7 @@ import { constraintViolation } from '../errors.js';
 import { books, copies, holds, loans, users } from '../schema/index.js';
 import { copyColumns, holdColumns, loanColumns } from './circulation-columns.js';
 import { findLoan } from './loans.js';
-import { isoTimestamp } from './sql.js';
+import { businessTime, isoTimestamp } from './sql.js';
 
 /**
  * `settle_circulation` expires ready holds whose time ran out, sets copies on the shelf aside for the queue
@@ -44,8 +44,8 @@ async function lockBook(tx: Tx, bookId: number): Promise<boolean> {
   return row !== undefined;
 }
 
-async function settle(tx: Tx, bookId: number, holdDays: number): Promise<void> {
-  await tx.execute(sql`select settle_circulation(${bookId}::integer, ${holdDays}::integer)`);
+async function settle(tx: Tx, bookId: number, holdDays: number, at: Date): Promise<void> {
+  await tx.execute(sql`select settle_circulation(${bookId}::integer, ${holdDays}::integer, ${businessTime(at)})`);
 }
 
 /** The borrower's row, locked: one user's borrows and holds are counted one after another. */
@@ -75,6 +75,8 @@ export interface BorrowParams {
   /** Cap on a member's active loans; `undefined` for none. */
   maxActiveLoans: number | undefined;
   holdDays: number;
+  /** Business time: when the loan is made (`Clock`). */
+  at: Date;
 }
 
 /**
@@ -94,7 +96,7 @@ export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanReco
         if ((held?.n ?? 0) >= params.maxActiveLoans) throw loanCapReached(params.maxActiveLoans);
       }
       if (!(await lockBook(tx, bookId))) throw new NotFound(`book ${bookId} not found`);
-      await settle(tx, bookId, params.holdDays);
+      await settle(tx, bookId, params.holdDays, params.at);
       const [ready] = await tx
         .select({ id: holds.id, copyId: holds.copyId })
         .from(holds)
@@ -102,15 +104,21 @@ export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanReco
       const copyId = ready ? await heldCopy(params, ready.copyId as number) : await shelfCopy(tx, params);
       const [loan] = await tx
         .insert(loans)
-        .values({ bookId, borrowerId, copyId, dueAt: sql`now() + make_interval(days => ${params.loanDays})` })
+        .values({
+          bookId,
+          borrowerId,
+          copyId,
+          borrowedAt: params.at,
+          dueAt: sql`${businessTime(params.at)} + make_interval(days => ${params.loanDays})`,
+        })
         .returning(loanColumns);
       if (ready) {
         await tx
           .update(holds)
-          .set({ status: 'fulfilled', endedAt: sql`now()`, loanId: (loan as Loan).id })
+          .set({ status: 'fulfilled', endedAt: params.at, loanId: (loan as Loan).id })
           .where(eq(holds.id, ready.id));
       }
-      await settle(tx, bookId, params.holdDays);
+      await settle(tx, bookId, params.holdDays, params.at);
       // Read as settled, with whether anyone else waits for the book: the answer offers `renew` as a read does.
       return (await findLoan(tx, { id: (loan as Loan).id })) as LoanRecord;
     });
@@ -168,14 +176,14 @@ export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanReco
  */
 export async function returnCopy(
   db: Db,
-  params: { id: number; holdDays: number },
+  params: { id: number; holdDays: number; at: Date },
 ): Promise<(Loan & { book_author_id: number }) | undefined> {
   return db.transaction(async (tx) => {
     const [found] = await tx.select({ bookId: loans.bookId }).from(loans).where(eq(loans.id, params.id));
     if (!found || !(await lockBook(tx, found.bookId))) return undefined;
     const [loan] = await tx
       .update(loans)
-      .set({ returnedAt: sql`greatest(now(), ${loans.borrowedAt})` })
+      .set({ returnedAt: sql`greatest(${businessTime(params.at)}, ${loans.borrowedAt})` })
       .where(and(eq(loans.id, params.id), activeLoan))
       .returning({
         ...loanColumns,
@@ -184,7 +192,7 @@ export async function returnCopy(
             'book_author_id',
           ),
       });
-    if (loan) await settle(tx, found.bookId, params.holdDays);
+    if (loan) await settle(tx, found.bookId, params.holdDays, params.at);
     return loan;
   });
 }
@@ -196,19 +204,22 @@ export async function returnCopy(
  */
 export async function renewLoan(
   db: Db,
-  params: { id: number; loanDays: number; maxRenewals: number },
+  params: { id: number; loanDays: number; maxRenewals: number; at: Date },
 ): Promise<Loan | undefined> {
   return db.transaction(async (tx) => {
     const [found] = await tx.select({ bookId: loans.bookId }).from(loans).where(eq(loans.id, params.id));
     if (!found || !(await lockBook(tx, found.bookId))) return undefined;
     const [loan] = await tx
       .update(loans)
-      .set({ dueAt: sql`now() + make_interval(days => ${params.loanDays})`, renewals: sql`${loans.renewals} + 1` })
+      .set({
+        dueAt: sql`${businessTime(params.at)} + make_interval(days => ${params.loanDays})`,
+        renewals: sql`${loans.renewals} + 1`,
+      })
       .where(
         and(
           eq(loans.id, params.id),
           activeLoan,
-          sql`${loans.dueAt} > now()`,
+          sql`${loans.dueAt} > ${businessTime(params.at)}`,
           sql`${loans.renewals} < ${params.maxRenewals}`,
           sql`not exists (select 1 from ${holds} as "held" where "held"."book_id" = ${found.bookId} and "held"."status" in ('waiting', 'ready'))`,
         ),
@@ -223,15 +234,18 @@ export interface PlaceHoldParams {
   borrowerId: number;
   maxHolds: number;
   holdDays: number;
+  /** Business time: when the hold is placed (`Clock`). */
+  at: Date;
 }
 
 /**
- * When a hold joins the queue, which is ordered by it: the clock as the hold is queued under the book's
- * lock, not when its transaction began (`now()`), which would let a transaction that waited for the lock
- * queue ahead of those that held it first; never before the last open hold, should the clock step back.
+ * When a hold joins the queue, which is ordered by (placed_at, id): the business clock's `at`, never before
+ * the last open hold of the book. Holds are inserted under the book's lock, so their ids follow the order in
+ * which they took it; a transaction that read the clock earlier but waited for the lock takes the last
+ * hold's time, and its id puts it after that hold, never ahead of those that held the lock first.
  */
-const queuedAt = (bookId: number): SQL =>
-  sql`greatest(clock_timestamp(), (select max(${holds.placedAt}) from ${holds} where ${holds.bookId} = ${bookId} and ${openHold}))`;
+const queuedAt = (bookId: number, at: Date): SQL =>
+  sql`greatest(${businessTime(at)}, (select max(${holds.placedAt}) from ${holds} where ${holds.bookId} = ${bookId} and ${openHold}))`;
 
 /** Joins the book's queue, if no copy is on the shelf, once per user, below the cap on open holds. */
 export async function placeHold(db: Db, params: PlaceHoldParams): Promise<Hold> {
@@ -245,7 +259,7 @@ export async function placeHold(db: Db, params: PlaceHoldParams): Promise<Hold> 
         .where(and(eq(holds.borrowerId, borrowerId), openHold));
       if ((open?.n ?? 0) >= params.maxHolds) throw holdCapReached(params.maxHolds);
       if (!(await lockBook(tx, bookId))) throw new NotFound(`book ${bookId} not found`);
-      await settle(tx, bookId, params.holdDays);
+      await settle(tx, bookId, params.holdDays, params.at);
       const [book] = await tx.select({ available: books.copiesAvailable }).from(books).where(eq(books.id, bookId));
       if ((book?.available ?? 0) > 0) throw copyOnShelf(bookId);
       const [onLoan] = await tx
@@ -255,12 +269,12 @@ export async function placeHold(db: Db, params: PlaceHoldParams): Promise<Hold> 
       if (onLoan) throw alreadyBorrowed(bookId);
       const [inserted] = await tx
         .insert(holds)
-        .values({ bookId, borrowerId, placedAt: queuedAt(bookId) })
+        .values({ bookId, borrowerId, placedAt: queuedAt(bookId, params.at) })
         .returning({ id: holds.id });
       // Read after the insert, under the book's lock: every hold queued before this one has committed, so
       // the position counts them all and no later one.
       const [hold] = await tx
-        .select(holdColumns)
+        .select(holdColumns(params.at))
         .from(holds)
         .where(eq(holds.id, (inserted as { id: number }).id));
       return hold as Hold;
@@ -278,20 +292,23 @@ export async function placeHold(db: Db, params: PlaceHoldParams): Promise<Hold> 
 }
 
 /** Cancels an open hold (of two cancels racing, one wins); a copy set aside for it passes on. */
-export async function cancelHold(db: Db, params: { id: number; holdDays: number }): Promise<Hold | undefined> {
+export async function cancelHold(
+  db: Db,
+  params: { id: number; holdDays: number; at: Date },
+): Promise<Hold | undefined> {
   return db.transaction(async (tx) => {
     const [found] = await tx.select({ bookId: holds.bookId }).from(holds).where(eq(holds.id, params.id));
     if (!found || !(await lockBook(tx, found.bookId))) return undefined;
     // A ready hold whose time ran out is expired, not cancelled: settling first stamps it so.
-    await settle(tx, found.bookId, params.holdDays);
+    await settle(tx, found.bookId, params.holdDays, params.at);
     const [cancelled] = await tx
       .update(holds)
-      .set({ status: 'cancelled', endedAt: sql`now()` })
+      .set({ status: 'cancelled', endedAt: params.at })
       .where(and(eq(holds.id, params.id), openHold))
       .returning({ id: holds.id });
     if (!cancelled) return undefined;
-    await settle(tx, found.bookId, params.holdDays);
-    const [hold] = await tx.select(holdColumns).from(holds).where(eq(holds.id, params.id));
+    await settle(tx, found.bookId, params.holdDays, params.at);
+    const [hold] = await tx.select(holdColumns(params.at)).from(holds).where(eq(holds.id, params.id));
     return hold as Hold;
   });
 }
@@ -299,16 +316,16 @@ export async function cancelHold(db: Db, params: { id: number; holdDays: number 
 /** Adds a copy to a book; it goes to the first waiting hold, if any. 409 for a barcode in use. */
 export async function addCopy(
   db: Db,
-  params: { bookId: number; barcode: string | undefined; holdDays: number },
+  params: { bookId: number; barcode: string | undefined; holdDays: number; at: Date },
 ): Promise<Copy> {
   try {
     return await db.transaction(async (tx) => {
       if (!(await lockBook(tx, params.bookId))) throw new NotFound(`book ${params.bookId} not found`);
       const [inserted] = await tx
         .insert(copies)
-        .values({ bookId: params.bookId, barcode: params.barcode ?? null })
+        .values({ bookId: params.bookId, barcode: params.barcode ?? null, addedAt: params.at })
         .returning({ id: copies.id });
-      await settle(tx, params.bookId, params.holdDays);
+      await settle(tx, params.bookId, params.holdDays, params.at);
       const [copy] = await tx
         .select(copyColumns)
         .from(copies)
@@ -327,13 +344,16 @@ export async function addCopy(
  * Withdraws a copy that is not on loan (checked by the UPDATE under the book's lock). A hold it was set
  * aside for goes back to waiting, in its place, and the book's other copies serve the queue.
  */
-export async function withdrawCopy(db: Db, params: { id: number; holdDays: number }): Promise<Copy | undefined> {
+export async function withdrawCopy(
+  db: Db,
+  params: { id: number; holdDays: number; at: Date },
+): Promise<Copy | undefined> {
   return db.transaction(async (tx) => {
     const [found] = await tx.select({ bookId: copies.bookId }).from(copies).where(eq(copies.id, params.id));
     if (!found || !(await lockBook(tx, found.bookId))) return undefined;
     const [withdrawn] = await tx
       .update(copies)
-      .set({ withdrawnAt: sql`now()` })
+      .set({ withdrawnAt: params.at })
       .where(
         and(
           eq(copies.id, params.id),
@@ -347,7 +367,7 @@ export async function withdrawCopy(db: Db, params: { id: number; holdDays: numbe
       .update(holds)
       .set({ status: 'waiting', copyId: null, readyAt: null, readyUntil: null })
       .where(and(eq(holds.copyId, params.id), eq(holds.status, 'ready')));
-    await settle(tx, found.bookId, params.holdDays);
+    await settle(tx, found.bookId, params.holdDays, params.at);
     const [copy] = await tx.select(copyColumns).from(copies).where(eq(copies.id, params.id));
     return copy as Copy;
   });
@@ -358,22 +378,33 @@ export async function withdrawCopy(db: Db, params: { id: number; holdDays: numbe
  * read). A borrow or hold is decided on the book as read, and a step that refuses rolls its own settling
  * back: settling first, in a transaction of its own, lets the request see the queue as it now is.
  */
-export async function settleExpiredHolds(db: Db, params: { bookId: number; holdDays: number }): Promise<void> {
+export async function settleExpiredHolds(
+  db: Db,
+  params: { bookId: number; holdDays: number; at: Date },
+): Promise<void> {
   const [due] = await db
     .select({ id: holds.id })
     .from(holds)
-    .where(and(eq(holds.bookId, params.bookId), eq(holds.status, 'ready'), sql`${holds.readyUntil} <= now()`))
+    .where(
+      and(
+        eq(holds.bookId, params.bookId),
+        eq(holds.status, 'ready'),
+        sql`${holds.readyUntil} <= ${businessTime(params.at)}`,
+      ),
+    )
     .limit(1);
   if (!due) return;
   await db.transaction(async (tx) => {
-    if (await lockBook(tx, params.bookId)) await settle(tx, params.bookId, params.holdDays);
+    if (await lockBook(tx, params.bookId)) await settle(tx, params.bookId, params.holdDays, params.at);
   });
 }
 
-/** Expires ready holds whose time ran out on every book, passing their copies on; answers the books settled. */
-export async function expireReadyHolds(db: Db, params: { holdDays: number }): Promise<number> {
+/** Expires ready holds whose time ran out by `at` on every book, passing their copies on; answers the books settled. */
+export async function expireReadyHolds(db: Db, params: { holdDays: number; at: Date }): Promise<number> {
   const [row] = rowsOf<{ settled: number }>(
-    await db.execute(sql`select expire_ready_holds(${params.holdDays}::integer) as settled`),
+    await db.execute(
+      sql`select expire_ready_holds(${params.holdDays}::integer, ${businessTime(params.at)}) as settled`,
+    ),
   );
   return Number(row?.settled ?? 0);
 }

@@ -10,34 +10,44 @@ import type { Database, Db } from '../client.js';
 import { loans } from '../schema/index.js';
 import { loanBookHeld, loanColumns } from './circulation-columns.js';
 import { type ListingScope, listingTable, readAll, readPage } from './listing.js';
-import { anyOf } from './sql.js';
+import { anyOf, businessTime } from './sql.js';
 
 const active = sql`${loans.returnedAt} is null`;
-const overdue = sql`(${active} and ${loans.dueAt} <= now())`;
+/** Active and past due at `at` (business time). */
+const overdue = (at: Date) => sql`(${active} and ${loans.dueAt} <= ${businessTime(at)})`;
 
 /** `active` is every loan not returned (overdue ones too); `overdue` those past due; `returned` the rest. */
-const statusConditions: Record<string, SQL> = { active, overdue, returned: sql`not (${active})` };
-
-export const loanListing = listingTable(loanListingSpec, {
-  from: loans,
-  selection: loanColumns,
-  columns: { id: loans.id, book_id: loans.bookId, borrower_id: loans.borrowerId, copy_id: loans.copyId },
-  id: loans.id,
-  search: { column: sql`''::tsvector`, config: 'simple' },
-  filters: {
-    status: (values) => anyOf(values, (value) => statusConditions[value] ?? sql`false`),
-    overdue: (values) =>
-      values.includes(true) && values.includes(false)
-        ? sql`true`
-        : values.includes(true)
-          ? overdue
-          : sql`not ${overdue}`,
-  },
+const statusConditions = (at: Date): Record<string, SQL> => ({
+  active,
+  overdue: overdue(at),
+  returned: sql`not (${active})`,
 });
 
-/** Which loans a listing ranges over: all, or one borrower's. */
+/** The listing of loans, their `overdue` filters decided at `at`. */
+export const loanListing = (at: Date) => {
+  const conditions = statusConditions(at);
+  return listingTable(loanListingSpec, {
+    from: loans,
+    selection: loanColumns,
+    columns: { id: loans.id, book_id: loans.bookId, borrower_id: loans.borrowerId, copy_id: loans.copyId },
+    id: loans.id,
+    search: { column: sql`''::tsvector`, config: 'simple' },
+    filters: {
+      status: (values) => anyOf(values, (value) => conditions[value] ?? sql`false`),
+      overdue: (values) =>
+        values.includes(true) && values.includes(false)
+          ? sql`true`
+          : values.includes(true)
+            ? overdue(at)
+            : sql`not ${overdue(at)}`,
+    },
+  });
+};
+
+/** Which loans a listing ranges over (all, or one borrower's), and the instant `overdue` is decided at. */
 export interface LoanScope {
   borrowerId?: number;
+  at: Date;
 }
 
 export async function findLoan(db: Db, params: { id: number }): Promise<LoanRecord | undefined> {
@@ -49,13 +59,13 @@ export async function findLoan(db: Db, params: { id: number }): Promise<LoanReco
 }
 
 /** One page of the listing and its total. */
-export function listLoansPage(db: Db, listing: PagedListing, scope: LoanScope = {}) {
-  return readPage<Loan>(db, loanListing, listing, scopeOf(scope));
+export function listLoansPage(db: Db, listing: PagedListing, scope: LoanScope) {
+  return readPage<Loan>(db, loanListing(scope.at), listing, scopeOf(scope));
 }
 
 /** Every item of the listing, streamed from a cursor. */
-export function streamLoans(database: Database, listing: Listing, scope: LoanScope = {}) {
-  return readAll<Loan>(database, loanListing, listing, scopeOf(scope));
+export function streamLoans(database: Database, listing: Listing, scope: LoanScope) {
+  return readAll<Loan>(database, loanListing(scope.at), listing, scopeOf(scope));
 }
 
 /** Loans are few beside books (no counter): their totals are bounded counts. */

@@ -11,6 +11,14 @@ export function anyOf(values: readonly unknown[], condition: (value: string) => 
 }
 
 /**
+ * The instant `at` of business time as a SQL parameter (`timestamptz`): the app's clock, passed in where a
+ * query would otherwise read the database's `now()` (src/domain/clock.ts).
+ */
+export function businessTime(at: Date): SQL<Date> {
+  return sql<Date>`${at.toISOString()}::timestamptz`;
+}
+
+/**
  * A timestamp as an ISO 8601 string in UTC, formatted by the database: the drivers disagree on how
  * they hand back timestamps (Date or text, and in which text form), and clients want ISO strings.
  */

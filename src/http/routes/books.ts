@@ -1,10 +1,8 @@
 /** @module Books: the collection, one book, and the author of a book. */
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { addBook, borrowBook, changeBook, deleteBook, searchBooks } from '../../affordances/books.js';
-import type { RenderContext } from '../../affordances/context.js';
 import { addCopy } from '../../affordances/copies.js';
 import { holdBook } from '../../affordances/holds.js';
-import type { Db } from '../../db/client.js';
 import { findAuthorOfBook } from '../../db/queries/authors.js';
 import {
   type BookRecord,
@@ -76,7 +74,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
       async GET(c) {
         const id = idParam(c, 'id', 'book');
         const ctx = c.get('ctx');
-        return send(c, renderBook(await bookAsSeenBy(c.get('database').db, id, ctx), ctx));
+        return send(c, renderBook(await bookAsSeenBy(c, id), ctx));
       },
       PUT: changeHandler(storedBook, changeBook.update),
       PATCH: changeHandler(storedBook, changeBook.edit),
@@ -94,8 +92,9 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const id = idParam(c, 'id', 'book');
         const ctx = c.get('ctx');
         const { db } = c.get('database');
-        await settleExpiredHolds(db, { bookId: id, holdDays: ctx.policy.rules.holdDays });
-        const book = await bookAsSeenBy(db, id, ctx);
+        const at = c.get('clock').now();
+        await settleExpiredHolds(db, { bookId: id, holdDays: ctx.policy.rules.holdDays, at });
+        const book = await bookAsSeenBy(c, id);
         // Who may borrow at all (for a librarian: lend to someone) is settled before the body is read;
         // for whom, once it is.
         borrowBook.authorize(ctx, { book });
@@ -110,6 +109,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
           loanDays: rules.loanDays,
           maxActiveLoans: rules.maxActiveLoans,
           holdDays: rules.holdDays,
+          at,
         });
         // The answer is the loan, at its own URI.
         return sendCreated(
@@ -130,7 +130,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
       async GET(c) {
         const ctx = c.get('ctx');
         const database = c.get('database');
-        const book = await bookAsSeenBy(database.db, idParam(c, 'id', 'book'), ctx);
+        const book = await bookAsSeenBy(c, idParam(c, 'id', 'book'));
         const listing = parseListing(copyListingSpec, queryParams(c));
         return sendListing(
           c,
@@ -147,13 +147,14 @@ export function bookRoutes(app: Hono<AppEnv>): void {
       async POST(c) {
         const ctx = c.get('ctx');
         const { db } = c.get('database');
-        const book = await bookAsSeenBy(db, idParam(c, 'id', 'book'), ctx);
+        const book = await bookAsSeenBy(c, idParam(c, 'id', 'book'));
         addCopy.authorize(ctx, book);
         const input = addCopy.validate(await readJson(c));
         const copy = await insertCopy(db, {
           bookId: book.id,
           barcode: input.barcode?.trim(),
           holdDays: ctx.policy.rules.holdDays,
+          at: c.get('clock').now(),
         });
         return sendCreated(c, renderCopy(copy, ctx), ctx.uris.copy(copy.id), [ctx.uris.book(book.id)]);
       },
@@ -170,7 +171,8 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const database = c.get('database');
         const id = idParam(c, 'id', 'book');
         authorize(ctx.policy.seeBookHolds(ctx.caller));
-        const book = await bookAsSeenBy(database.db, id, ctx);
+        const at = c.get('clock').now();
+        const book = await bookAsSeenBy(c, id);
         // The queue as it stands unless asked otherwise: waiting and ready, in queue order.
         const params = queryParams(c);
         const listing = parseListing(holdListingSpec, {
@@ -184,8 +186,8 @@ export function bookRoutes(app: Hono<AppEnv>): void {
           listing,
           bookHoldsCollection(ctx, book),
           {
-            page: (paged) => listHoldsPage(database.db, paged, { bookId: book.id }),
-            stream: (all) => streamHolds(database, all, { bookId: book.id }),
+            page: (paged) => listHoldsPage(database.db, paged, { bookId: book.id }, at),
+            stream: (all) => streamHolds(database, all, { bookId: book.id }, at),
           },
           (hold: Hold) => renderHold(hold, ctx, { fields: listing.fields, asItem: true }),
         );
@@ -194,8 +196,9 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const ctx = c.get('ctx');
         const { db } = c.get('database');
         const id = idParam(c, 'id', 'book');
-        await settleExpiredHolds(db, { bookId: id, holdDays: ctx.policy.rules.holdDays });
-        const book = await bookAsSeenBy(db, id, ctx);
+        const at = c.get('clock').now();
+        await settleExpiredHolds(db, { bookId: id, holdDays: ctx.policy.rules.holdDays, at });
+        const book = await bookAsSeenBy(c, id);
         holdBook.authorize(ctx, book);
         holdBook.validate(await readOptionalJson(c));
         const { rules } = ctx.policy;
@@ -204,6 +207,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
           borrowerId: (ctx.caller as SignedIn).id,
           maxHolds: rules.maxHolds,
           holdDays: rules.holdDays,
+          at,
         });
         return sendCreated(c, renderHold(hold, ctx), ctx.uris.hold(hold.id), [ctx.uris.book(book.id)]);
       },
@@ -230,14 +234,13 @@ export function bookRoutes(app: Hono<AppEnv>): void {
  * The book as this caller sees it: for a signed-in caller with their own loan and hold of it (which
  * decide borrow and hold), in the same statement; 404 if there is none.
  */
-async function bookAsSeenBy(
-  db: Db,
-  id: number,
-  ctx: RenderContext,
-): Promise<BookRecord & Partial<{ copies_ready: number }>> {
-  const { caller } = ctx;
+async function bookAsSeenBy(c: Context<AppEnv>, id: number): Promise<BookRecord & Partial<{ copies_ready: number }>> {
+  const { caller } = c.get('ctx');
+  const { db } = c.get('database');
   const book =
-    caller.kind === 'user' ? await findBookForCaller(db, { id, callerId: caller.id }) : await findBook(db, { id });
+    caller.kind === 'user'
+      ? await findBookForCaller(db, { id, callerId: caller.id, at: c.get('clock').now() })
+      : await findBook(db, { id });
   if (!book) throw bookNotFound(id);
   return book;
 }

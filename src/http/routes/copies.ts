@@ -37,7 +37,11 @@ export function copyRoutes(app: Hono<AppEnv>): void {
         withdrawCopy.validate(await readJson(c));
         // Conditional on the copy not being lent meanwhile: the fresh state then says why not (lent, or
         // withdrawn by another request); gone with its book, it is not found.
-        const withdrawn = await markWithdrawn(db, { id, holdDays: ctx.policy.rules.holdDays });
+        const withdrawn = await markWithdrawn(db, {
+          id,
+          holdDays: ctx.policy.rules.holdDays,
+          at: c.get('clock').now(),
+        });
         if (!withdrawn) {
           const fresh = await findCopy(db, { id });
           if (!fresh) throw notFound('copy', id);

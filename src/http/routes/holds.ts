@@ -36,9 +36,10 @@ export function holdRoutes(app: Hono<AppEnv>): void {
         const hold = await visibleHold(c);
         cancelHold.authorize(ctx, hold);
         cancelHold.validate(await readJson(c));
-        const cancelled = await markCancelled(db, { id: hold.id, holdDays: ctx.policy.rules.holdDays });
+        const at = c.get('clock').now();
+        const cancelled = await markCancelled(db, { id: hold.id, holdDays: ctx.policy.rules.holdDays, at });
         // Ended meanwhile (fulfilled, expired, cancelled by another request): the fresh state says so.
-        if (!cancelled) cancelHold.authorize(ctx, (await findHold(db, { id: hold.id })) ?? hold);
+        if (!cancelled) cancelHold.authorize(ctx, (await findHold(db, { id: hold.id, at })) ?? hold);
         const current = cancelled ?? hold;
         return send(c, renderHold(current, ctx), {
           invalidates: [ctx.uris.book(current.book_id), ctx.uris.bookHolds(current.book_id)],
@@ -60,14 +61,15 @@ export function holdRoutes(app: Hono<AppEnv>): void {
         const user = await findUser(database.db, { id });
         if (!user) throw notFound('user', id);
         const listing = parseListing(holdListingSpec, queryParams(c));
+        const at = c.get('clock').now();
         return sendListing(
           c,
           holdListingSpec,
           listing,
           userHoldsCollection(ctx, user),
           {
-            page: (paged) => listHoldsPage(database.db, paged, { borrowerId: id }),
-            stream: (all) => streamHolds(database, all, { borrowerId: id }),
+            page: (paged) => listHoldsPage(database.db, paged, { borrowerId: id }, at),
+            stream: (all) => streamHolds(database, all, { borrowerId: id }, at),
           },
           (hold: Hold) => renderHold(hold, ctx, { fields: listing.fields, asItem: true }),
         );
@@ -80,7 +82,7 @@ export function holdRoutes(app: Hono<AppEnv>): void {
 async function visibleHold(c: Context<AppEnv>): Promise<Hold> {
   const id = idParam(c, 'id', 'hold');
   const ctx = c.get('ctx');
-  const hold = await findHold(c.get('database').db, { id });
+  const hold = await findHold(c.get('database').db, { id, at: c.get('clock').now() });
   if (!hold) throw notFound('hold', id);
   authorize(ctx.policy.seeHold(ctx.caller, hold));
   return hold;

@@ -61,7 +61,7 @@ export function loanRoutes(app: Hono<AppEnv>): void {
         returnLoan.authorize(ctx, loan);
         returnLoan.validate(await readJson(c));
         // Conditional on the loan still being active: a concurrent return makes this one a 409.
-        const returned = await returnCopy(db, { id, holdDays: ctx.policy.rules.holdDays });
+        const returned = await returnCopy(db, { id, holdDays: ctx.policy.rules.holdDays, at: c.get('clock').now() });
         if (!returned) throw loanAlreadyReturned(id);
         return send(c, renderLoan(returned, ctx), {
           invalidates: loanInvalidates(ctx.uris, returned, returned.book_author_id),
@@ -85,7 +85,12 @@ export function loanRoutes(app: Hono<AppEnv>): void {
         renewLoan.authorize(ctx, loan);
         renewLoan.validate(await readOptionalJson(c));
         const { rules } = ctx.policy;
-        const renewed = await extendLoan(db, { id, loanDays: rules.loanDays, maxRenewals: rules.maxRenewals });
+        const renewed = await extendLoan(db, {
+          id,
+          loanDays: rules.loanDays,
+          maxRenewals: rules.maxRenewals,
+          at: c.get('clock').now(),
+        });
         if (!renewed) {
           // Something changed since the read (a renewal, a hold, the clock): the fresh state says what.
           const now = await findLoan(db, { id });
@@ -108,7 +113,7 @@ export function sendLoans(c: Context<AppEnv>, collection: Collection, borrowerId
   const ctx = c.get('ctx');
   const database = c.get('database');
   const listing = parseListing(loanListingSpec, queryParams(c));
-  const scope = { borrowerId };
+  const scope = { borrowerId, at: c.get('clock').now() };
   return sendListing(
     c,
     loanListingSpec,
