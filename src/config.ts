@@ -10,6 +10,7 @@ import * as z from 'zod';
 import { withWritableTarget } from './db/hosts.js';
 import type { DatabaseTarget } from './db/target.js';
 import { isRepositoryId } from './domain/identifiers.js';
+import { canonicalTimeZone, isTimeZone } from './domain/local-dates.js';
 import type { AccessPolicy } from './domain/policy.js';
 import type { RateKind, RateLimits } from './domain/rate-limits.js';
 
@@ -228,6 +229,17 @@ export const environment = z.object({
     default: '2',
     meaning: 'times one loan may be renewed (0–100)',
   }),
+  CATALOGUE_TIME_ZONE: setting(
+    z
+      .string()
+      .refine(isTimeZone, { error: 'must be an IANA time zone, such as UTC or Europe/London' })
+      .transform(canonicalTimeZone),
+    {
+      default: 'UTC',
+      meaning:
+        "the library's IANA time zone (e.g. `Europe/London`): where a due date's day ends and a branch's closed dates fall",
+    },
+  ),
   CATALOGUE_RATE_LIMITS: setting(rateLimits, {
     default: RATE_LIMITS,
     meaning: 'per-caller quotas a minute for searches, unpaged streams and writes; `off` for none',
@@ -319,6 +331,8 @@ const configSchema = environment.transform((env, ctx) => {
       maxHolds: env.CATALOGUE_MAX_HOLDS,
       maxRenewals: env.CATALOGUE_MAX_RENEWALS,
     } satisfies AccessPolicy,
+    /** The library's IANA time zone: the days of its calendars (due dates, closures, fines) are its days. */
+    timeZone: env.CATALOGUE_TIME_ZONE,
     /** A token that authenticates a librarian, for automation and first use (created at start-up). */
     adminToken: env.CATALOGUE_ADMIN_TOKEN,
     /** Per-caller limits on searches, unpaginated streams and writes; `false` for none. */

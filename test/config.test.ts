@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       publicUrl: undefined,
       logRequests: true,
       access: { publicReads: true, loanDays: 14, maxActiveLoans: 10, holdDays: 7, maxHolds: 10, maxRenewals: 2 },
+      timeZone: 'UTC',
       adminToken: undefined,
       rateLimits: {
         search: { limit: 120, windowSeconds: 60 },
@@ -26,6 +27,16 @@ describe('loadConfig', () => {
       oai: { repositoryId: undefined, adminEmail: undefined, pageSize: 100 },
       importMaxBytes: 256 * 1024 * 1024,
     });
+  });
+
+  it('CATALOGUE_TIME_ZONE: an IANA time zone Intl knows, UTC by default', () => {
+    expect(loadConfig({ CATALOGUE_TIME_ZONE: 'Europe/London' }).timeZone).toBe('Europe/London');
+    expect(loadConfig({ CATALOGUE_TIME_ZONE: ' America/Sao_Paulo ' }).timeZone).toBe('America/Sao_Paulo');
+    expect(loadConfig({ CATALOGUE_TIME_ZONE: 'europe/paris' }).timeZone).toBe('Europe/Paris');
+    expect(loadConfig({ CATALOGUE_TIME_ZONE: '' }).timeZone).toBe('UTC');
+    for (const wrong of ['Europe/Atlantis', 'GMT+25', 'London']) {
+      expect(() => loadConfig({ CATALOGUE_TIME_ZONE: wrong }), wrong).toThrow(/CATALOGUE_TIME_ZONE.*IANA time zone/);
+    }
   });
 
   it('CATALOGUE_IMPORT_MAX_BYTES: the largest file an import takes, checked', () => {

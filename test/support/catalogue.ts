@@ -9,6 +9,7 @@ import { createApp } from '../../src/app.js';
 import { defaultConfig, type OaiConfig } from '../../src/config.js';
 import { type Database, openDatabase, openPglite } from '../../src/db/client.js';
 import { prepareDatabase } from '../../src/db/migrate.js';
+import type { Clock } from '../../src/domain/clock.js';
 import type { AccessPolicy } from '../../src/domain/policy.js';
 import type { RateLimits } from '../../src/domain/rate-limits.js';
 import { type ChangeStreamOptions, ChangeStreams, changeStreamOptions } from '../../src/http/change-streams.js';
@@ -51,6 +52,8 @@ export interface TestCatalogueOptions {
   oai?: Partial<OaiConfig>;
   /** Largest file an import takes (a small one exercises the limit). */
   importMaxBytes?: number;
+  /** Business time (a `fixedClock` the test moves); the machine's clock when absent. */
+  clock?: Clock;
 }
 
 export async function openTestCatalogue(options: TestCatalogueOptions = {}): Promise<TestCatalogue> {
@@ -70,6 +73,7 @@ export async function openTestCatalogue(options: TestCatalogueOptions = {}): Pro
     listingCountLimit: options.listingCountLimit,
     oai: { ...defaultConfig.oai, ...options.oai },
     importMaxBytes: options.importMaxBytes,
+    clock: options.clock,
   });
   const client = (token: string | undefined): TestClient => {
     const request = async (path: string, init: RequestInit = {}) => {
