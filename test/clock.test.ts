@@ -1,10 +1,12 @@
 /**
  * Business time follows the app's clock, over HTTP, on PGlite and (with DATABASE_URL) PostgreSQL: a loan is
  * made, due and returned by it, turns overdue when it passes the due date (its status, the listing's filters,
- * the renew control and the renewal itself agree), and a ready hold expires when it passes `ready_until`, in
+ * the renew control and the renewal itself agree, for an MCP agent too), and a ready hold expires when it passes `ready_until`, in
  * a read and in the sweep. The clock stands years away from the machine's, so a query that still read the
  * database's `now()` would disagree with it; no test sleeps.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireReadyHolds } from '../src/db/queries/circulation.js';
 import {
@@ -86,6 +88,35 @@ describe('business time follows the clock', () => {
     const back = await returned(reader.client, loan.id);
     expect(back).toMatchObject({ status: 'returned', returned_at: iso(due + 2 * DAY_MS) });
     expect(await overdueIds('status:overdue')).not.toContain(loan.id);
+  });
+
+  it('an MCP agent reads the loan by the same clock: overdue, and no renew control', async () => {
+    const reader = await member();
+    const book = await addBook(t, `Timed Agent ${++serial}`, 2004, author);
+    clock.set(START);
+    const loan = await borrowed(reader.client, book);
+    const agent = new Client({ name: 'clock-test', version: '1.0.0' });
+    const inProcess = (url: string | URL, init?: RequestInit) => {
+      const target = new URL(url);
+      return reader.client.request(target.pathname + target.search, init);
+    };
+    await agent.connect(new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { fetch: inProcess }));
+    try {
+      const read = async () => {
+        const result = await agent.callTool({ name: 'get', arguments: { url: `/loans/${loan.id}` } });
+        expect(result.isError).toBeFalsy();
+        return result.structuredContent as { data: { status: string }; controls: { name: string }[] };
+      };
+      const before = await read();
+      expect(before.data.status).toBe('active');
+      expect(before.controls.map((control) => control.name)).toContain('renew');
+      clock.advance((LOAN_DAYS + 1) * DAY_MS);
+      const after = await read();
+      expect(after.data.status).toBe('overdue');
+      expect(after.controls.map((control) => control.name)).not.toContain('renew');
+    } finally {
+      await agent.close();
+    }
   });
 
   it('a renewal runs a loan period from the clock\u2019s time', async () => {
