@@ -160,6 +160,8 @@ describe('a branch calendar', () => {
       }
       expect(error, JSON.stringify(input)).toBeInstanceOf(CalendarError);
       expect((error as CalendarError).field).toBe(field);
+      expect((error as CalendarError).status).toBe(422);
+      expect(Object.keys((error as CalendarError).details ?? {})).toEqual([field]);
     }
     expect(isTimeZone('Europe/London')).toBe(true);
     expect(isTimeZone(' UTC')).toBe(false);

@@ -3,6 +3,7 @@
  * zone (`CATALOGUE_TIME_ZONE`). Due dates move off closed days, and fines count open days only
  * (docs/access-and-loans.md, "Calendar"). Pure: no clock, no database.
  */
+import { UnprocessableEntity } from './errors.js';
 import {
   dateOfDay,
   dayNumber,
@@ -39,14 +40,13 @@ export interface BranchCalendar {
   readonly closedDays: ReadonlySet<number>;
 }
 
-/** Why a calendar cannot be built, naming the input at fault. */
-export class CalendarError extends RangeError {
+/** Why a calendar cannot be built, naming the input at fault: 422 with that field's message. */
+export class CalendarError extends UnprocessableEntity {
   constructor(
     readonly field: 'time_zone' | 'open_days' | 'closed_dates',
     message: string,
   ) {
-    super(message);
-    this.name = 'CalendarError';
+    super(message, { [field]: message });
   }
 }
 
