@@ -619,13 +619,14 @@ const method = `## Method
   the highest peak is compared with its RSS when idle just before. Another fresh server streams the same
   catalogue as MARCXML (\`Accept: application/marcxml+xml\`) the same way, counted by its \`<record>\`
   elements.
-- **Change streams catching up.** A catalogue of its own (\`bench_changes\`, ${CHANGE_FEED_BOOKS.toLocaleString('en')} books: a feed of an event
-  per book and per author) is served by two servers of one entry (scripts/bench/change-feed-server.ts),
-  which differ only in how a stream writes a page of events: as one text (the catalogue's way) or with
-  Hono's \`writeSSE\` once per event. ${CHANGE_FEED_STREAMS} clients open \`GET /changes\` as \`text/event-stream\` at once and
-  each reads the whole feed, counting \`id:\` lines, then hangs up; events/s is every stream's events over
-  the time until the last has them all, and CPU per event the server's utime + stime (/proc/PID/stat) over
-  the same span. One catch-up each warms them up; then the rounds, the two in turns whose order alternates.
+- **Change streams catching up.** A catalogue of its own (\`bench_changes\`, ${CHANGE_FEED_BOOKS.toLocaleString('en')} books,
+  each with its first copy, and their authors: a feed of an event for each) is served by two servers of one
+  entry, run from src/ through tsx (scripts/bench/change-feed-server.ts), which differ only in how a stream
+  writes a page of events: as one text (the catalogue's way) or with Hono's \`writeSSE\` once per event.
+  ${CHANGE_FEED_STREAMS} clients open \`GET /changes\` as \`text/event-stream\` at once and each reads the whole feed,
+  counting \`id:\` lines, then hangs up; events/s is every stream's events over the time until the last has
+  them all, and CPU per event the server's utime + stime (/proc/PID/stat) over the same span. One catch-up
+  each warms them up; then the rounds, the two in turns whose order alternates.
 - **Scaling.** Last, at the smallest size: scripts/bench/scaling.ts (also runnable alone) creates a primary
   and a streaming standby of its own on this machine (as test/support/pg-cluster.ts does for the tests),
   generates the catalogue on the primary, and starts servers with \`DATABASE_REPLICA_URLS\` at the standby.

@@ -40,8 +40,8 @@ export interface StreamedEvent {
 export type EventPageWriter = (sse: SSEStreamingApi, events: readonly StreamedEvent[]) => Promise<void>;
 
 /**
- * A page as one text, one write: `writeSSE` once per event costs its target 10% (docs/performance.md,
- * "What stays and why").
+ * A page as one text, one write: with `writeSSE` once per event, streams catching up a backlog deliver
+ * fewer events per second by more than the 10% the rule allows (docs/performance.md, "What stays and why").
  */
 export const writeEventPage: EventPageWriter = async (sse, events) => {
   let text = '';
