@@ -1,6 +1,7 @@
 /**
  * @module `npm run bench`: generates catalogues, starts the catalogue and the baseline on them, measures
- * listings at every size and throughput and the stream at the largest, and writes docs/performance.md.
+ * listings at every size, throughput and the stream at the largest, change streams catching up on a small
+ * one, and writes docs/performance.md (`--only` measures one scenario alone and prints its figures).
  * Never part of `npm test`. See docs/performance.md for the method; `npm run bench -- --help` for options.
  */
 import { spawnSync } from 'node:child_process';
@@ -16,6 +17,7 @@ import {
   postgresCatalogue,
   serverVersion,
 } from './catalogues.js';
+import { CHANGE_FEED_BOOKS, CHANGE_FEED_STREAMS, type ChangeFeedFigures, measureChangeFeed } from './change-feed.js';
 import { type ImportFigures, measureImport } from './imports.js';
 import { type LatencyFigures, measureListings } from './listings.js';
 import { measureOaiPages, type OaiFigures } from './oai-pmh.js';
@@ -43,12 +45,50 @@ const IMPORT_RECORDS = 100_000;
 const SCALING_PAIRS = 1000;
 const SCALING_READS = 2000;
 
+/** The servers and the CLI run from dist/ when it exists: measure the sources as they are, not a stale build. */
+function build(): void {
+  const built = spawnSync(process.execPath, [join(repoRoot, 'scripts/build.js'), '--if-stale'], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('building dist/ failed');
+}
+
+/**
+ * Live change streams catching up, on a catalogue of its own (small: the streams read all of its feed),
+ * dropped after unless kept.
+ */
+async function changeFeedScenario(options: BenchOptions, logDir: string): Promise<ChangeFeedFigures> {
+  log(`generating ${CHANGE_FEED_BOOKS.toLocaleString('en')} books in bench_changes`);
+  const catalogue = await postgresCatalogue(options.databaseUrl, CHANGE_FEED_BOOKS, options.keep, 'bench_changes');
+  try {
+    log(
+      `change streams: ${CHANGE_FEED_STREAMS} catching up the whole feed at once, the page written as one text and with writeSSE per event, ${options.rounds} interleaved rounds`,
+    );
+    const figures = await measureChangeFeed(catalogue, { rounds: options.rounds, logDir }, (line) => log(`  ${line}`));
+    log(
+      `  ${figures.page.eventsPerSecond.toLocaleString('en')} events/s against ${figures.perEvent.eventsPerSecond.toLocaleString('en')} (×${figures.ratio.toFixed(2)}); ` +
+        `${figures.page.cpuMicrosPerEvent} µs CPU per event against ${figures.perEvent.cpuMicrosPerEvent}`,
+    );
+    return figures;
+  } finally {
+    await catalogue.drop();
+  }
+}
+
+/** One scenario alone: its figures printed, no report written (a page holds the figures of one whole run). */
+async function runAlone(options: BenchOptions): Promise<void> {
+  build();
+  const scratch = mkdtempSync('/tmp/catalogue-bench-');
+  try {
+    const figures = await changeFeedScenario(options, scratch);
+    process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+  } finally {
+    if (!options.keep) rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
 async function main(options: BenchOptions): Promise<void> {
   const missing = wrkMissing();
   if (missing) throw new OptionsError(missing);
-  // The servers and the CLI run from dist/ when it exists: measure the sources as they are, not a stale build.
-  const built = spawnSync(process.execPath, [join(repoRoot, 'scripts/build.js'), '--if-stale'], { stdio: 'inherit' });
-  if (built.status !== 0) throw new Error('building dist/ failed');
+  build();
   const scratch = mkdtempSync('/tmp/catalogue-bench-');
   const largest = options.sizes[options.sizes.length - 1] as number;
   const listings: Record<string, Record<string, LatencyFigures>> = {};
@@ -63,6 +103,8 @@ async function main(options: BenchOptions): Promise<void> {
   let peer: PeerOutcome | undefined;
   let scaling: ScalingFigures | undefined;
   let scalingError: string | undefined;
+  let changeFeed: ChangeFeedFigures | undefined;
+  let changeFeedError: string | undefined;
   log(`sizes ${options.sizes.join(', ')}; scratch ${scratch}; PostgreSQL ${redact(options.databaseUrl)}`);
   const machine = await describeMachine(options.databaseUrl);
   const [load] = loadavg();
@@ -266,6 +308,13 @@ async function main(options: BenchOptions): Promise<void> {
       await catalogue.drop();
     }
 
+    try {
+      changeFeed = await changeFeedScenario(options, scratch);
+    } catch (error) {
+      changeFeedError = error instanceof Error ? error.message : String(error);
+      log(`  FAILED: ${changeFeedError}`);
+    }
+
     // Last: clusters of its own (a primary and a standby), at the smallest size, so it takes minutes.
     const smallest = options.sizes[0] as number;
     log(`scaling: a primary and a standby on this machine, ${smallest.toLocaleString('en')} books`);
@@ -319,6 +368,8 @@ async function main(options: BenchOptions): Promise<void> {
     ...(peer && { peer }),
     ...(scaling && { scaling }),
     ...(scalingError && { scalingError }),
+    ...(changeFeed && { changeFeed }),
+    ...(changeFeedError && { changeFeedError }),
   };
   for (const path of writeReport(options.docsDir, results)) log(`wrote ${path}`);
 }
@@ -357,6 +408,8 @@ try {
   const options = parseOptions(process.argv.slice(2));
   if (options === 'help') {
     process.stdout.write(`${usage}\n`);
+  } else if (options.only) {
+    await runAlone(options);
   } else if (options.from) {
     const results = JSON.parse(readFileSync(options.from, 'utf8')) as Results;
     for (const path of writeReport(options.docsDir, results)) log(`wrote ${path}`);

@@ -25,7 +25,13 @@ export interface BenchOptions {
   docsDir: string;
   /** Only rewrite the report from a results.json a run saved; measure nothing. */
   from: string | undefined;
+  /** Measure this scenario alone and print its figures, writing no report. */
+  only: Scenario | undefined;
 }
+
+/** The scenarios `--only` runs alone. */
+export const scenarios = ['change-feed'] as const;
+export type Scenario = (typeof scenarios)[number];
 
 export const usage = `usage: npm run bench -- [options]
   --sizes 10000,1000000   catalogue sizes in books (default; --quick: 10000,100000)
@@ -39,6 +45,7 @@ export const usage = `usage: npm run bench -- [options]
   --peer platformatic     also measure Platformatic DB (installed under /tmp, never a dependency)
   --docs docs             where performance.md, performance/*.svg and results.json are written
   --from results.json     measure nothing: rewrite the report from a run's saved figures
+  --only change-feed      measure one scenario alone (--rounds applies) and print its figures; no report
 DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
 the bench creates and drops its own bench_<size> databases there.`;
 
@@ -59,6 +66,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       peer: { type: 'string' },
       docs: { type: 'string' },
       from: { type: 'string' },
+      only: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -69,6 +77,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     .map((size) => whole('--sizes', size.trim(), 100, 100_000_000));
   if (values.peer !== undefined && values.peer !== 'platformatic') {
     throw new OptionsError(`--peer must be "platformatic", got "${values.peer}"`);
+  }
+  const only = values.only;
+  if (only !== undefined && !isScenario(only)) {
+    throw new OptionsError(`--only takes one of ${scenarios.join(', ')}, got "${only}"`);
   }
   return {
     sizes: [...new Set(sizes)].sort((a, b) => a - b),
@@ -83,7 +95,12 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     databaseUrl: env.DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres',
     docsDir: values.docs ?? 'docs',
     from: values.from,
+    only,
   };
+}
+
+function isScenario(name: string): name is Scenario {
+  return (scenarios as readonly string[]).includes(name);
 }
 
 function whole(flag: string, text: string, min: number, max: number): number {

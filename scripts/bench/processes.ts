@@ -170,6 +170,17 @@ export function memoryOf(pid: number): { rss: number; hwm: number } {
   return { rss: kib('VmRSS'), hwm: kib('VmHWM') };
 }
 
+/** Clock ticks per second of /proc's CPU times: USER_HZ, 100 on every Linux architecture node runs on. */
+const USER_HZ = 100;
+
+/** The CPU time a process has used so far, user and system, in seconds (Linux /proc/PID/stat). */
+export function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields from the third on follow the command's name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
+}
+
 export function tail(path: string, lines = 20): string {
   try {
     return readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');

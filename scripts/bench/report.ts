@@ -4,6 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CHANGE_FEED_BOOKS, CHANGE_FEED_STREAMS, CHANGE_FEED_TARGET, type ChangeFeedFigures } from './change-feed.js';
 import { IMPORT_GROWTH_MIB_TARGET, IMPORT_RECORDS_PER_SECOND_TARGET, type ImportFigures } from './imports.js';
 import { type LatencyFigures, listingScenarios } from './listings.js';
 import { OAI_DEEP_PAGE_TARGET, type OaiFigures } from './oai-pmh.js';
@@ -58,6 +59,9 @@ export interface Results {
   /** A primary and one standby on this machine: replica reads, read-your-writes, the shared quota, workers. */
   scaling?: ScalingFigures;
   scalingError?: string;
+  /** Live change streams catching up a backlog, with the catalogue's page writer and with `writeSSE` per event. */
+  changeFeed?: ChangeFeedFigures;
+  changeFeedError?: string;
 }
 
 const STREAM_GROWTH_TARGET_MIB = 64;
@@ -159,6 +163,7 @@ function markdown(r: Results, stays: string[] = []): string {
     ...marcXmlStreamLines(r),
     ...oaiLines(r),
     ...importLines(r),
+    ...changeFeedLines(r),
     ...scalingLines(r),
     ...failureLines(r),
     ...stays,
@@ -283,6 +288,7 @@ function targetRows(r: Results, smallest: number, largest: number): string[] {
       ),
     );
   }
+  rows.push(changeFeedTargetRow(r, row));
   rows.push(...scalingTargetRows(r, row));
   return rows;
 }
@@ -401,6 +407,44 @@ function oaiLines(r: Results): string[] {
   ];
 }
 
+/**
+ * The change streams' page writer (one text per page) must deliver 10% more events per second than Hono's
+ * `writeSSE` once per event, or it goes (docs/architecture.md, "The one rule about hand-written hot paths").
+ * Listed, unmeasured, for figures saved before the scenario existed.
+ */
+function changeFeedTargetRow(
+  r: Results,
+  row: (target: string, measured: string, met: boolean, value: number) => string,
+): string {
+  const c = r.changeFeed;
+  return row(
+    `Live change streams catching up a backlog (${c ? `${c.streams} streams × ${c.backlog.toLocaleString('en')} events` : 'the whole feed'}, PostgreSQL): ` +
+      `events/s ≥ ${CHANGE_FEED_TARGET}× with \`writeSSE\` once per event`,
+    c ? `${c.ratio.toFixed(2)}×` : '',
+    (c?.ratio ?? 0) >= CHANGE_FEED_TARGET,
+    c?.ratio ?? Number.NaN,
+  );
+}
+
+function changeFeedLines(r: Results): string[] {
+  const c = r.changeFeed;
+  if (!c) return [];
+  const runs = (w: ChangeFeedFigures['page']) =>
+    w.runs.map((run) => run.eventsPerSecond.toLocaleString('en')).join(', ');
+  const cpu = (w: ChangeFeedFigures['page']) => w.runs.map((run) => run.cpuMicrosPerEvent).join(', ');
+  return [
+    `## Live change streams catching up (${c.streams} streams × ${c.backlog.toLocaleString('en')} events, PostgreSQL, ${c.rounds} interleaved rounds, median)`,
+    '',
+    `${c.streams} clients open \`GET /changes\` as \`text/event-stream\` at once and each reads the whole feed. ` +
+      `A page of events written as one text: **${c.page.eventsPerSecond.toLocaleString('en')} events/s**, ` +
+      `${c.page.cpuMicrosPerEvent} µs of server CPU per event (runs ${runs(c.page)}; ${cpu(c.page)} µs). ` +
+      `Hono's \`writeSSE\` once per event: ${c.perEvent.eventsPerSecond.toLocaleString('en')} events/s, ` +
+      `${c.perEvent.cpuMicrosPerEvent} µs per event (runs ${runs(c.perEvent)}; ${cpu(c.perEvent)} µs). ` +
+      `**×${c.ratio.toFixed(2)}** events/s; the per-event writer uses ×${c.cpuRatio.toFixed(2)} the CPU per event.`,
+    '',
+  ];
+}
+
 const STANDBY = 'with one standby on this machine';
 
 function scalingTargetRows(
@@ -493,6 +537,7 @@ function failureLines(r: Results): string[] {
     ...(r.marcXmlStreamError ? [`MARCXML export: ${r.marcXmlStreamError}`] : []),
     ...(r.oai?.error ? [`OAI-PMH \`ListRecords\` paging: ${r.oai.error}`] : []),
     ...(r.importsError ? [`MARCXML import: ${r.importsError}`] : []),
+    ...(r.changeFeedError ? [`live change streams catching up: ${r.changeFeedError}`] : []),
     ...(r.scalingError ? [`scaling with a standby: ${r.scalingError}`] : []),
   ];
   if (failures.length === 0) return [];
@@ -574,6 +619,14 @@ const method = `## Method
   the highest peak is compared with its RSS when idle just before. Another fresh server streams the same
   catalogue as MARCXML (\`Accept: application/marcxml+xml\`) the same way, counted by its \`<record>\`
   elements.
+- **Change streams catching up.** A catalogue of its own (\`bench_changes\`, ${CHANGE_FEED_BOOKS.toLocaleString('en')} books,
+  each with its first copy, and their authors: a feed of an event for each) is served by two servers of one
+  entry, run from src/ through tsx (scripts/bench/change-feed-server.ts), which differ only in how a stream
+  writes a page of events: as one text (the catalogue's way) or with Hono's \`writeSSE\` once per event.
+  ${CHANGE_FEED_STREAMS} clients open \`GET /changes\` as \`text/event-stream\` at once and each reads the whole feed,
+  counting \`id:\` lines, then hangs up; events/s is every stream's events over the time until the last has
+  them all, and CPU per event the server's utime + stime (/proc/PID/stat) over the same span. One catch-up
+  each warms them up; then the rounds, the two in turns whose order alternates.
 - **Scaling.** Last, at the smallest size: scripts/bench/scaling.ts (also runnable alone) creates a primary
   and a streaming standby of its own on this machine (as test/support/pg-cluster.ts does for the tests),
   generates the catalogue on the primary, and starts servers with \`DATABASE_REPLICA_URLS\` at the standby.
@@ -592,6 +645,7 @@ npm run bench -- --quick                   # 10k and 100k books, shorter runs, a
 npm run bench -- --sizes 10000,100000 --rounds 5 --duration 10
 npm run bench -- --peer platformatic       # also measure Platformatic DB
 npm run bench -- --from docs/performance/results.json   # rewrite this page and the chart from saved figures
+npm run bench -- --only change-feed --rounds 5          # one scenario alone, its figures printed, this page unchanged
 npm run bench -- --help
 \`\`\`
 
