@@ -19,7 +19,18 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrow } from './support/circulation.js';
-import { ANONYMOUS_ROOT_RELS } from './support/documents.js';
+import {
+  ANONYMOUS_ROOT_RELS,
+  type AuthorDocument,
+  type BookDocument,
+  type CollectionDocument,
+  controlOf,
+  type PageDoc,
+  present,
+  type RootDocument,
+  type TokenDocument,
+  type UserDocument,
+} from './support/documents.js';
 import { type ErrorBody, expectError } from './support/errors.js';
 
 const CHALLENGE = 'Bearer realm="catalogue"';
@@ -82,9 +93,9 @@ afterAll(() => t.close());
 describe('authentication', () => {
   it('the test librarian is the Administrator, a librarian', async () => {
     expect(librarianId).toBeGreaterThan(0);
-    const root = await json(await t.request('/'));
+    const root = await json<RootDocument>(await t.request('/'));
     expect(root.links).toContainEqual(expect.objectContaining({ rel: 'me', href: `/users/${librarianId}` }));
-    expect(await json(await t.request(`/users/${librarianId}`))).toMatchObject({
+    expect(await json<UserDocument>(await t.request(`/users/${librarianId}`))).toMatchObject({
       id: librarianId,
       name: 'Administrator',
       role: 'librarian',
@@ -153,8 +164,10 @@ describe('authentication', () => {
     await expectUnauthorized(await stranger.send('PATCH', `/books/${book}`, { title: 'Stolen Uplands' }));
     await expectUnauthorized(await stranger.request(`/books/${book}`, { method: 'DELETE' }));
     // Nothing was written.
-    expect((await json(await t.request(`/books/${book}`))).title).toBe('Unknown Uplands');
-    expect(await json(await t.request('/authors?filter=name:Unknowntoken%20Interloper'))).toEqual([]);
+    expect((await json<BookDocument>(await t.request(`/books/${book}`))).title).toBe('Unknown Uplands');
+    expect(
+      await json<CollectionDocument<AuthorDocument>>(await t.request('/authors?filter=name:Unknowntoken%20Interloper')),
+    ).toEqual([]);
   });
 
   it('a revoked token: 401 from then on, though it worked before', async () => {
@@ -191,8 +204,8 @@ describe('authentication', () => {
     await expectUnauthorized(await a.request(`/users/${member}/loans`));
     await expectUnauthorized(await a.request(`/users/${member}/tokens`));
     await expectUnauthorized(await a.send('POST', `/users/${member}/tokens`, {}));
-    expect((await json(await t.request(`/books/${book}`))).title).toBe('Anonymous Acres');
-    expect((await json(await t.request(`/users/${member}`))).role).toBe('member');
+    expect((await json<BookDocument>(await t.request(`/books/${book}`))).title).toBe('Anonymous Acres');
+    expect((await json<UserDocument>(await t.request(`/users/${member}`))).role).toBe('member');
   });
 
   it('a member on a librarian action: 403 in the error shape, and nothing changes', async () => {
@@ -209,8 +222,10 @@ describe('authentication', () => {
     await expectError(await member.send('POST', '/authors', { name: 'No' }), 403);
     await expectError(await member.send('PATCH', `/authors/${writer}`, { name: 'No' }), 403);
     await expectError(await member.request(`/authors/${writer}`, { method: 'DELETE' }), 403);
-    expect(await json(await t.request(`/books/${book}`))).toMatchObject({ title: 'Membership Meadows' });
-    expect(await json(await t.request(`/authors/${writer}`))).toMatchObject({ name: 'Memberwrite Oakhurst' });
+    expect(await json<BookDocument>(await t.request(`/books/${book}`))).toMatchObject({ title: 'Membership Meadows' });
+    expect(await json<AuthorDocument>(await t.request(`/authors/${writer}`))).toMatchObject({
+      name: 'Memberwrite Oakhurst',
+    });
   });
 
   it('/health needs no token, and ignores a bad one', async () => {
@@ -321,13 +336,13 @@ describe('a closed catalogue (publicReads: false)', () => {
       expect(response.status, path).toBe(200);
       await response.arrayBuffer();
     }
-    expect(await json(await member.request(`/books/${book}`))).toMatchObject({
+    expect(await json<BookDocument>(await member.request(`/books/${book}`))).toMatchObject({
       id: book,
       title: 'Closed Cloisters',
       available: true,
       due_at: null,
     });
-    const root = await json(await member.request('/'));
+    const root = await json<RootDocument>(await member.request('/'));
     expect(root.links.map((l: { rel: string }) => l.rel)).toEqual([
       'self',
       'books',
@@ -375,7 +390,7 @@ describe('tokens', () => {
     });
 
     // The secret signs its owner in.
-    const root = await json(await t.as(body.token).request('/'));
+    const root = await json<RootDocument>(await t.as(body.token).request('/'));
     expect(root.links).toContainEqual(expect.objectContaining({ rel: 'me', href: `/users/${userId}` }));
     // And it is never shown again: not by the token, not in the list.
     const again = await t.request(`/users/${userId}/tokens/${body.id}`);
@@ -530,9 +545,10 @@ describe('tokens', () => {
   it('revoking: 204, then the token is refused (401) and gone (404), while the user’s other tokens work', async () => {
     const { id: userId, token: kept } = await addUser(t, 'Tokenly Revoked');
     const doomed = await createToken(t, userId, 'lost phone');
-    const token = await json(await t.request(`/users/${userId}/tokens/${doomed.id}`));
+    const token = await json<TokenDocument>(await t.request(`/users/${userId}/tokens/${doomed.id}`));
     // Revoking through the token's own control.
-    const response = await t.request(token.controls.delete.href, { method: token.controls.delete.method });
+    const revoke = controlOf(token, 'delete');
+    const response = await t.request(revoke.href, { method: revoke.method });
     expect(response.status).toBe(204);
     expect(await response.text()).toBe('');
     await expectUnauthorized(await t.as(doomed.token).request('/'));
@@ -552,7 +568,7 @@ describe('tokens', () => {
     expect(second).toMatchObject({ user_id: me, name: 'second device' });
     expect(second.token).toMatch(SECRET_FORMAT);
 
-    const list = await json(await member.request(`/users/${me}/tokens`));
+    const list = await json<PageDoc<TokenDocument>>(await member.request(`/users/${me}/tokens`));
     expect(list.data.map((item: { name: string }) => item.name)).toEqual(['test', 'second device']);
     expect(list.data.every((item: { user_id: number }) => item.user_id === me)).toBe(true);
     expect(Object.keys(list.controls)).toEqual(['create']);
@@ -566,8 +582,11 @@ describe('tokens', () => {
     expect(await signsIn(t, token)).toBe(200);
 
     // Revoking the very token in use signs the member out.
-    const [current] = (await json(await member.request(`/users/${me}/tokens`))).data;
-    expect((await member.request(`/users/${me}/tokens/${current.id}`, { method: 'DELETE' })).status).toBe(204);
+    const [current] = (await json<PageDoc<TokenDocument>>(await member.request(`/users/${me}/tokens`))).data;
+    expect(
+      (await member.request(`/users/${me}/tokens/${present(current, 'the token in use').id}`, { method: 'DELETE' }))
+        .status,
+    ).toBe(204);
     await expectUnauthorized(await member.request('/'));
   });
 
@@ -607,10 +626,10 @@ describe('tokens', () => {
   it('a librarian manages anyone’s tokens: lists, creates (signing in as that user), revokes', async () => {
     const { id: userId, token: original } = await addUser(t, 'Tokenly Managed');
     const issued = await createToken(t, userId, 'issued by the desk');
-    const root = await json(await t.as(issued.token).request('/'));
+    const root = await json<RootDocument>(await t.as(issued.token).request('/'));
     expect(root.links).toContainEqual(expect.objectContaining({ rel: 'me', href: `/users/${userId}` }));
     expect(root.links.map((l: { rel: string }) => l.rel)).not.toContain('users');
-    const list = await json(await t.request(`/users/${userId}/tokens`));
+    const list = await json<PageDoc<TokenDocument>>(await t.request(`/users/${userId}/tokens`));
     expect(list.data.map((item: { name: string }) => item.name)).toEqual(['test', 'issued by the desk']);
     const [originalId] = list.data.map((item: { id: number }) => item.id);
     expect((await t.request(`/users/${userId}/tokens/${originalId}`, { method: 'DELETE' })).status).toBe(204);
@@ -739,12 +758,12 @@ describe('users', () => {
       { id: body.id, name: 'Userly Newcomer', role: 'member', links: expect.any(Array) },
     ]);
     // A fresh user holds no token until one is made.
-    expect((await json(await t.request(`/users/${body.id}/tokens`))).data).toEqual([]);
+    expect((await json<PageDoc<TokenDocument>>(await t.request(`/users/${body.id}/tokens`))).data).toEqual([]);
   });
 
   it('a librarian may create another librarian', async () => {
     const { id, token } = await addUser(t, 'Userly Deputy', 'librarian');
-    expect(await json(await t.request(`/users/${id}`))).toMatchObject({ role: 'librarian' });
+    expect(await json<UserDocument>(await t.request(`/users/${id}`))).toMatchObject({ role: 'librarian' });
     expect((await t.as(token).request('/users')).status).toBe(200);
   });
 
@@ -771,14 +790,14 @@ describe('users', () => {
     const item = items.find((user: { id: number }) => user.id === id);
     expect(item).toEqual({ id, name: 'Userly Listed', role: 'member', links: expect.any(Array) });
     expect(items.map((user: { id: number }) => user.id)).toContain(librarianId);
-    const page = await json(await t.request('/users?page=1&per_page=100'));
+    const page = await json<PageDoc<UserDocument>>(await t.request('/users?page=1&per_page=100'));
     expect(page.data.map((user: { id: number }) => user.id)).toContain(id);
     expect(page.controls.create).toMatchObject({ href: '/users', method: 'POST' });
-    expect(page.controls.create.fields.map((f: { name: string; required: boolean }) => [f.name, f.required])).toEqual([
+    expect(page.controls.create?.fields.map((f: { name: string; required: boolean }) => [f.name, f.required])).toEqual([
       ['name', true],
       ['role', true],
     ]);
-    const members = await json(await t.request('/users?filter=role:member'));
+    const members = await json<CollectionDocument<UserDocument>>(await t.request('/users?filter=role:member'));
     expect(members.length).toBeGreaterThan(0);
     expect(members.every((user: { role: string }) => user.role === 'member')).toBe(true);
   });
@@ -795,7 +814,10 @@ describe('users', () => {
     const patch = await t.send('PATCH', `/users/${id}`, { name: 'Userly Demoted', role: 'member' });
     expect(patch.status).toBe(200);
     expect(await json(patch)).toMatchObject({ id, name: 'Userly Demoted', role: 'member' });
-    expect(await json(await t.request(`/users/${id}`))).toMatchObject({ name: 'Userly Demoted', role: 'member' });
+    expect(await json<UserDocument>(await t.request(`/users/${id}`))).toMatchObject({
+      name: 'Userly Demoted',
+      role: 'member',
+    });
     await expectError(await t.as(token).request('/users'), 403);
   });
 
@@ -805,7 +827,10 @@ describe('users', () => {
       await expectError(await t.send('PATCH', `/users/${id}`, body), 400);
       await expectError(await t.send('PUT', `/users/${id}`, body), 400);
     }
-    expect(await json(await t.request(`/users/${id}`))).toMatchObject({ name: 'Userly Steadfast', role: 'member' });
+    expect(await json<UserDocument>(await t.request(`/users/${id}`))).toMatchObject({
+      name: 'Userly Steadfast',
+      role: 'member',
+    });
     await expectError(await t.send('PATCH', '/users/2147483647', { name: 'Nobody' }), 404);
     await expectError(await t.request('/users/2147483647'), 404);
   });
@@ -823,7 +848,7 @@ describe('users', () => {
 
     await expectError(await t.send('PATCH', `/users/${id}`, { role: 'librarian' }, { 'If-Match': first }), 412);
     await expectError(await t.send('PUT', `/users/${id}`, { role: 'librarian' }, { 'If-Match': first }), 412);
-    expect(await json(await t.request(`/users/${id}`))).toMatchObject({
+    expect(await json<UserDocument>(await t.request(`/users/${id}`))).toMatchObject({
       name: 'Userly Versioned Twice',
       role: 'member',
     });
@@ -870,8 +895,8 @@ describe('users', () => {
       await expectError(await member.send('PUT', `/users/${id}`, { role: 'librarian' }), 403);
       await expectError(await member.send('PATCH', `/users/${other}`, { name: 'Userly Renamed' }), 403);
       expect(await usersNamed(t, 'Userly Sockpuppet')).toEqual([]);
-      expect(await json(await t.request(`/users/${id}`))).toMatchObject({ role: 'member' });
-      expect(await json(await t.request(`/users/${other}`))).toMatchObject({ name: 'Userly Bystander' });
+      expect(await json<UserDocument>(await t.request(`/users/${id}`))).toMatchObject({ role: 'member' });
+      expect(await json<UserDocument>(await t.request(`/users/${other}`))).toMatchObject({ name: 'Userly Bystander' });
     });
   });
 });

@@ -12,6 +12,7 @@ import type { ChannelListener } from '../src/db/listen.js';
 import { loans, tokens, users } from '../src/db/schema/index.js';
 import { hashTokenSecret } from '../src/domain/token.js';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { BookDocument } from './support/documents.js';
 import { millisecondsUntil } from './support/poll.js';
 
 let t: TestCatalogue;
@@ -66,7 +67,7 @@ describe('changes written straight into the database reach the remembered caller
   it('a loan taken elsewhere counts against the cap within a second: the borrow control goes', async () => {
     const member = await addUser(t, 'Capped Straight');
     const offersBorrow = async () =>
-      'borrow' in (await json(await t.as(member.token).request(`/books/${bookId}`))).controls;
+      'borrow' in (await json<BookDocument>(await t.as(member.token).request(`/books/${bookId}`))).controls;
     expect(await offersBorrow()).toBe(true);
     await useToken(member.token);
     await t.database.db.insert(loans).values({

@@ -22,6 +22,7 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrow, borrowed, returned } from './support/circulation.js';
+import type { BookDocument, ChangesPageDocument, RootDocument } from './support/documents.js';
 import { SseReader } from './support/sse.js';
 
 interface Event {
@@ -51,7 +52,7 @@ async function readAll(client: TestClient, href = '/changes'): Promise<{ events:
 /** The URI of a book's one copy: the one it came with (every new book has one, and says so in the feed). */
 async function firstCopy(t: TestCatalogue, book: number): Promise<string> {
   const copies = await json(
-    await t.request(linkHref(await json(await t.request(`/books/${book}`)), 'copies') as string),
+    await t.request(linkHref(await json<BookDocument>(await t.request(`/books/${book}`)), 'copies') as string),
   );
   expect(copies.data).toHaveLength(1);
   return copies.data[0].links.find((l: { rel: string }) => l.rel === 'self').href;
@@ -78,7 +79,7 @@ describe('the change feed', () => {
 
   it('is linked from the root for everyone who may read the catalogue', async () => {
     for (const client of [t, t.anonymous, t.as(member.token)]) {
-      const root = await json(await client.request('/'));
+      const root = await json<RootDocument>(await client.request('/'));
       expect(linkHref(root, 'changes')).toBe('/changes');
     }
   });
@@ -188,7 +189,7 @@ describe('the change feed', () => {
   });
 
   it('says on its first page where it begins and how long it keeps events', async () => {
-    const page = await json(await t.request('/changes'));
+    const page = await json<ChangesPageDocument>(await t.request('/changes'));
     expect(page.meta.begins_at).toMatch(ISO_UTC);
     expect(page.meta.retention_days).toBe(30);
     expect(linkHref(page, 'first')).toBe('/changes');
@@ -244,7 +245,7 @@ describe('the change feed', () => {
     expect((await json(gone)).error.message).toContain('first page');
     const streamed = await t.request(old, { headers: EVENT_STREAM });
     expect(streamed.status).toBe(410);
-    const first = await json(await t.request('/changes'));
+    const first = await json<ChangesPageDocument>(await t.request('/changes'));
     expect(first.data.map((e: Event) => e.links[0]?.href)).toEqual([`/authors/${newer}`]);
   });
 
@@ -407,10 +408,10 @@ describe('the change feed\u2019s backlog as a live event stream', () => {
   });
 
   it('starts after the newest event with from=now, as a page and as a stream, and links there as last', async () => {
-    const page = await json(await t.request('/changes?from=now'));
+    const page = await json<ChangesPageDocument>(await t.request('/changes?from=now'));
     expect(page.data).toEqual([]);
     expect(linkHref(page, 'self')).toBe('/changes?from=now');
-    expect(linkHref(await json(await t.request('/changes')), 'last')).toBe('/changes?from=now');
+    expect(linkHref(await json<ChangesPageDocument>(await t.request('/changes')), 'last')).toBe('/changes?from=now');
     const live = open(await t.request(linkHref(page, 'last') as string, { headers: EVENT_STREAM }));
     const author = await addAuthor(t, 'From Now On');
     const [first] = await live.events(1);
@@ -452,11 +453,11 @@ describe('the change feed in a closed catalogue', () => {
 
   it('shows anonymous callers nothing, and no link to it', async () => {
     await addAuthor(t, 'Closed Author');
-    const root = await json(await t.anonymous.request('/'));
+    const root = await json<RootDocument>(await t.anonymous.request('/'));
     expect(linkHref(root, 'changes')).toBeUndefined();
     expect((await t.anonymous.request('/changes')).status).toBe(401);
     expect((await t.anonymous.request('/changes', { headers: EVENT_STREAM })).status).toBe(401);
-    expect((await json(await t.request('/changes'))).data.length).toBeGreaterThan(0);
+    expect((await json<ChangesPageDocument>(await t.request('/changes'))).data.length).toBeGreaterThan(0);
   });
 });
 

@@ -12,7 +12,7 @@ import { defaultConfig } from '../src/config.js';
 import { prepareDatabase } from '../src/db/migrate.js';
 import { ChangeStreams, changeStreamOptions } from '../src/http/change-streams.js';
 import { json } from './support/catalogue.js';
-import type { TokenDocument } from './support/documents.js';
+import type { BookDocument, CollectionDocument, TokenDocument } from './support/documents.js';
 import { type MigratedBefore, migratedBefore } from './support/migrated-before.js';
 import { LIBRARIAN_TOKEN } from './support/tokens.js';
 
@@ -130,11 +130,13 @@ describe('migrating a database made before circulation', () => {
       });
     }
     // Migration 0012 keeps the author's name on each book: the old books' author links still show it.
-    const listed = await json(await app.request('/books?sort=id'));
+    const listed = await json<CollectionDocument<BookDocument>>(await app.request('/books?sort=id'));
     expect(
       listed.map((b: { links: { rel: string; title?: string }[] }) => b.links.find((l) => l.rel === 'author')?.title),
     ).toEqual(old.books.map((_, i) => (i % 2 === 0 ? 'Old Author Two' : 'Old Author One')));
-    const onLoan = await json(await app.request('/books?filter=available:false&sort=id'));
+    const onLoan = await json<CollectionDocument<BookDocument>>(
+      await app.request('/books?filter=available:false&sort=id'),
+    );
     expect(onLoan.map((b: { id: number }) => b.id)).toEqual(old.books.filter((b) => !b.available).map((b) => b.id));
   });
 
@@ -165,7 +167,7 @@ describe('migrating a database made before circulation', () => {
       copy_id: copy?.id,
       status: 'active',
     });
-    expect(await json(await app.request(`/books/${active.book_id}`))).toMatchObject({
+    expect(await json<BookDocument>(await app.request(`/books/${active.book_id}`))).toMatchObject({
       available: false,
       copies_available: 0,
     });

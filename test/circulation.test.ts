@@ -35,10 +35,13 @@ import {
 } from './support/circulation.js';
 import {
   type BookDocument,
+  type CollectionDocument,
   type CopyDocument,
   controlOf,
   type HoldDocument,
+  type LoanDocument,
   type PageDoc,
+  type RootDocument,
   remoteOptions,
   submit,
 } from './support/documents.js';
@@ -122,7 +125,9 @@ describe('circulation', () => {
       expect(await book(t, id)).toMatchObject({ copies_total: 3, copies_available: 3, available: true });
       expect((await json(await t.request(copiesHref))).data).toHaveLength(3);
       // The copy answers at its Location, to everyone who reads the catalogue.
-      expect(await json(await t.anonymous.request(`/copies/${first.id}`))).toMatchObject({ barcode: 'LIB-0001' });
+      expect(await json<CopyDocument>(await t.anonymous.request(`/copies/${first.id}`))).toMatchObject({
+        barcode: 'LIB-0001',
+      });
 
       // Members and anonymous callers are not offered create, and are refused it.
       const reader = await member();
@@ -163,19 +168,21 @@ describe('circulation', () => {
       const id = await bookWithCopies(2);
       const reader = await member();
       const loan = await borrowed(reader.client, id);
-      const lent = await json(await t.request(`/copies/${loan.copy_id}`));
+      const lent = await json<CopyDocument>(await t.request(`/copies/${loan.copy_id}`));
       expect(lent).toMatchObject({ status: 'on_loan', due_at: loan.due_at });
       expect(lent.controls.withdraw).toBeUndefined();
       await expectError(await t.send('PATCH', `/copies/${loan.copy_id}`, { status: 'withdrawn' }), 409);
 
       const spare = (await copiesOf(id)).find((c) => c.id !== loan.copy_id) as { id: number };
-      const shelved = await json(await t.request(`/copies/${spare.id}`));
+      const shelved = await json<CopyDocument>(await t.request(`/copies/${spare.id}`));
       expect(shelved.status).toBe('available');
       // Members see where a copy is, but are offered no withdraw and refused it.
-      expect((await json(await reader.client.request(`/copies/${spare.id}`))).controls.withdraw).toBeUndefined();
+      expect(
+        (await json<CopyDocument>(await reader.client.request(`/copies/${spare.id}`))).controls.withdraw,
+      ).toBeUndefined();
       await expectError(await reader.client.send('PATCH', `/copies/${spare.id}`, { status: 'withdrawn' }), 403);
 
-      const withdrawn = await submit(t, shelved.controls.withdraw);
+      const withdrawn = await submit(t, controlOf(shelved, 'withdraw'));
       expect(withdrawn.status).toBe(200);
       const body = await json(withdrawn);
       expect(body).toMatchObject({ id: spare.id, status: 'withdrawn', withdrawn_at: expect.any(String) });
@@ -355,11 +362,11 @@ describe('circulation', () => {
 
       const before = Date.now();
       await returned(t, loan.id);
-      const ready = await json(await first.client.request(`/holds/${firstHold.id}`));
+      const ready = await json<HoldDocument>(await first.client.request(`/holds/${firstHold.id}`));
       expect(ready).toMatchObject({ status: 'ready', position: null, copy_id: loan.copy_id });
-      expect(Math.abs(Date.parse(ready.ready_until) - (before + 7 * DAY_MS))).toBeLessThan(CLOCK_MARGIN_MS);
+      expect(Math.abs(Date.parse(ready.ready_until ?? '') - (before + 7 * DAY_MS))).toBeLessThan(CLOCK_MARGIN_MS);
       expect(linkHref(ready, 'copy')).toBe(`/copies/${loan.copy_id}`);
-      expect(await json(await t.request(`/copies/${loan.copy_id}`))).toMatchObject({ status: 'on_hold' });
+      expect(await json<CopyDocument>(await t.request(`/copies/${loan.copy_id}`))).toMatchObject({ status: 'on_hold' });
 
       const forFirst = await book(first.client, id);
       expect(forFirst).toMatchObject({
@@ -384,12 +391,12 @@ describe('circulation', () => {
       expect(response.status).toBe(201);
       const lent = await json(response);
       expect(lent).toMatchObject({ borrower_id: first.id, copy_id: loan.copy_id });
-      expect(await json(await first.client.request(`/holds/${firstHold.id}`))).toMatchObject({
+      expect(await json<HoldDocument>(await first.client.request(`/holds/${firstHold.id}`))).toMatchObject({
         status: 'fulfilled',
         loan_id: lent.id,
         ended_at: expect.any(String),
       });
-      expect(await json(await second.client.request(`/holds/${secondHold.id}`))).toMatchObject({
+      expect(await json<HoldDocument>(await second.client.request(`/holds/${secondHold.id}`))).toMatchObject({
         status: 'waiting',
         position: 1,
       });
@@ -426,24 +433,26 @@ describe('circulation', () => {
       await expire(firstHold.id);
 
       // Reads show the first hold expired at once, but do not pass the copy on.
-      expect(await json(await first.client.request(`/holds/${firstHold.id}`))).toMatchObject({
+      expect(await json<HoldDocument>(await first.client.request(`/holds/${firstHold.id}`))).toMatchObject({
         status: 'expired',
         ended_at: expect.any(String),
       });
       const forFirst = await book(first.client, id);
       expect(forFirst.hold_status).toBeUndefined();
       expect(forFirst.controls.borrow).toBeUndefined();
-      expect(await json(await second.client.request(`/holds/${secondHold.id}`))).toMatchObject({
+      expect(await json<HoldDocument>(await second.client.request(`/holds/${secondHold.id}`))).toMatchObject({
         status: 'waiting',
         position: 1,
       });
-      expect(await json(await t.request(`/copies/${loan.copy_id}`))).toMatchObject({ status: 'on_hold' });
+      expect(await json<CopyDocument>(await t.request(`/copies/${loan.copy_id}`))).toMatchObject({ status: 'on_hold' });
 
       expect(await expireReadyHolds(t.database.db, { holdDays: 7 })).toBeGreaterThanOrEqual(1);
-      const passed = await json(await second.client.request(`/holds/${secondHold.id}`));
+      const passed = await json<HoldDocument>(await second.client.request(`/holds/${secondHold.id}`));
       expect(passed).toMatchObject({ status: 'ready', copy_id: loan.copy_id });
-      expect(Date.parse(passed.ready_until)).toBeGreaterThan(Date.now() + 6 * DAY_MS);
-      expect(await json(await first.client.request(`/holds/${firstHold.id}`))).toMatchObject({ status: 'expired' });
+      expect(Date.parse(passed.ready_until ?? '')).toBeGreaterThan(Date.now() + 6 * DAY_MS);
+      expect(await json<HoldDocument>(await first.client.request(`/holds/${firstHold.id}`))).toMatchObject({
+        status: 'expired',
+      });
       await expectError(await borrow(first.client, id), 409);
       await borrowed(second.client, id);
     });
@@ -467,7 +476,9 @@ describe('circulation', () => {
       await returned(t, loan.id);
       await expire(firstHold.id);
       await expireReadyHolds(t.database.db, { holdDays: 7 });
-      expect(await json(await t.request(`/copies/${loan.copy_id}`))).toMatchObject({ status: 'available' });
+      expect(await json<CopyDocument>(await t.request(`/copies/${loan.copy_id}`))).toMatchObject({
+        status: 'available',
+      });
       const doc = await book((await member()).client, id);
       expect(doc).toMatchObject({ available: true, copies_available: 1 });
       expect(doc.controls.borrow).toBeDefined();
@@ -502,33 +513,33 @@ describe('circulation', () => {
       // Another member: it does not exist for them.
       await expectError(await cancelHold(b.client, ha.id), 404);
       // A waiting hold, by its member through the control: those behind move up.
-      const own = await json(await b.client.request(`/holds/${hb.id}`));
-      const cancelling = await submit(b.client, own.controls.cancel);
+      const own = await json<HoldDocument>(await b.client.request(`/holds/${hb.id}`));
+      const cancelling = await submit(b.client, controlOf(own, 'cancel'));
       expect(cancelling.status).toBe(200);
       expect(await json(cancelling)).toMatchObject({
         status: 'cancelled',
         position: null,
         ended_at: expect.any(String),
       });
-      expect((await json(await c.client.request(`/holds/${hc.id}`))).position).toBe(2);
+      expect((await json<HoldDocument>(await c.client.request(`/holds/${hc.id}`))).position).toBe(2);
       await expectError(await cancelHold(b.client, hb.id), 409);
-      expect((await json(await b.client.request(`/holds/${hb.id}`))).controls.cancel).toBeUndefined();
+      expect((await json<HoldDocument>(await b.client.request(`/holds/${hb.id}`))).controls.cancel).toBeUndefined();
 
       // A ready hold: its copy goes to the next in line.
       await returned(t, loan.id);
-      expect((await json(await a.client.request(`/holds/${ha.id}`))).status).toBe('ready');
+      expect((await json<HoldDocument>(await a.client.request(`/holds/${ha.id}`))).status).toBe('ready');
       await cancelled(a.client, ha.id);
-      expect(await json(await c.client.request(`/holds/${hc.id}`))).toMatchObject({
+      expect(await json<HoldDocument>(await c.client.request(`/holds/${hc.id}`))).toMatchObject({
         status: 'ready',
         copy_id: loan.copy_id,
       });
 
       // A librarian cancels anyone's: a ready hold, then a waiting one; the copy ends on the shelf.
       await cancelled(t, hc.id);
-      expect((await json(await d.client.request(`/holds/${hd.id}`))).status).toBe('ready');
+      expect((await json<HoldDocument>(await d.client.request(`/holds/${hd.id}`))).status).toBe('ready');
       await cancelled(t, hd.id);
       expect(await book(t, id)).toMatchObject({ available: true, copies_available: 1 });
-      expect(await json(await t.request(`/books/${id}/holds`))).toEqual([]);
+      expect(await json<CollectionDocument<HoldDocument>>(await t.request(`/books/${id}/holds`))).toEqual([]);
     });
 
     it('a hold is refused with a copy on the shelf, for a book on loan to the member, twice, and past the cap', async () => {
@@ -545,7 +556,7 @@ describe('circulation', () => {
       await held(reader.client, id);
       await expectError(await placeHold(reader.client, id), 409);
       await expectError(await placeHold(t.anonymous, id), 401);
-      expect(await json(await t.request(`/books/${id}/holds`))).toHaveLength(1);
+      expect(await json<CollectionDocument<HoldDocument>>(await t.request(`/books/${id}/holds`))).toHaveLength(1);
     });
 
     it('past CATALOGUE_MAX_HOLDS open holds a member is offered no hold and refused one', async () => {
@@ -562,13 +573,13 @@ describe('circulation', () => {
         }
         const asReader = capped.as(reader.token);
         for (const id of books.slice(0, 2)) await held(asReader, id);
-        const third = await json(await asReader.request(`/books/${books[2]}`));
+        const third = await json<BookDocument>(await asReader.request(`/books/${books[2]}`));
         expect(third.controls.hold).toBeUndefined();
         await expectError(await placeHold(asReader, books[2] as number), 409, { message: '2' });
         // Cancelling one makes room again.
         const [mine] = await json<HoldDocument[]>(await asReader.request(`/users/${reader.id}/holds`));
         await cancelled(asReader, (mine as HoldDocument).id);
-        expect((await json(await asReader.request(`/books/${books[2]}`))).controls.hold).toBeDefined();
+        expect((await json<BookDocument>(await asReader.request(`/books/${books[2]}`))).controls.hold).toBeDefined();
         await held(asReader, books[2] as number);
       } finally {
         await capped.close();
@@ -589,23 +600,23 @@ describe('circulation', () => {
       const loan = await borrowed(reader.client, id);
       for (const renewals of [1, 2]) {
         await age(loan.id, 10, 4);
-        const doc = await json(await reader.client.request(`/loans/${loan.id}`));
+        const doc = await json<LoanDocument>(await reader.client.request(`/loans/${loan.id}`));
         expect(doc.controls.renew).toMatchObject({ href: `/loans/${loan.id}/renewals`, method: 'POST' });
         const before = Date.now();
-        const response = await submit(reader.client, doc.controls.renew);
+        const response = await submit(reader.client, controlOf(doc, 'renew'));
         expect(response.status).toBe(200);
         const renewed = await json(response);
         expect(renewed).toMatchObject({ id: loan.id, renewals, status: 'active' });
         expect(Math.abs(Date.parse(renewed.due_at) - (before + 14 * DAY_MS))).toBeLessThan(CLOCK_MARGIN_MS);
       }
-      const spent = await json(await reader.client.request(`/loans/${loan.id}`));
+      const spent = await json<LoanDocument>(await reader.client.request(`/loans/${loan.id}`));
       expect(spent.renewals).toBe(2);
       expect(spent.controls.renew).toBeUndefined();
       expect(spent.controls.return).toBeDefined();
       await expectError(await renew(reader.client, loan.id), 409, {
         message: '2',
       });
-      expect((await json(await reader.client.request(`/loans/${loan.id}`))).renewals).toBe(2);
+      expect((await json<LoanDocument>(await reader.client.request(`/loans/${loan.id}`))).renewals).toBe(2);
       // Someone else's loan does not exist for a member; a librarian may renew any (but not past the limit).
       await expectError(await renew((await member()).client, loan.id), 404);
     });
@@ -616,7 +627,7 @@ describe('circulation', () => {
       const loan = await borrowed(reader.client, id);
       await run(sql`update loans set borrowed_at = now() - interval '20 days', due_at = now() - interval '1 day'
         where id = ${loan.id}`);
-      const overdue = await json(await reader.client.request(`/loans/${loan.id}`));
+      const overdue = await json<LoanDocument>(await reader.client.request(`/loans/${loan.id}`));
       expect(overdue.status).toBe('overdue');
       expect(overdue.controls.renew).toBeUndefined();
       await expectError(await renew(reader.client, loan.id), 409, {
@@ -624,16 +635,16 @@ describe('circulation', () => {
       });
 
       await age(loan.id, 5, 9);
-      const dueAt = (await json(await reader.client.request(`/loans/${loan.id}`))).due_at;
+      const dueAt = (await json<LoanDocument>(await reader.client.request(`/loans/${loan.id}`))).due_at;
       await held((await member()).client, id);
-      const wanted = await json(await reader.client.request(`/loans/${loan.id}`));
+      const wanted = await json<LoanDocument>(await reader.client.request(`/loans/${loan.id}`));
       expect(wanted).toMatchObject({ status: 'active', renewals: 0, due_at: dueAt });
       expect(wanted.controls.renew).toBeUndefined();
       await expectError(await renew(reader.client, loan.id), 409, {
         message: 'waiting',
       });
       await expectError(await renew(t, loan.id), 409);
-      expect(await json(await reader.client.request(`/loans/${loan.id}`))).toMatchObject({
+      expect(await json<LoanDocument>(await reader.client.request(`/loans/${loan.id}`))).toMatchObject({
         renewals: 0,
         due_at: dueAt,
       });
@@ -659,24 +670,32 @@ describe('circulation', () => {
       expect(expected).toEqual(expect.arrayContaining([late.id, otherLate.id]));
       expect(expected).not.toContain(onTime.id);
 
-      const root = await json(await t.request('/'));
+      const root = await json<RootDocument>(await t.request('/'));
       const overdueHref = linkHref(root, 'overdue') as string;
       expect(overdueHref).toBeDefined();
       const page = await json(await t.request(overdueHref));
       expect(ids(page.data).sort((x, y) => x - y)).toEqual(expected);
       for (const loan of page.data) expect(loan.status).toBe('overdue');
       expect(
-        ids((await json(await t.request('/loans?filter=status:overdue&per_page=100'))).data).sort((x, y) => x - y),
+        ids(
+          (await json<PageDoc<LoanDocument>>(await t.request('/loans?filter=status:overdue&per_page=100'))).data,
+        ).sort((x, y) => x - y),
       ).toEqual(expected);
       // Active includes overdue.
-      const active = ids(await json(await t.request(`/loans?filter=status:active&filter=borrower_id:${reader.id}`)));
+      const active = ids(
+        await json<CollectionDocument<LoanDocument>>(
+          await t.request(`/loans?filter=status:active&filter=borrower_id:${reader.id}`),
+        ),
+      );
       expect(active.sort((x, y) => x - y)).toEqual([late.id, onTime.id]);
 
       // A member gets no overdue link; their own listing filters to their own overdue loans.
-      const memberRoot = await json(await reader.client.request('/'));
+      const memberRoot = await json<RootDocument>(await reader.client.request('/'));
       expect(linkHref(memberRoot, 'overdue')).toBeUndefined();
-      expect(ids(await json(await reader.client.request('/loans?filter=status:overdue')))).toEqual([late.id]);
-      expect((await json(await reader.client.request(`/loans/${late.id}`))).status).toBe('overdue');
+      expect(
+        ids(await json<CollectionDocument<LoanDocument>>(await reader.client.request('/loans?filter=status:overdue'))),
+      ).toEqual([late.id]);
+      expect((await json<LoanDocument>(await reader.client.request(`/loans/${late.id}`))).status).toBe('overdue');
     });
 
     it('a member reaches their loans and holds, current and past, from the root\u2019s me link', async () => {
@@ -692,7 +711,7 @@ describe('circulation', () => {
       await borrowed((await member()).client, other);
       const waitingHold = await held(reader.client, other);
 
-      const root = await json(await reader.client.request('/'));
+      const root = await json<RootDocument>(await reader.client.request('/'));
       const me = await json(await reader.client.request(linkHref(root, 'me') as string));
       expect(me.id).toBe(reader.id);
       const loans = await json(await reader.client.request(linkHref(me, 'loans') as string));

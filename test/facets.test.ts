@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
 import { borrow, borrowed } from './support/circulation.js';
+import { linkOf, type RootDocument } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 interface FacetValue {
@@ -312,8 +313,8 @@ describe('facets of book listings', () => {
     expect(own.controls.search.fields.map((f: { name: string }) => f.name)).toContain('facets');
     const authors = await page(t, '/authors?page=1');
     expect(authors.controls.search.fields.map((f: { name: string }) => f.name)).not.toContain('facets');
-    const root = await json(await t.request('/'));
-    const search = root.links.find((l: { rel: string }) => l.rel === 'search');
+    const root = await json<RootDocument>(await t.request('/'));
+    const search = linkOf(root, 'search');
     expect(search.templated).toBe(true);
     expect(search.href).toMatch(/[{,]facets[,}]/);
   });

@@ -20,6 +20,7 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrow } from './support/circulation.js';
+import type { RootDocument } from './support/documents.js';
 
 const HAL = 'application/hal+json';
 const FORMS = 'application/prs.hal-forms+json';
@@ -59,7 +60,7 @@ beforeAll(async () => {
   member = await addUser(t, 'Tenar', 'member');
   callers = { anonymous: t.anonymous, member: t.as(member.token), librarian: t };
   librarianId = Number(
-    linkHref(await json(await t.request('/')), 'me')
+    linkHref(await json<RootDocument>(await t.request('/')), 'me')
       ?.split('/')
       .pop(),
   );

@@ -16,6 +16,7 @@ import {
   type TestCatalogue,
 } from './support/catalogue.js';
 import { borrow, borrowed, placeHold, returned } from './support/circulation.js';
+import type { CollectionDocument, HoldDocument, RootDocument } from './support/documents.js';
 
 const MEMBERS = 20;
 
@@ -95,14 +96,14 @@ describe('a hold queue placed all at once', () => {
   it('the copy returned goes to position 1, and the queue moves up', async () => {
     const first = told.find((h) => h.position === 1) as Told;
     await returned(t, loanId);
-    expect((await json(await t.request(`/holds/${first.id}`))).status).toBe('ready');
+    expect((await json<HoldDocument>(await t.request(`/holds/${first.id}`))).status).toBe('ready');
     const listed = await walk(`/books/${bookId}/holds?per_page=8`);
     expect(listed[0]).toMatchObject({ id: first.id, position: null });
     expect(listed.slice(1).map((h) => h.position)).toEqual(Array.from({ length: MEMBERS - 1 }, (_, i) => i + 1));
   });
 
   it('the listing declares position sortable', async () => {
-    const root = await json(await t.anonymous.request('/'));
+    const root = await json<RootDocument>(await t.anonymous.request('/'));
     const doc = await json(await t.anonymous.request(linkHref(root, 'service-desc') as string));
     const sort = doc.paths['/books/{id}/holds'].get.parameters.find((p: { name: string }) => p.name === 'sort');
     expect(sort.description).toContain('position');
@@ -135,8 +136,8 @@ describe('a queue whose holds were not numbered in its order', () => {
     await t.database.db.execute(
       sql`update holds set placed_at = placed_at - make_interval(secs => id * 10) where book_id = ${bookId}`,
     );
-    const listed = await json(await t.request(`/books/${bookId}/holds`));
-    expect(listed.map((h: Told) => [h.id, h.position])).toEqual([
+    const listed = await json<CollectionDocument<HoldDocument>>(await t.request(`/books/${bookId}/holds`));
+    expect(listed.map((h) => [h.id, h.position])).toEqual([
       [ids[2], 1],
       [ids[1], 2],
       [ids[0], 3],

@@ -17,6 +17,13 @@ import {
   type TestCatalogue,
 } from './support/catalogue.js';
 import { borrowed } from './support/circulation.js';
+import {
+  type BookDocument,
+  controlOf,
+  type PageDoc,
+  type RootDocument,
+  type TokenDocument,
+} from './support/documents.js';
 
 const HTML = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' };
@@ -160,7 +167,10 @@ describe('form posts', () => {
       body: '_method=PATCH&title=Overridden&publication_year=&author_id=',
     });
     expect(patched.status).toBe(303);
-    expect(await json(await t.request(`/books/${id}`))).toMatchObject({ title: 'Overridden', publication_year: 1990 });
+    expect(await json<BookDocument>(await t.request(`/books/${id}`))).toMatchObject({
+      title: 'Overridden',
+      publication_year: 1990,
+    });
     const deleted = await t.request(`/books/${id}`, {
       method: 'POST',
       headers: { ...HTML, ...FORM, Cookie: session },
@@ -226,7 +236,7 @@ describe('signing in', () => {
       });
       expect(response.status).toBe(403);
     }
-    expect(await json(await t.request(`/books/${book}`))).toMatchObject({ title: 'Html Book' });
+    expect(await json<BookDocument>(await t.request(`/books/${book}`))).toMatchObject({ title: 'Html Book' });
   });
 
   it('a bearer-token client is unaffected by the same-site rule', async () => {
@@ -242,7 +252,7 @@ describe('signing in', () => {
   it('a session whose token was revoked is simply signed out', async () => {
     const member = await addUser(t, 'Revoked Member');
     const cookie = await signIn(member.token);
-    const tokens = await json(await t.request(`/users/${member.id}/tokens`));
+    const tokens = await json<PageDoc<TokenDocument>>(await t.request(`/users/${member.id}/tokens`));
     for (const token of tokens.data) await t.request(`/users/${member.id}/tokens/${token.id}`, { method: 'DELETE' });
     const response = await t.anonymous.request('/', { headers: { Cookie: cookie } });
     expect(response.status).toBe(200);
@@ -431,7 +441,7 @@ describe('a view made for people', () => {
     const html = main(await page(`/books/${book}`, session));
     expect(html).toMatch(/<form rel="edit"/);
     expect(html).not.toMatch(/<form rel="update"/);
-    const body = await json(await t.request(`/books/${book}`));
+    const body = await json<BookDocument>(await t.request(`/books/${book}`));
     const names = Array.isArray(body.controls)
       ? body.controls.map((c: { name: string }) => c.name)
       : Object.keys(body.controls);
@@ -573,7 +583,7 @@ describe('the patron search page', () => {
   });
 
   it('the page names the root\u2019s suggestions link exactly when the root offers one', async () => {
-    const root = await json(await t.anonymous.request('/'));
+    const root = await json<RootDocument>(await t.anonymous.request('/'));
     const template = root.links.find((l: { rel: string }) => l.rel === 'suggestions')?.href;
     const html = main(await page('/books'));
     if (template === undefined) expect(html).not.toContain('data-suggestions');
@@ -605,7 +615,10 @@ describe('the patron search page', () => {
     const [outside, details] = html.split('<details class="all-parameters"><summary>All search parameters</summary>');
     expect(outside).not.toMatch(/name="(page|cursor)"/);
     const full = details?.match(/<form rel="search".*?<\/form>/)?.[0] ?? '';
-    const control = (await json(await t.request('/books?query=paged&per_page=5'))).controls.search;
+    const control = controlOf(
+      await json<PageDoc<BookDocument>>(await t.request('/books?query=paged&per_page=5')),
+      'search',
+    );
     expect([...full.matchAll(/ name="(\w+)"/g)].map((m) => m[1]).sort()).toEqual(
       control.fields.map((f: { name: string }) => f.name).sort(),
     );

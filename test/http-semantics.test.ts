@@ -4,7 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
-import { type LinkDoc, linkHeader } from './support/documents.js';
+import {
+  type BookDocument,
+  type CollectionDocument,
+  type LinkDoc,
+  linkHeader,
+  type UserDocument,
+} from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 let t: TestCatalogue;
@@ -338,7 +344,7 @@ describe('ETag and conditional requests', () => {
     await t.send('PATCH', `/books/${id}`, { publication_year: 1961 });
     const response = await t.send('PUT', `/books/${id}`, { publication_year: 1962 }, { 'If-Match': '*' });
     expect(response.status).toBe(200);
-    expect(await json(await t.request(`/books/${id}`))).toMatchObject({ publication_year: 1962 });
+    expect(await json<BookDocument>(await t.request(`/books/${id}`))).toMatchObject({ publication_year: 1962 });
     const author2 = await addAuthor(t, 'Star Match Author');
     const renamed = await t.send('PATCH', `/authors/${author2}`, { name: 'Star Matched Author' }, { 'If-Match': '*' });
     expect(renamed.status).toBe(200);
@@ -483,7 +489,9 @@ describe('Link header', () => {
   });
 
   it('the root: the signed-in librarian\u2019s links too (me, loans, overdue, users)', async () => {
-    const [librarian] = await json(await t.request('/users?filter=name:Administrator'));
+    const [librarian] = await json<CollectionDocument<UserDocument>>(
+      await t.request('/users?filter=name:Administrator'),
+    );
     expect(librarian).toMatchObject({ name: 'Administrator', role: 'librarian' });
     const response = await t.request('/');
     const body = await json(response);
@@ -496,7 +504,7 @@ describe('Link header', () => {
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
         { rel: 'changes', href: '/changes' },
         { rel: 'oai-pmh', href: '/oai' },
-        { rel: 'me', href: `/users/${librarian.id}` },
+        { rel: 'me', href: `/users/${librarian?.id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         { rel: 'overdue', href: '/loans?filter=status%3Aoverdue&page=1&per_page=20' },
         { rel: 'users', href: '/users?page=1&per_page=20' },

@@ -16,11 +16,16 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import {
+  type AuthorDocument,
+  type BookDocument,
   type ControlDoc,
   type Doc,
   type FieldDoc,
+  type HalDocument,
   type LinkDoc,
   linkHeader,
+  type PageDoc,
+  present,
   remoteOptions,
   submit,
 } from './support/documents.js';
@@ -52,10 +57,10 @@ function expectVocabulary(body: unknown, response?: Response): void {
 }
 
 /** GETs a document (as this client: the librarian by default), checks its vocabulary, and answers it. */
-async function fetchDoc(t: TestClient, href: string, expectedStatus = 200): Promise<Doc> {
+async function fetchDoc<T = Doc>(t: TestClient, href: string, expectedStatus = 200): Promise<T> {
   const response = await t.request(href);
   expect(response.status, `GET ${href}`).toBe(expectedStatus);
-  const body = await json<Doc>(response);
+  const body = await json<T>(response);
   expectVocabulary(body, response);
   return body;
 }
@@ -68,7 +73,7 @@ function link(doc: { links: LinkDoc[] }, rel: string): string {
 }
 
 /** The control with this name, which must exist. */
-function control(doc: Doc, name: string): ControlDoc {
+function control(doc: { controls: Record<string, ControlDoc> }, name: string): ControlDoc {
   expect(Object.keys(doc.controls)).toContain(name);
   return doc.controls[name] as ControlDoc;
 }
@@ -194,7 +199,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
       const root = await fetchDoc(t, '/');
       const search = control(root, 'search');
       const params = new URLSearchParams({ query: 'zephyrine', per_page: '5' });
-      const page = await fetchDoc(t, `${search.href}?${params}`);
+      const page = await fetchDoc<PageDoc<BookDocument>>(t, `${search.href}?${params}`);
       expect(page.data.map((b: { id: number }) => b.id)).toEqual([id]);
       expect(page.meta).toEqual({ page: 1, per_page: 5, total_pages: 1, total_items: 1 });
     });
@@ -425,7 +430,10 @@ describe('hypermedia (path-absolute hrefs)', () => {
           bookAuthor = authorId;
         }
       }
-      expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({ id: bookId, author_id: bookId });
+      expect(await json<BookDocument>(await t.request(`/books/${bookId}`))).toMatchObject({
+        id: bookId,
+        author_id: bookId,
+      });
       const lonely = await addAuthor(t, 'Lonesome Nobooks');
       const doc = await fetchDoc(t, `/authors/${lonely}`);
       expect(Object.keys(doc.controls).sort()).toEqual(['delete', 'edit', 'update']);
@@ -523,7 +531,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
       const response = await submit(t, create, { title: 'Prefilled Pastures', publication_year: 2002 });
       expect(response.status).toBe(201);
       expect(await json(response)).toMatchObject({ title: 'Prefilled Pastures', author_id: author });
-      const after = await fetchDoc(t, `/authors/${author}/books?page=1`);
+      const after = await fetchDoc<PageDoc<BookDocument>>(t, `/authors/${author}/books?page=1`);
       expect(after.data.map((b: { title: string }) => b.title)).toEqual(['Prefilled Pastures']);
     });
 
@@ -542,18 +550,19 @@ describe('hypermedia (path-absolute hrefs)', () => {
       await addBook(t, 'Followed Footpaths', 1977, seedAuthor);
 
       const root = await fetchDoc(t, '/');
-      const books = await fetchDoc(t, link(root, 'books'));
+      const books = await fetchDoc<PageDoc<BookDocument>>(t, link(root, 'books'));
       expect(Object.keys(books)).toEqual(expect.arrayContaining(['data', 'meta', 'links', 'controls']));
       expect(books.data.length).toBeGreaterThan(0);
 
-      const book = await fetchDoc(t, link(books.data[0], 'self'));
-      expect(book).toMatchObject({ id: books.data[0].id, title: books.data[0].title });
-      const author = await fetchDoc(t, link(book, 'author'));
+      const first = present(books.data[0], 'the first book');
+      const book = await fetchDoc<BookDocument>(t, link(first, 'self'));
+      expect(book).toMatchObject({ id: first.id, title: first.title });
+      const author = await fetchDoc<AuthorDocument>(t, link(book, 'author'));
       expect(author.id).toBe(book.author_id);
-      const authorBooks = await fetchDoc(t, link(author, 'books'));
+      const authorBooks = await fetchDoc<PageDoc<BookDocument>>(t, link(author, 'books'));
       expect(Object.keys(authorBooks)).toEqual(expect.arrayContaining(['data', 'meta', 'links', 'controls']));
       expect(authorBooks.data.map((b: { id: number }) => b.id)).toContain(book.id);
-      const up = await fetchDoc(t, link(authorBooks, 'up'));
+      const up = await fetchDoc<AuthorDocument>(t, link(authorBooks, 'up'));
       expect(up).toMatchObject({ id: author.id, name: author.name });
       expect(link(up, 'self')).toBe(link(author, 'self'));
 
@@ -618,7 +627,9 @@ describe('hypermedia (path-absolute hrefs)', () => {
       expect(page.data.map((item) => titleOf(item.links))).toEqual(['Link Title Writer']);
       const bare = await json<Doc[]>(await t.request(`/books?author=${encodeURIComponent('link title writer')}`));
       expect(bare.map((item) => titleOf(item.links))).toEqual(['Link Title Writer']);
-      const hal = await json<Doc>(await t.request(`/books/${book}`, { headers: { Accept: 'application/hal+json' } }));
+      const hal = await json<HalDocument>(
+        await t.request(`/books/${book}`, { headers: { Accept: 'application/hal+json' } }),
+      );
       expect(hal._links.author).toEqual({ href: `/authors/${author}`, title: 'Link Title Writer' });
       expect((await t.send('PATCH', `/authors/${author}`, { name: 'Renamed Writer' })).status).toBe(200);
       expect(titleOf((await json<Doc>(await t.request(`/books/${book}`))).links)).toBe('Renamed Writer');

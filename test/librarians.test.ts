@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareDatabase } from '../src/db/migrate.js';
 import { json, LIBRARIAN_TOKEN, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { type CollectionDocument, linkOf, type RootDocument, type UserDocument } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 let t: TestCatalogue;
@@ -17,8 +18,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function me(token: string, catalogue: TestCatalogue = t) {
-  const root = await json(await catalogue.as(token).request('/'));
-  return json(await catalogue.as(token).request(root.links.find((l: { rel: string }) => l.rel === 'me').href));
+  const root = await json<RootDocument>(await catalogue.as(token).request('/'));
+  return json<UserDocument>(await catalogue.as(token).request(linkOf(root, 'me').href));
 }
 
 async function addLibrarian(name: string) {
@@ -28,7 +29,9 @@ async function addLibrarian(name: string) {
 }
 
 const librarians = async () =>
-  (await json(await t.request('/users?filter=role:librarian'))).map((u: { id: number }) => u.id).sort();
+  (await json<CollectionDocument<UserDocument>>(await t.request('/users?filter=role:librarian')))
+    .map((u: { id: number }) => u.id)
+    .sort();
 
 describe('the last librarian', () => {
   it('the operator cannot be demoted, even by another librarian (409), and stays a librarian', async () => {
@@ -66,7 +69,7 @@ describe('the last librarian, with no operator token', () => {
       code: 409,
       message: expect.stringMatching(/at least one librarian/),
     });
-    expect((await json(await c.request(`/users/${self.id}`))).role).toBe('librarian');
+    expect((await json<UserDocument>(await c.request(`/users/${self.id}`))).role).toBe('librarian');
   });
 
   it('two librarians demoting each other at the same moment: exactly one wins, one librarian remains', async () => {

@@ -16,7 +16,16 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrow, borrowByControl, borrowed, returnByControl, returned, returnLoan } from './support/circulation.js';
-import { submit } from './support/documents.js';
+import {
+  type BookDocument,
+  type CollectionDocument,
+  type CopyDocument,
+  controlOf,
+  type LoanDocument,
+  type PageDoc,
+  present,
+  submit,
+} from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -58,15 +67,15 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const member = await addUser(t, 'Ophelia Borrowright', 'member');
     const asMember = t.as(member.token);
     // A new book has one copy: the one lent.
-    const copies = await json(await asMember.request(`/books/${bookId}/copies`));
+    const copies = await json<CollectionDocument<CopyDocument>>(await asMember.request(`/books/${bookId}/copies`));
     expect(copies).toHaveLength(1);
-    const copyId = copies[0].id as number;
+    const copyId = present(copies[0], 'the copy').id;
 
-    const book = await json(await asMember.request(`/books/${bookId}`));
+    const book = await json<BookDocument>(await asMember.request(`/books/${bookId}`));
     expect(book.controls.borrow).toMatchObject({ href: `/books/${bookId}/borrow`, method: 'POST', fields: [] });
 
     const before = Date.now();
-    const response = await submit(asMember, book.controls.borrow);
+    const response = await submit(asMember, controlOf(book, 'borrow'));
     expect(response.status).toBe(201);
     const loan = await json(response);
     expect(response.headers.get('location')).toBe(`/loans/${loan.id}`);
@@ -110,8 +119,8 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     expect(Date.parse(loan.due_at) - borrowedAt).toBe(14 * DAY_MS);
 
     // The Location answers the same loan, to its borrower and to a librarian.
-    expect(await json(await asMember.request(`/loans/${loan.id}`))).toEqual(loan);
-    const asLibrarian = await json(await t.request(`/loans/${loan.id}`));
+    expect(await json<LoanDocument>(await asMember.request(`/loans/${loan.id}`))).toEqual(loan);
+    const asLibrarian = await json<LoanDocument>(await t.request(`/loans/${loan.id}`));
     expect(asLibrarian).toMatchObject({ id: loan.id, borrower_id: member.id, due_at: loan.due_at });
   });
 
@@ -123,9 +132,9 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     });
     const body = await expectError(response, 400);
     expect(body.error.details).toHaveProperty('due_at');
-    const book = await json(await t.request(`/books/${bookId}`));
+    const book = await json<BookDocument>(await t.request(`/books/${bookId}`));
     expect(book).toMatchObject({ available: true, due_at: null });
-    const history = await json(await t.request(`/loans?filter=book_id:${bookId}`));
+    const history = await json<CollectionDocument<LoanDocument>>(await t.request(`/loans?filter=book_id:${bookId}`));
     expect(history).toEqual([]);
   });
 
@@ -139,21 +148,27 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const loan = await json(borrowed);
 
     for (const client of [t.anonymous, t.as(member.token), t]) {
-      const document = await json(await client.request(`/books/${bookId}`));
+      const document = await json<BookDocument>(await client.request(`/books/${bookId}`));
       expect(document).toMatchObject({ id: bookId, available: false, due_at: loan.due_at });
       expectNoBorrower(document, member);
 
-      const page = await json(await client.request(`/books?filter=author_id:${bookAuthor}&page=1`));
+      const page = await json<PageDoc<BookDocument>>(
+        await client.request(`/books?filter=author_id:${bookAuthor}&page=1`),
+      );
       expect(page.data).toHaveLength(1);
       expect(page.data[0]).toMatchObject({ id: bookId, available: false, due_at: loan.due_at });
       expectNoBorrower(page, member);
 
-      const bare = await json(await client.request(`/books?filter=author_id:${bookAuthor}`));
+      const bare = await json<CollectionDocument<BookDocument>>(
+        await client.request(`/books?filter=author_id:${bookAuthor}`),
+      );
       expect(bare).toHaveLength(1);
       expect(bare[0]).toMatchObject({ id: bookId, available: false, due_at: loan.due_at });
       expectNoBorrower(bare, member);
 
-      const byAuthor = await json(await client.request(`/authors/${bookAuthor}/books`));
+      const byAuthor = await json<CollectionDocument<BookDocument>>(
+        await client.request(`/authors/${bookAuthor}/books`),
+      );
       expect(byAuthor[0]).toMatchObject({ id: bookId, available: false, due_at: loan.due_at });
       expectNoBorrower(byAuthor, member);
     }
@@ -163,7 +178,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const bookId = await addBook(t, 'Already Lent Out', 1953, author);
     const holder = await addUser(t, 'Rosalind Firstcome', 'member');
     const other = await addUser(t, 'Sebastian Secondcome', 'member');
-    const loan = await json(await borrowByControl(t.as(holder.token), bookId));
+    const loan = await json<LoanDocument>(await borrowByControl(t.as(holder.token), bookId));
 
     // Nobody is offered borrow on a book on loan; everyone but its holder is offered a hold instead.
     for (const [client, hold] of [
@@ -171,7 +186,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
       [t.as(other.token), true],
       [t, true],
     ] as const) {
-      const book = await json(await client.request(`/books/${bookId}`));
+      const book = await json<BookDocument>(await client.request(`/books/${bookId}`));
       expect(book).toMatchObject({ available: false, due_at: loan.due_at, copies_total: 1, copies_available: 0 });
       expect(book.controls).not.toHaveProperty('borrow');
       if (hold) expect(book.controls.hold).toMatchObject({ href: `/books/${bookId}/holds`, method: 'POST' });
@@ -191,7 +206,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
       const body = await expectError(response, 409);
       expect(body.error.message).toBe(message);
     }
-    const history = await json(await t.request(`/loans?filter=book_id:${bookId}`));
+    const history = await json<CollectionDocument<LoanDocument>>(await t.request(`/loans?filter=book_id:${bookId}`));
     expect(ids(history)).toEqual([loan.id]);
   });
 
@@ -199,7 +214,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const bookId = await addBook(t, 'Returned In Time', 1954, author);
     const member = await addUser(t, 'Tobias Bringsback', 'member');
     const asMember = t.as(member.token);
-    const loan = await json(await borrowByControl(asMember, bookId));
+    const loan = await json<LoanDocument>(await borrowByControl(asMember, bookId));
 
     const response = await returnByControl(asMember, loan.id);
     expect(response.status).toBe(200);
@@ -215,13 +230,13 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     });
     expect(Date.parse(returned.returned_at)).toBeGreaterThanOrEqual(Date.parse(loan.borrowed_at));
     expect(returned.controls).toEqual({});
-    expect(await json(await asMember.request(`/loans/${loan.id}`))).toEqual(returned);
+    expect(await json<LoanDocument>(await asMember.request(`/loans/${loan.id}`))).toEqual(returned);
 
     for (const client of [asMember, t]) {
       const again = await returnLoan(client, loan.id);
       await expectError(again, 409);
     }
-    const after = await json(await asMember.request(`/loans/${loan.id}`));
+    const after = await json<LoanDocument>(await asMember.request(`/loans/${loan.id}`));
     expect(after.returned_at).toBe(returned.returned_at);
 
     for (const client of [asMember, t]) {
@@ -236,12 +251,12 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const bookId = await addBook(t, 'Strict Return Body', 1955, author);
     const member = await addUser(t, 'Ursula Strictbody', 'member');
     const asMember = t.as(member.token);
-    const loan = await json(await borrowByControl(asMember, bookId));
+    const loan = await json<LoanDocument>(await borrowByControl(asMember, bookId));
     for (const body of [{ status: 'active' }, { status: 'lost' }, {}, { returned_at: '2020-01-01T00:00:00.000Z' }]) {
       const response = await asMember.send('PATCH', `/loans/${loan.id}`, body);
       await expectError(response, 400, { what: JSON.stringify(body) });
     }
-    expect(await json(await asMember.request(`/loans/${loan.id}`))).toMatchObject({
+    expect(await json<LoanDocument>(await asMember.request(`/loans/${loan.id}`))).toMatchObject({
       status: 'active',
       returned_at: null,
     });
@@ -251,24 +266,24 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const bookId = await addBook(t, 'Borrowed Twice Over', 1956, author);
     const first = await addUser(t, 'Valentina Firstloan', 'member');
     const second = await addUser(t, 'Wilhelmina Secondloan', 'member');
-    const firstLoan = await json(await borrowByControl(t.as(first.token), bookId));
+    const firstLoan = await json<LoanDocument>(await borrowByControl(t.as(first.token), bookId));
     expect((await returnByControl(t.as(first.token), firstLoan.id)).status).toBe(200);
 
-    const book = await json(await t.as(second.token).request(`/books/${bookId}`));
+    const book = await json<BookDocument>(await t.as(second.token).request(`/books/${bookId}`));
     expect(book).toMatchObject({ available: true, due_at: null });
     expect(book.controls.borrow).toBeDefined();
 
-    const response = await submit(t.as(second.token), book.controls.borrow);
+    const response = await submit(t.as(second.token), controlOf(book, 'borrow'));
     expect(response.status).toBe(201);
     const secondLoan = await json(response);
     expect(secondLoan).toMatchObject({ book_id: bookId, borrower_id: second.id, status: 'active' });
 
-    const history = await json(await t.request(`/loans?filter=book_id:${bookId}`));
+    const history = await json<CollectionDocument<LoanDocument>>(await t.request(`/loans?filter=book_id:${bookId}`));
     expect(history.map((l: { id: number; status: string }) => [l.id, l.status])).toEqual([
       [firstLoan.id, 'returned'],
       [secondLoan.id, 'active'],
     ]);
-    expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({
+    expect(await json<BookDocument>(await t.request(`/books/${bookId}`))).toMatchObject({
       available: false,
       due_at: secondLoan.due_at,
     });
@@ -278,8 +293,8 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const bookId = await addBook(t, 'Lent By The Desk', 1957, author);
     const member = await addUser(t, 'Xavier Deskloan', 'member');
 
-    const book = await json(await t.request(`/books/${bookId}`));
-    expect(book.controls.borrow.fields).toEqual([
+    const book = await json<BookDocument>(await t.request(`/books/${bookId}`));
+    expect(book.controls.borrow?.fields).toEqual([
       expect.objectContaining({
         name: 'borrower_id',
         type: 'integer',
@@ -295,16 +310,16 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
         }),
       }),
     ]);
-    const response = await submit(t, book.controls.borrow, { borrower_id: member.id });
+    const response = await submit(t, controlOf(book, 'borrow'), { borrower_id: member.id });
     expect(response.status).toBe(201);
     const loan = await json(response);
     expect(loan).toMatchObject({ book_id: bookId, borrower_id: member.id, status: 'active' });
     expect(loan.links).toContainEqual({ rel: 'borrower', href: `/users/${member.id}` });
 
     const asMember = t.as(member.token);
-    const mine = await json(await asMember.request('/loans'));
+    const mine = await json<CollectionDocument<LoanDocument>>(await asMember.request('/loans'));
     expect(ids(mine)).toEqual([loan.id]);
-    const own = await json(await asMember.request(`/loans/${loan.id}`));
+    const own = await json<LoanDocument>(await asMember.request(`/loans/${loan.id}`));
     expect(own.controls.return).toBeDefined();
   });
 
@@ -313,8 +328,13 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const response = await borrow(t, bookId, { borrower_id: 987654 });
     const body = await expectError(response, 422);
     expect(body.error.details).toHaveProperty('borrower_id');
-    expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({ available: true, due_at: null });
-    expect(await json(await t.request(`/loans?filter=book_id:${bookId}`))).toEqual([]);
+    expect(await json<BookDocument>(await t.request(`/books/${bookId}`))).toMatchObject({
+      available: true,
+      due_at: null,
+    });
+    expect(await json<CollectionDocument<LoanDocument>>(await t.request(`/loans?filter=book_id:${bookId}`))).toEqual(
+      [],
+    );
   });
 
   it('borrowing a book that does not exist is 404; borrowing anonymously is 401', async () => {
@@ -325,7 +345,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const anonymous = await borrow(t.anonymous, bookId);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({ available: true });
+    expect(await json<BookDocument>(await t.request(`/books/${bookId}`))).toMatchObject({ available: true });
   });
 });
 
@@ -344,7 +364,10 @@ describe('the loan period is the library’s setting', () => {
     expect(loan.borrowed_at).toMatch(ISO_UTC);
     expect(loan.due_at).toMatch(ISO_UTC);
     expect(Date.parse(loan.due_at) - Date.parse(loan.borrowed_at)).toBe(7 * DAY_MS);
-    expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({ available: false, due_at: loan.due_at });
+    expect(await json<BookDocument>(await t.request(`/books/${bookId}`))).toMatchObject({
+      available: false,
+      due_at: loan.due_at,
+    });
   });
 });
 
@@ -578,10 +601,10 @@ describe('the cap on a member’s active loans (maxActiveLoans 2)', () => {
     const other = await addUser(t, 'Adelheid Uncapped', 'member');
     const asCapped = t.as(capped.token);
 
-    const first = await json(await borrowByControl(asCapped, one));
+    const first = await json<LoanDocument>(await borrowByControl(asCapped, one));
     expect((await borrowByControl(asCapped, two)).status).toBe(201);
 
-    const third = await json(await asCapped.request(`/books/${three}`));
+    const third = await json<BookDocument>(await asCapped.request(`/books/${three}`));
     expect(third.available).toBe(true);
     expect(third.controls).not.toHaveProperty('borrow');
     const refused = await borrow(asCapped, three);
@@ -592,16 +615,21 @@ describe('the cap on a member’s active loans (maxActiveLoans 2)', () => {
     const lent = await borrow(t, three, { borrower_id: capped.id });
     expect(lent.status).toBe(409);
     expect((await json(lent)).error.message).toMatch(/2 active loans/);
-    expect(await json(await t.request(`/books/${three}`))).toMatchObject({ available: true, due_at: null });
+    expect(await json<BookDocument>(await t.request(`/books/${three}`))).toMatchObject({
+      available: true,
+      due_at: null,
+    });
 
-    const forOther = await json(await t.as(other.token).request(`/books/${three}`));
+    const forOther = await json<BookDocument>(await t.as(other.token).request(`/books/${three}`));
     expect(forOther.controls.borrow).toBeDefined();
 
     expect((await returnByControl(asCapped, first.id)).status).toBe(200);
     const response = await borrowByControl(asCapped, three);
     expect(response.status).toBe(201);
     expect(await json(response)).toMatchObject({ book_id: three, borrower_id: capped.id, status: 'active' });
-    expect(ids(await json(await asCapped.request('/loans?filter=status:active'))).length).toBe(2);
+    expect(
+      ids(await json<CollectionDocument<LoanDocument>>(await asCapped.request('/loans?filter=status:active'))).length,
+    ).toBe(2);
   });
 
   it('librarians are not capped when borrowing for themselves', async () => {
@@ -631,7 +659,9 @@ describe('the default lending policy', () => {
 
     for (const bookId of books.slice(0, 10)) expect((await borrowByControl(asMember, bookId)).status).toBe(201);
     const eleventh = books[10] as number;
-    expect((await json(await asMember.request(`/books/${eleventh}`))).controls).not.toHaveProperty('borrow');
+    expect((await json<BookDocument>(await asMember.request(`/books/${eleventh}`))).controls).not.toHaveProperty(
+      'borrow',
+    );
     const refused = await borrow(asMember, eleventh);
     expect(refused.status).toBe(409);
     expect((await json(refused)).error.message).toMatch(/10 active loans/);

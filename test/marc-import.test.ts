@@ -9,6 +9,13 @@ import { Marc } from 'marcjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.js';
 import { addAuthor, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import {
+  type AuthorDocument,
+  type BookDocument,
+  type ChangesPageDocument,
+  linkOf,
+  type PageDoc,
+} from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 const MARCXML = 'application/marcxml+xml';
@@ -71,11 +78,11 @@ describe('importing records', () => {
   }
 
   it('is offered on the books collection to librarians only, and refused to others in the error shape', async () => {
-    const books = await json(await t.request('/books?page=1&per_page=1'));
+    const books = await json<PageDoc<BookDocument>>(await t.request('/books?page=1&per_page=1'));
     expect(books.controls.import).toMatchObject({ href: '/imports', method: 'POST', contentType: MARCXML });
     const member = await addUser(t, 'Import Member');
     for (const client of [t.anonymous, t.as(member.token)]) {
-      const listing = await json(await client.request('/books?page=1&per_page=1'));
+      const listing = await json<PageDoc<BookDocument>>(await client.request('/books?page=1&per_page=1'));
       expect(listing.controls.import).toBeUndefined();
     }
     const file = await fixture('mixed.xml');
@@ -117,7 +124,7 @@ describe('importing records', () => {
     });
     const austen = await json(await t.request(`/books/${pride?.book_id}`));
     expect(austen).toMatchObject({ publication_year: 1813, publisher: 'T. Egerton' });
-    const author = await json(await t.request(`/authors/${austen.author_id}`));
+    const author = await json<AuthorDocument>(await t.request(`/authors/${austen.author_id}`));
     expect(author.name).toBe('Jane Austen');
   });
 
@@ -284,7 +291,7 @@ describe('importing records', () => {
     expect(report.data[1]?.reason).toMatch(/not an ISO 2709 record/);
     const book = await json(await t.request(`/books/${report.data[0]?.book_id}`));
     expect(book).toMatchObject({ title: 'A wizard of Earthsea', publication_year: 1968, isbn: '9780553383041' });
-    expect((await json(await t.request(`/authors/${book.author_id}`))).name).toBe('Ursula K. Le Guin');
+    expect((await json<AuthorDocument>(await t.request(`/authors/${book.author_id}`))).name).toBe('Ursula K. Le Guin');
     expect(await imported(file, 'application/marc')).toMatchObject({ imported: 0, matched: 2, refused: 1 });
   });
 
@@ -324,8 +331,8 @@ describe('importing records', () => {
   });
 
   it('shows its creations in the change feed like any other', async () => {
-    const start = await json(await t.request('/changes?from=now'));
-    const resume = start.links.find((l: { rel: string }) => l.rel === 'next').href as string;
+    const start = await json<ChangesPageDocument>(await t.request('/changes?from=now'));
+    const resume = linkOf(start, 'next').href;
     const file = `<collection><record><controlfield tag="001">feed-1</controlfield><controlfield tag="003">FEED</controlfield>
       <datafield tag="100" ind1="1" ind2=" "><subfield code="a">Feedwriter, Fiona.</subfield></datafield>
       <datafield tag="245" ind1="1" ind2="0"><subfield code="a">News of the day.</subfield></datafield>

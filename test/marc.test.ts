@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { BookDocument, PageDoc } from './support/documents.js';
 import { type MarcFields, marcSchemaErrors, readIso2709, readMarcXml } from './support/marc.js';
 
 const MARCXML = 'application/marcxml+xml';
@@ -163,7 +164,7 @@ describe('MARC out', () => {
   });
 
   async function countBooks(): Promise<number> {
-    return (await json(await t.request('/books?page=1&per_page=1'))).meta.total_items;
+    return (await json<PageDoc<BookDocument>>(await t.request('/books?page=1&per_page=1'))).meta.total_items;
   }
 
   it('answers what is not a book in the next format Accept likes, else 406; a write asking for MARC alone changes nothing', async () => {

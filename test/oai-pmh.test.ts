@@ -22,6 +22,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import type { RootDocument } from './support/documents.js';
 import { readOai, schemaErrors, textOf } from './support/oai-pmh.js';
 import { defaultRateLimits } from './support/rate-limit.js';
 
@@ -111,7 +112,7 @@ describe('the OAI-PMH endpoint', () => {
   afterAll(() => t?.close());
 
   it('is linked from the root with rel oai-pmh, for anyone who may read', async () => {
-    const root = await json(await t.anonymous.request('/'));
+    const root = await json<RootDocument>(await t.anonymous.request('/'));
     expect(linkHref(root, 'oai-pmh')).toBe(`https://${REPOSITORY}/library/oai`);
   });
 
@@ -592,10 +593,10 @@ describe('in a closed catalogue', () => {
       expect(response.status).toBe(401);
       expect((await json(response)).error.code).toBe(401);
     }
-    expect(linkHref(await json(await t.anonymous.request('/')), 'oai-pmh')).toBeUndefined();
+    expect(linkHref(await json<RootDocument>(await t.anonymous.request('/')), 'oai-pmh')).toBeUndefined();
     const signedIn = await oai(t, 'verb=Identify');
     await expectValid([signedIn]);
     expect(signedIn.doc.Identify.deletedRecord).toBe('transient');
-    expect(linkHref(await json(await t.request('/')), 'oai-pmh')).toBe('/oai');
+    expect(linkHref(await json<RootDocument>(await t.request('/')), 'oai-pmh')).toBe('/oai');
   });
 });

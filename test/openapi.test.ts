@@ -20,6 +20,7 @@ import { routesOf } from '../src/http/route.js';
 import { paths } from '../src/hypermedia/uris.js';
 import { controls as controlVocabulary } from '../src/hypermedia/vocabulary.js';
 import { json, linkHref, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { RootDocument } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is inspected loosely by design
@@ -32,7 +33,7 @@ let doc: Doc;
 
 beforeAll(async () => {
   t = await openTestCatalogue();
-  const root = await json(await t.anonymous.request('/'));
+  const root = await json<RootDocument>(await t.anonymous.request('/'));
   const response = await t.anonymous.request(linkHref(root, 'service-desc') as string);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -284,7 +285,7 @@ describe('the OpenAPI document', () => {
     const base = 'https://example.org/catalogue';
     const proxied = await openTestCatalogue({ publicUrl: base });
     try {
-      const root = await json(await proxied.anonymous.request('/'));
+      const root = await json<RootDocument>(await proxied.anonymous.request('/'));
       const href = linkHref(root, 'service-desc') as string;
       expect(href).toBe(`${base}/openapi.json`);
       const described = await json(await proxied.anonymous.request(href.slice(base.length)));

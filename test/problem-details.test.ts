@@ -22,6 +22,7 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrowed } from './support/circulation.js';
+import type { ChangesPageDocument } from './support/documents.js';
 
 const PROBLEM = 'application/problem+json';
 const SEARCHES = 2;
@@ -46,7 +47,7 @@ beforeAll(async () => {
   member = (await addUser(t, 'Problem Member')).token;
   // Lent out, so that borrowing it again is a conflict.
   await borrowed(t.as(member), book);
-  const page = await json(await t.request('/changes?per_page=1'));
+  const page = await json<ChangesPageDocument>(await t.request('/changes?per_page=1'));
   pruned = linkHref(page, 'next') as string;
   await t.database.db.execute(sql`update changes set at = at - interval '400 days'`);
   expect(await pruneChanges(t.database.db, { retentionDays: 30 })).toBeGreaterThan(1);

@@ -17,6 +17,14 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrow, borrowed, placeHold } from './support/circulation.js';
+import {
+  type BookDocument,
+  linkOf,
+  type PageDoc,
+  present,
+  type RootDocument,
+  type TokenDocument,
+} from './support/documents.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: documents are inspected loosely by design
 type Doc = Record<string, any>;
@@ -37,8 +45,8 @@ beforeAll(async () => {
   const lending = await borrow(asMember, lent);
   expect(lending.status).toBe(201);
   const loan = lending.headers.get('location') as string;
-  const tokens = await json(await asMember.request(`/users/${member.id}/tokens`));
-  const token = tokens.data[0].links.find((l: Doc) => l.rel === 'self').href as string;
+  const tokens = await json<PageDoc<TokenDocument>>(await asMember.request(`/users/${member.id}/tokens`));
+  const token = linkOf(present(tokens.data[0], 'the token'), 'self').href;
   // A book whose one copy another member has: the member joins its queue, and the hold can be cancelled.
   const held = await addBook(t, 'Held Horizons', 1992, author);
   const borrower = await addUser(t, 'Profile Borrower');
@@ -47,7 +55,10 @@ beforeAll(async () => {
   expect(placed.status).toBe(201);
   const hold = placed.headers.get('location') as string;
   // The copy on the shelf, which a librarian may withdraw.
-  const copiesOfUntouched = linkHref(await json(await t.request(`/books/${untouched}`)), 'copies') as string;
+  const copiesOfUntouched = linkHref(
+    await json<BookDocument>(await t.request(`/books/${untouched}`)),
+    'copies',
+  ) as string;
   const copies = await json(await t.request(copiesOfUntouched));
   expect(copies.data).toHaveLength(1);
   const copy = copies.data[0].links.find((l: Doc) => l.rel === 'self').href as string;
@@ -88,7 +99,7 @@ beforeAll(async () => {
   expect(session.status).toBe(200);
   documents.push({ who: 'member (session)', path: 'POST /session', doc: await json(session) });
 
-  const root = await json(await t.anonymous.request('/'));
+  const root = await json<RootDocument>(await t.anonymous.request('/'));
   const response = await t.anonymous.request(linkHref(root, 'profile') as string);
   expect(response.status).toBe(200);
   profile = await json(response);
@@ -111,7 +122,7 @@ function typeOf(field: Doc): Doc {
 describe('the profile', () => {
   it('is linked from the root as profile, for every caller and in every format', async () => {
     for (const client of [t.anonymous, t]) {
-      const root = await json(await client.request('/'));
+      const root = await json<RootDocument>(await client.request('/'));
       expect(linkHref(root, 'profile')).toBe('/profile');
       const hal = await json(await client.request('/', { headers: { Accept: 'application/hal+json' } }));
       expect(hal._links.profile.href).toBe('/profile');
@@ -246,7 +257,7 @@ describe('the profile', () => {
     const base = 'https://example.org/catalogue';
     const proxied = await openTestCatalogue({ publicUrl: base });
     try {
-      const root = await json(await proxied.anonymous.request('/'));
+      const root = await json<RootDocument>(await proxied.anonymous.request('/'));
       const href = linkHref(root, 'profile') as string;
       expect(href).toBe(`${base}/profile`);
       const doc = await json(await proxied.anonymous.request(href.slice(base.length)));

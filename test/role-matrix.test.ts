@@ -20,7 +20,14 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrow, borrowed, cancelled, held, renewed, returned } from './support/circulation.js';
-import { type ControlDoc, type Doc, type FieldDoc, submit } from './support/documents.js';
+import {
+  type ControlDoc,
+  type Doc,
+  type FieldDoc,
+  type LoanDocument,
+  type RootDocument,
+  submit,
+} from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 type Role = 'anonymous' | 'member' | 'otherMember' | 'librarian';
@@ -45,7 +52,7 @@ async function expectRefusal(response: Response, status: number, what: string): 
 
 /** The id in the `me` link of the root, as seen by this client. */
 async function ownId(client: TestClient): Promise<number> {
-  const root = await json(await client.request('/'));
+  const root = await json<RootDocument>(await client.request('/'));
   const me = linkHref(root, 'me');
   if (!me) throw new Error('no me link in the root');
   return Number(me.split('/').pop());
@@ -455,7 +462,7 @@ const writeRows: Row[] = [
     'PATCH',
     '/copies/{fresh, on loan to member} withdraw',
     async (s) => {
-      const loan = await json(await s.t.request(`/loans/${await s.freshLoan()}`));
+      const loan = await json<LoanDocument>(await s.t.request(`/loans/${await s.freshLoan()}`));
       return `/copies/${loan.copy_id}`;
     },
     { status: 'withdrawn' },
@@ -948,7 +955,9 @@ const resourceCases: ResourceCase[] = [
   {
     name: 'a copy on loan',
     async make(w) {
-      const loan = await json(await w.t.request(`/loans/${await lend(w.t, await freshBookIn(w), w.member.id)}`));
+      const loan = await json<LoanDocument>(
+        await w.t.request(`/loans/${await lend(w.t, await freshBookIn(w), w.member.id)}`),
+      );
       const href = `/copies/${loan.copy_id}`;
       return { href, unoffered: [{ control: 'withdraw', method: 'PATCH', href, body: { status: 'withdrawn' } }] };
     },

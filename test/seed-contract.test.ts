@@ -1,6 +1,7 @@
 /** The endpoints and rules of the seed specification, over HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { AuthorDocument, BookDocument } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 let t: TestCatalogue;
@@ -27,7 +28,7 @@ describe('POST /books', () => {
     expect(Number.isInteger(book.id)).toBe(true);
     expect(response.headers.get('location')).toBe(`/books/${book.id}`);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    const read = await json(await t.request(`/books/${book.id}`));
+    const read = await json<BookDocument>(await t.request(`/books/${book.id}`));
     expect(read).toEqual(book);
   });
 });
@@ -114,7 +115,10 @@ describe('authors', () => {
   });
 
   it('GET /authors/{id} answers the author, 404 when missing', async () => {
-    expect(await json(await t.request(`/authors/${leGuin}`))).toMatchObject({ id: leGuin, name: 'Ursula K. Le Guin' });
+    expect(await json<AuthorDocument>(await t.request(`/authors/${leGuin}`))).toMatchObject({
+      id: leGuin,
+      name: 'Ursula K. Le Guin',
+    });
     await expectError(await t.request('/authors/777777'), 404);
   });
 

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { PageDoc, TokenDocument } from './support/documents.js';
 
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 const SAME_SITE = { 'Sec-Fetch-Site': 'same-origin' };
@@ -35,7 +36,7 @@ describe('browser sessions', () => {
     expect(cookie).toMatch(/^catalogue_session=cat_/);
     expect(cookie).not.toContain(member.token);
     expect(await controlsFor(cookie)).toContain('logout');
-    const tokens = await json(await t.as(member.token).request(`/users/${member.id}/tokens`));
+    const tokens = await json<PageDoc<TokenDocument>>(await t.as(member.token).request(`/users/${member.id}/tokens`));
     expect(tokens.data.map((token: { name: string }) => token.name)).toContain('browser session');
   });
 
@@ -57,7 +58,7 @@ describe('browser sessions', () => {
     expect(write.status).toBe(401);
 
     expect((await t.as(member.token).request(`/users/${member.id}`)).status).toBe(200);
-    const tokens = await json(await t.as(member.token).request(`/users/${member.id}/tokens`));
+    const tokens = await json<PageDoc<TokenDocument>>(await t.as(member.token).request(`/users/${member.id}/tokens`));
     expect(tokens.data.map((token: { name: string }) => token.name)).not.toContain('browser session');
   });
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, linkHref, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
-import type { BookDocument, PageDoc } from './support/documents.js';
+import type { BookDocument, PageDoc, RootDocument } from './support/documents.js';
 
 interface Choice {
   value: string;
@@ -51,7 +51,9 @@ describe('the search control offers labelled orders', () => {
       'Name Z\u2013A',
       'Newest added first',
     ]);
-    const profile = await json(await t.anonymous.request(linkHref(await json(await t.request('/')), 'profile') ?? ''));
+    const profile = await json(
+      await t.anonymous.request(linkHref(await json<RootDocument>(await t.request('/')), 'profile') ?? ''),
+    );
     expect(profile.vocabulary.controls.search.targets['/books'].fields.sort.options).toEqual(field.options);
   });
 
@@ -82,7 +84,9 @@ describe('the search control offers labelled orders', () => {
   });
 
   it('OpenAPI names the labelled orders of each listing as examples of `sort`, each accepted there', async () => {
-    const doc = await json(await t.request(linkHref(await json(await t.request('/')), 'service-desc') ?? ''));
+    const doc = await json(
+      await t.request(linkHref(await json<RootDocument>(await t.request('/')), 'service-desc') ?? ''),
+    );
     const examplesOf = (path: string) =>
       doc.paths[path].get.parameters.find((p: { name: string }) => p.name === 'sort').examples as Record<
         string,

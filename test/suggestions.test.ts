@@ -10,6 +10,7 @@ import { parse } from 'uri-template';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_QUERY_PARAM_LENGTH } from '../src/domain/limits.js';
 import { addAuthor, addBook, json, linkHref, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { linkOf, type RootDocument } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 interface Suggestion {
@@ -38,8 +39,8 @@ afterAll(() => t?.close());
 
 /** The suggestions link of the root, expanded for `text`, as a client builds it. */
 async function suggestionsHref(text: string, client = t.anonymous): Promise<string> {
-  const root = await json(await client.request('/'));
-  const link = root.links.find((l: { rel: string }) => l.rel === 'suggestions');
+  const root = await json<RootDocument>(await client.request('/'));
+  const link = linkOf(root, 'suggestions');
   expect(link).toMatchObject({ href: '/suggestions{?query}', templated: true });
   return parse(link.href).expand({ query: text });
 }
@@ -185,7 +186,7 @@ describe('what suggestions refuse', () => {
   it('anonymous callers of a closed catalogue: no link, and 401 in the error shape; signed in, suggestions', async () => {
     const closed = await openTestCatalogue({ access: { publicReads: false } });
     try {
-      const root = await json(await closed.anonymous.request('/'));
+      const root = await json<RootDocument>(await closed.anonymous.request('/'));
       expect(linkHref(root, 'suggestions')).toBeUndefined();
       await expectError(await closed.anonymous.request('/suggestions?query=any'), 401);
       const signedIn = await closed.request(await suggestionsHref('any', closed));

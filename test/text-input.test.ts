@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { AuthorDocument, BookDocument, CollectionDocument, PageDoc } from './support/documents.js';
 
 const NFC = 'Zo\u00eb Br\u00fcckner';
 const NFD = 'Zoe\u0308 Bru\u0308ckner';
@@ -19,9 +20,11 @@ describe('Unicode normal form', () => {
   it('a name sent decomposed (NFD) is stored composed (NFC), and an NFC search finds it', async () => {
     expect(NFD).not.toBe(NFC);
     const id = await addAuthor(t, NFD);
-    const author = await json(await t.request(`/authors/${id}`));
+    const author = await json<AuthorDocument>(await t.request(`/authors/${id}`));
     expect(author.name).toBe(NFC);
-    const found = await json(await t.request(`/authors?query=${encodeURIComponent(NFC)}`));
+    const found = await json<CollectionDocument<AuthorDocument>>(
+      await t.request(`/authors?query=${encodeURIComponent(NFC)}`),
+    );
     expect(found.map((a: { id: number }) => a.id)).toContain(id);
   });
 
@@ -42,7 +45,9 @@ describe('Unicode normal form', () => {
   it('a search, an author name and a filter sent decomposed find what was stored composed', async () => {
     const id = await addAuthor(t, 'Jos\u00e9 Sara\u00e9go');
     const decomposed = 'Jose\u0301 Sarae\u0301go';
-    const byQuery = await json(await t.request(`/authors?query=${encodeURIComponent(decomposed)}`));
+    const byQuery = await json<CollectionDocument<AuthorDocument>>(
+      await t.request(`/authors?query=${encodeURIComponent(decomposed)}`),
+    );
     expect(byQuery.map((a: { id: number }) => a.id)).toContain(id);
     const created = await t.send('POST', '/books', {
       title: 'Caf\u00e9 Stories',
@@ -50,9 +55,13 @@ describe('Unicode normal form', () => {
       author_id: id,
     });
     expect(created.status).toBe(201);
-    const byAuthor = await json(await t.request(`/books?author=${encodeURIComponent(decomposed)}`));
+    const byAuthor = await json<CollectionDocument<BookDocument>>(
+      await t.request(`/books?author=${encodeURIComponent(decomposed)}`),
+    );
     expect(byAuthor.map((b: { title: string }) => b.title)).toEqual(['Caf\u00e9 Stories']);
-    const byFilter = await json(await t.request(`/books?filter=${encodeURIComponent('title:Cafe\u0301 Stories')}`));
+    const byFilter = await json<CollectionDocument<BookDocument>>(
+      await t.request(`/books?filter=${encodeURIComponent('title:Cafe\u0301 Stories')}`),
+    );
     expect(byFilter.map((b: { title: string }) => b.title)).toEqual(['Caf\u00e9 Stories']);
   });
 });
@@ -86,18 +95,21 @@ describe('invisible text is blank', () => {
   };
   for (const [what, name] of Object.entries(invisible)) {
     it(`a name of ${what} is refused as blank, and nothing is created`, async () => {
-      const before = (await json(await t.request('/authors?page=1&per_page=1'))).meta.total_items;
+      const before = (await json<PageDoc<AuthorDocument>>(await t.request('/authors?page=1&per_page=1'))).meta
+        .total_items;
       const response = await t.send('POST', '/authors', { name });
       expect(response.status).toBe(400);
       const body = await json(response);
       expect(body.error).toMatchObject({ code: 400, details: { name: 'must not be blank' } });
-      expect((await json(await t.request('/authors?page=1&per_page=1'))).meta.total_items).toBe(before);
+      expect(
+        (await json<PageDoc<AuthorDocument>>(await t.request('/authors?page=1&per_page=1'))).meta.total_items,
+      ).toBe(before);
     });
   }
 
   it('visible text with invisible characters in it is kept', async () => {
     const id = await addAuthor(t, 'Anna\u200bMaria');
-    expect((await json(await t.request(`/authors/${id}`))).name).toBe('Anna\u200bMaria');
+    expect((await json<AuthorDocument>(await t.request(`/authors/${id}`))).name).toBe('Anna\u200bMaria');
   });
 });
 
@@ -128,7 +140,7 @@ describe('text that is not well-formed Unicode is refused', () => {
       const renamed = await t.send('PATCH', `/authors/${authorId}`, { name: text });
       expect(renamed.status).toBe(400);
       expectRefused(await json(renamed), 'name');
-      expect((await json(await t.request(`/authors/${authorId}`))).name).toBe(`Well Formed ${what}`);
+      expect((await json<AuthorDocument>(await t.request(`/authors/${authorId}`))).name).toBe(`Well Formed ${what}`);
 
       const books = await counted('/books');
       const book = await t.send('POST', '/books', { title: text, publication_year: 2000, author_id: authorId });
@@ -158,7 +170,7 @@ describe('text that is not well-formed Unicode is refused', () => {
     expect(escaped.status).toBe(400);
     expectRefused(await json(escaped), 'name');
     const id = await addAuthor(t, 'Grinning \ud83d\ude00');
-    expect((await json(await t.request(`/authors/${id}`))).name).toBe('Grinning \u{1f600}');
+    expect((await json<AuthorDocument>(await t.request(`/authors/${id}`))).name).toBe('Grinning \u{1f600}');
   });
 
   it('a body whose bytes are not UTF-8 is refused rather than read with replacement characters', async () => {
@@ -181,6 +193,6 @@ describe('text that is not well-formed Unicode is refused', () => {
     expect(await counted('/authors')).toBe(authors);
     // The replacement character itself, sent as such, is text like any other.
     const id = await addAuthor(t, 'Unknown \ufffd Glyph');
-    expect((await json(await t.request(`/authors/${id}`))).name).toBe('Unknown \ufffd Glyph');
+    expect((await json<AuthorDocument>(await t.request(`/authors/${id}`))).name).toBe('Unknown \ufffd Glyph');
   });
 });

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { AuthorDocument, BookDocument } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 let t: TestCatalogue;
@@ -143,7 +144,7 @@ describe('POST /books', () => {
     expect(book).toMatchObject({ title: 'Freshly Created Book', publication_year: 1999, author_id: writer });
     expect(Number.isInteger(book.id)).toBe(true);
     expect(response.headers.get('location')).toBe(`/books/${book.id}`);
-    const read = await json(await t.request(`/books/${book.id}`));
+    const read = await json<BookDocument>(await t.request(`/books/${book.id}`));
     expect(read).toEqual(book);
     expect(await countOf('/books')).toBe(before + 1);
   });
@@ -172,7 +173,7 @@ describe('POST /books', () => {
       expect(response.status).toBe(201);
       const created = await json(response);
       expect(created).toMatchObject(body);
-      expect(await json(await t.request(`/books/${created.id}`))).toMatchObject(body);
+      expect(await json<BookDocument>(await t.request(`/books/${created.id}`))).toMatchObject(body);
     }
   });
 
@@ -318,7 +319,7 @@ describe.each(['PUT', 'PATCH'])('%s /books/{id}', (method) => {
       expect(response.status).toBe(200);
       const body = await json(response);
       expect(body).toMatchObject({ id, ...expected });
-      expect(await json(await t.request(`/books/${id}`))).toEqual(body);
+      expect(await json<BookDocument>(await t.request(`/books/${id}`))).toEqual(body);
     }
   });
 
@@ -327,7 +328,7 @@ describe.each(['PUT', 'PATCH'])('%s /books/{id}', (method) => {
     for (const change of [{ title: 'b'.repeat(500) }, { publication_year: -3000 }, { publication_year: 2100 }]) {
       const response = await t.send(method, `/books/${id}`, change);
       expect(response.status).toBe(200);
-      expect(await json(await t.request(`/books/${id}`))).toMatchObject(change);
+      expect(await json<BookDocument>(await t.request(`/books/${id}`))).toMatchObject(change);
     }
   });
 
@@ -419,7 +420,7 @@ describe('POST /authors', () => {
     expect(author).toMatchObject({ name: 'Freshly Created Author' });
     expect(Number.isInteger(author.id)).toBe(true);
     expect(response.headers.get('location')).toBe(`/authors/${author.id}`);
-    expect(await json(await t.request(`/authors/${author.id}`))).toEqual(author);
+    expect(await json<AuthorDocument>(await t.request(`/authors/${author.id}`))).toEqual(author);
     expect(await countOf('/authors')).toBe(before + 1);
   });
 
@@ -428,7 +429,7 @@ describe('POST /authors', () => {
       const response = await t.send('POST', '/authors', { name });
       expect(response.status).toBe(201);
       const { id } = await json(response);
-      expect((await json(await t.request(`/authors/${id}`))).name).toBe(name);
+      expect((await json<AuthorDocument>(await t.request(`/authors/${id}`))).name).toBe(name);
     }
   });
 
@@ -471,7 +472,7 @@ describe.each(['PUT', 'PATCH'])('%s /authors/{id}', (method) => {
     expect(response.status).toBe(200);
     const body = await json(response);
     expect(body).toMatchObject({ id, name: `Renamed Author After ${method}` });
-    expect(await json(await t.request(`/authors/${id}`))).toEqual(body);
+    expect(await json<AuthorDocument>(await t.request(`/authors/${id}`))).toEqual(body);
   });
 
   it('rejects every invalid body with 400, 415 or 413 and changes nothing', async () => {
@@ -520,7 +521,7 @@ describe('DELETE /authors/{id}', () => {
     expect(await response.text()).toBe('');
     await expectError(await t.request(`/authors/${author}`), 404);
     expect(await countOf('/authors')).toBe(authorsBefore - 1);
-    expect(await json(await t.request(`/books/${second}`))).toMatchObject({ author_id: otherWriter });
+    expect(await json<BookDocument>(await t.request(`/books/${second}`))).toMatchObject({ author_id: otherWriter });
   });
 
   it('an author that does not exist is 404', async () => {

@@ -11,6 +11,7 @@ import { SWEEP_EVERY_MS } from '../../src/db/hold-expiry.js';
 import { json } from '../support/catalogue.js';
 import { borrow, borrowed, held, returned } from '../support/circulation.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
+import type { AuthorDocument, BookDocument, NewTokenDocument, UserDocument } from '../support/documents.js';
 import { expectError } from '../support/errors.js';
 import { millisecondsUntil } from '../support/poll.js';
 import { call, clientOf, created, type RunningServer, startServer } from '../support/server.js';
@@ -33,8 +34,12 @@ describe('circulation across two server processes on one PostgreSQL database', (
     };
     [a, b] = await Promise.all([startServer(options), startServer(options)]);
     database = await openDatabase({ kind: 'postgres', url: shared.url });
-    author = (await created(await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Two Process Author' }), 'author'))
-      .id;
+    author = (
+      await created<AuthorDocument>(
+        await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Two Process Author' }),
+        'author',
+      )
+    ).id;
   });
 
   afterAll(async () => {
@@ -44,16 +49,19 @@ describe('circulation across two server processes on one PostgreSQL database', (
   });
 
   async function member(): Promise<{ id: number; token: string }> {
-    const user = await created(
+    const user = await created<UserDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/users', { name: `Two Process Member ${++serial}`, role: 'member' }),
       'user',
     );
-    const token = await created(await call(b, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}), 'token');
+    const token = await created<NewTokenDocument>(
+      await call(b, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}),
+      'token',
+    );
     return { id: user.id, token: token.token };
   }
 
   async function oneCopyBook(): Promise<number> {
-    const book = await created(
+    const book = await created<BookDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/books', {
         title: `Two Process Book ${++serial}`,
         publication_year: 2021,

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportFigure } from '../reliability/figures.js';
 import { json } from '../support/catalogue.js';
 import { borrowed } from '../support/circulation.js';
+import type { AuthorDocument, BookDocument, NewTokenDocument, UserDocument } from '../support/documents.js';
 import { createReplicatedClusters, psql, type ReplicatedClusters } from '../support/pg-cluster.js';
 import { millisecondsUntil } from '../support/poll.js';
 import { ADMIN_TOKEN, call, clientOf, created, type RunningServer, startServer } from '../support/server.js';
@@ -146,13 +147,16 @@ describe('read replicas', () => {
 
 describe('read-your-writes, across processes, while the standby lags', () => {
   it('a librarian reads the book they created through A, and a search and listing with it, through B', async () => {
-    const author = await created(await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Lagging Author' }), 'author');
+    const author = await created<AuthorDocument>(
+      await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Lagging Author' }),
+      'author',
+    );
     psql(clusters.standby.url, 'select pg_wal_replay_pause()');
     try {
       const books: number[] = [];
       for (let i = 0; i < 15; i++) {
         const title = `Replayed Later Volume${i}x`;
-        const book = await created(
+        const book = await created<BookDocument>(
           await call(a, ADMIN_TOKEN, 'POST', '/books', { title, publication_year: 2024, author_id: author.id }),
           'book',
         );
@@ -183,13 +187,19 @@ describe('read-your-writes, across processes, while the standby lags', () => {
   }, 60_000);
 
   it('a member who borrowed through A sees the loan through B at once', async () => {
-    const user = await created(
+    const user = await created<UserDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/users', { name: 'Lagging Member', role: 'member' }),
       'user',
     );
-    const { token } = await created(await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}), 'token');
-    const author = await created(await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Lent Author' }), 'author');
-    const book = await created(
+    const { token } = await created<NewTokenDocument>(
+      await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}),
+      'token',
+    );
+    const author = await created<AuthorDocument>(
+      await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Lent Author' }),
+      'author',
+    );
+    const book = await created<BookDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/books', {
         title: 'Lent While Lagging',
         publication_year: 2020,
@@ -221,7 +231,7 @@ describe('the live change feed while the standby lags', () => {
     const sse = new SseReader(response);
     psql(clusters.standby.url, 'select pg_wal_replay_pause()');
     try {
-      const author = await created(
+      const author = await created<AuthorDocument>(
         await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Streamed Author' }),
         'author',
       );
@@ -246,8 +256,11 @@ describe('lag and health', () => {
     psql(clusters.standby.url, 'select pg_wal_replay_pause()');
     let book: { id: number };
     try {
-      const author = await created(await call(c, ADMIN_TOKEN, 'POST', '/authors', { name: 'Behind Author' }), 'author');
-      book = await created(
+      const author = await created<AuthorDocument>(
+        await call(c, ADMIN_TOKEN, 'POST', '/authors', { name: 'Behind Author' }),
+        'author',
+      );
+      book = await created<BookDocument>(
         await call(c, ADMIN_TOKEN, 'POST', '/books', { title: 'Behind', publication_year: 2020, author_id: author.id }),
         'book',
       );

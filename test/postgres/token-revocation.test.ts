@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LISTENING_APPLICATION_NAME } from '../../src/db/listen.js';
 import { json } from '../support/catalogue.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
+import type { AuthorDocument, BookDocument, NewTokenDocument, UserDocument } from '../support/documents.js';
 import { millisecondsUntil } from '../support/poll.js';
 import { call, created, type RunningServer, startServer } from '../support/server.js';
 
@@ -32,11 +33,11 @@ describe('a change made through one server process reaches the other within a se
     };
     a = await startServer(options);
     b = await startServer(options);
-    const author = await created(
+    const author = await created<AuthorDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Revocation Author' }),
       'author',
     );
-    const book = await created(
+    const book = await created<BookDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/books', {
         title: 'Revocation',
         publication_year: 2024,
@@ -55,8 +56,14 @@ describe('a change made through one server process reaches the other within a se
 
   /** A new user with a token, created through server A. */
   async function newUser(userName: string, role: 'member' | 'librarian') {
-    const user = await created(await call(a, ADMIN_TOKEN, 'POST', '/users', { name: userName, role }), 'user');
-    const token = await created(await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}), 'token');
+    const user = await created<UserDocument>(
+      await call(a, ADMIN_TOKEN, 'POST', '/users', { name: userName, role }),
+      'user',
+    );
+    const token = await created<NewTokenDocument>(
+      await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}),
+      'token',
+    );
     return { id: user.id as number, tokenId: token.id as number, token: token.token as string };
   }
 

@@ -11,6 +11,7 @@ import { loans } from '../../src/db/schema/index.js';
 import { json } from '../support/catalogue.js';
 import { borrow } from '../support/circulation.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
+import type { AuthorDocument, BookDocument, NewTokenDocument, UserDocument } from '../support/documents.js';
 import { expectError } from '../support/errors.js';
 import { call, clientOf, created, type RunningServer, startServer } from '../support/server.js';
 
@@ -49,8 +50,11 @@ describe('two server processes on one PostgreSQL database', () => {
   });
 
   it('30 borrows of one book spread over both servers: one 201, 29 × 409, one active loan', async () => {
-    const author = await created(await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Shared Author' }), 'author');
-    const book = await created(
+    const author = await created<AuthorDocument>(
+      await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Shared Author' }),
+      'author',
+    );
+    const book = await created<BookDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/books', {
         title: 'One Copy Two Servers',
         publication_year: 2020,
@@ -60,11 +64,14 @@ describe('two server processes on one PostgreSQL database', () => {
     );
     const members: { id: number; token: string }[] = [];
     for (let i = 0; i < 30; i++) {
-      const user = await created(
+      const user = await created<UserDocument>(
         await call(a, ADMIN_TOKEN, 'POST', '/users', { name: `Two Server Member ${i}`, role: 'member' }),
         'user',
       );
-      const token = await created(await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}), 'token');
+      const token = await created<NewTokenDocument>(
+        await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}),
+        'token',
+      );
       members.push({ id: user.id, token: token.token });
     }
 
