@@ -25,6 +25,7 @@ import {
   type BookDocument,
   type CollectionDocument,
   controlOf,
+  type NewTokenDocument,
   type PageDoc,
   present,
   type RootDocument,
@@ -52,7 +53,7 @@ const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').di
 async function createToken(client: TestClient, userId: number, name = 'spare'): Promise<{ id: number; token: string }> {
   const response = await client.send('POST', `/users/${userId}/tokens`, { name });
   expect(response.status, `creating a token for user ${userId}`).toBe(201);
-  const body = await json(response);
+  const body = await json<NewTokenDocument>(response);
   return { id: body.id, token: body.token };
 }
 
@@ -60,7 +61,7 @@ async function createToken(client: TestClient, userId: number, name = 'spare'): 
 async function tokenIds(t: TestCatalogue, userId: number): Promise<number[]> {
   const response = await t.request(`/users/${userId}/tokens`);
   expect(response.status).toBe(200);
-  return (await json(response)).data.map((token: { id: number }) => token.id);
+  return (await json<PageDoc<TokenDocument>>(response)).data.map((token: { id: number }) => token.id);
 }
 
 /** Whether a token signs in: the root then links `me`. */
@@ -77,7 +78,7 @@ function linkPairs(doc: { links: { rel: string; href: string }[] }) {
 async function usersNamed(t: TestCatalogue, name: string): Promise<{ id: number; name: string; role: string }[]> {
   const response = await t.request(`/users?filter=${encodeURIComponent(`name:${name}`)}`);
   expect(response.status).toBe(200);
-  return json(response);
+  return json<CollectionDocument<UserDocument>>(response);
 }
 
 let t: TestCatalogue;
@@ -106,7 +107,7 @@ describe('authentication', () => {
     const root = await t.anonymous.request('/');
     expect(root.status).toBe(200);
     expect(root.headers.get('www-authenticate')).toBeNull();
-    const body = await json(root);
+    const body = await json<RootDocument>(root);
     expect(body.links.map((l: { rel: string }) => l.rel)).toEqual(ANONYMOUS_ROOT_RELS);
     expect((await t.anonymous.request('/books')).status).toBe(200);
     expect((await t.anonymous.request('/authors?page=1')).status).toBe(200);
@@ -301,7 +302,7 @@ describe('a closed catalogue (publicReads: false)', () => {
   it('anonymous: the root is a sign-in page, offering to sign in and nothing it may not read', async () => {
     const response = await closed.anonymous.request('/');
     expect(response.status).toBe(200);
-    const root = await json(response);
+    const root = await json<RootDocument>(response);
     expect(root.links.map((l: { rel: string }) => l.rel)).toEqual(['self']);
     expect(Object.keys(root.controls)).toEqual(['login']);
     expect((await closed.anonymous.request('/assets/catalogue.css')).status).toBe(200);
@@ -314,11 +315,11 @@ describe('a closed catalogue (publicReads: false)', () => {
     expect(signIn.status).toBe(200);
     const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
     expect(cookie).toMatch(/=/);
-    const root = await json(signIn);
+    const root = await json<RootDocument>(signIn);
     expect(root.links.map((l: { rel: string }) => l.rel)).toContain('books');
     const books = await closed.anonymous.request('/books?page=1', { headers: { cookie } });
     expect(books.status).toBe(200);
-    expect((await json(books)).data.map((b: { id: number }) => b.id)).toContain(book);
+    expect((await json<PageDoc<BookDocument>>(books)).data.map((b: { id: number }) => b.id)).toContain(book);
     const signOut = await closed.anonymous.request('/session', { method: 'DELETE', headers: { cookie } });
     expect(signOut.status).toBe(200);
     await expectUnauthorized(await closed.anonymous.request('/books', { headers: { cookie } }));
@@ -372,7 +373,7 @@ describe('tokens', () => {
     const response = await t.send('POST', `/users/${userId}/tokens`, { name: 'laptop' });
     expect(response.status).toBe(201);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    const body = await json(response);
+    const body = await json<NewTokenDocument>(response);
     expect(response.headers.get('location')).toBe(`/users/${userId}/tokens/${body.id}`);
     expect(Object.keys(body)).toEqual(['id', 'user_id', 'name', 'created_at', 'token', 'links', 'controls']);
     expect(body).toMatchObject({ user_id: userId, name: 'laptop' });
@@ -424,7 +425,7 @@ describe('tokens', () => {
     for (const response of responses) {
       expect(response.status).toBe(201);
       expect(response.headers.get('cache-control')).toBe('no-store');
-      const body = await json(response);
+      const body = await json<NewTokenDocument>(response);
       expect(body.user_id).toBe(userId);
       expect(typeof body.name).toBe('string');
       expect(body.name.trim()).not.toBe('');
@@ -475,7 +476,7 @@ describe('tokens', () => {
     while (href) {
       const response = await t.request(href);
       expect(response.status).toBe(200);
-      const body = await json(response);
+      const body = await json<PageDoc<TokenDocument>>(response);
       expect(body.meta).toMatchObject({ per_page: 2, total_items: 5, total_pages: 3 });
       names.push(...body.data.map((token: { name: string }) => token.name));
       href = body.links.find((l: { rel: string }) => l.rel === 'next')?.href;
@@ -534,7 +535,7 @@ describe('tokens', () => {
     const response = await t.request(`/users/${userId}/tokens/${created.id}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('etag')).toBeTruthy();
-    const body = await json(response);
+    const body = await json<TokenDocument>(response);
     expect(Object.keys(body)).toEqual(['id', 'user_id', 'name', 'created_at', 'links', 'controls']);
     expect(body).toMatchObject({ id: created.id, user_id: userId, name: 'tablet' });
     expect(JSON.stringify(body)).not.toContain(created.token);
@@ -564,7 +565,7 @@ describe('tokens', () => {
     const created = await member.send('POST', `/users/${me}/tokens`, { name: 'second device' });
     expect(created.status).toBe(201);
     expect(created.headers.get('cache-control')).toBe('no-store');
-    const second = await json(created);
+    const second = await json<NewTokenDocument>(created);
     expect(second).toMatchObject({ user_id: me, name: 'second device' });
     expect(second.token).toMatch(SECRET_FORMAT);
 
@@ -575,7 +576,7 @@ describe('tokens', () => {
 
     const single = await member.request(`/users/${me}/tokens/${second.id}`);
     expect(single.status).toBe(200);
-    expect(Object.keys((await json(single)).controls)).toEqual(['delete']);
+    expect(Object.keys((await json<TokenDocument>(single)).controls)).toEqual(['delete']);
 
     expect((await member.request(`/users/${me}/tokens/${second.id}`, { method: 'DELETE' })).status).toBe(204);
     await expectUnauthorized(await t.as(second.token).request('/'));
@@ -735,7 +736,7 @@ describe('users', () => {
   it('a librarian creates a user: 201, Location, the user with links and update/edit controls', async () => {
     const response = await t.send('POST', '/users', { name: 'Userly Newcomer', role: 'member' });
     expect(response.status).toBe(201);
-    const body = await json(response);
+    const body = await json<UserDocument>(response);
     expect(response.headers.get('location')).toBe(`/users/${body.id}`);
     expect(Object.keys(body)).toEqual(['id', 'name', 'role', 'links', 'controls']);
     expect(body).toMatchObject({ name: 'Userly Newcomer', role: 'member' });
@@ -746,14 +747,14 @@ describe('users', () => {
       expect.objectContaining({ name: 'role', type: 'string', required, enum: ['librarian', 'member'], value: role }),
     ];
     expect(body.controls.update).toMatchObject({ href: `/users/${body.id}`, method: 'PUT' });
-    expect(body.controls.update.fields).toEqual(fields(false, 'Userly Newcomer', 'member'));
+    expect(body.controls.update?.fields).toEqual(fields(false, 'Userly Newcomer', 'member'));
     expect(body.controls.edit).toMatchObject({ href: `/users/${body.id}`, method: 'PATCH' });
-    expect(body.controls.edit.fields).toEqual(fields(false, 'Userly Newcomer', 'member'));
+    expect(body.controls.edit?.fields).toEqual(fields(false, 'Userly Newcomer', 'member'));
 
     const read = await t.request(`/users/${body.id}`);
     expect(read.status).toBe(200);
     expect(read.headers.get('etag')).toMatch(/^"[^"]+"$/);
-    expect(await json(read)).toEqual(body);
+    expect(await json<UserDocument>(read)).toEqual(body);
     expect(await usersNamed(t, 'Userly Newcomer')).toEqual([
       { id: body.id, name: 'Userly Newcomer', role: 'member', links: expect.any(Array) },
     ]);
@@ -786,7 +787,7 @@ describe('users', () => {
     const { id } = await addUser(t, 'Userly Listed');
     const all = await t.request('/users');
     expect(all.status).toBe(200);
-    const items = await json(all);
+    const items = await json<CollectionDocument<UserDocument>>(all);
     const item = items.find((user: { id: number }) => user.id === id);
     expect(item).toEqual({ id, name: 'Userly Listed', role: 'member', links: expect.any(Array) });
     expect(items.map((user: { id: number }) => user.id)).toContain(librarianId);
@@ -808,12 +809,12 @@ describe('users', () => {
 
     const put = await t.send('PUT', `/users/${id}`, { role: 'librarian' });
     expect(put.status).toBe(200);
-    expect(await json(put)).toMatchObject({ id, name: 'Userly Promoted', role: 'librarian' });
+    expect(await json<UserDocument>(put)).toMatchObject({ id, name: 'Userly Promoted', role: 'librarian' });
     expect((await t.as(token).request('/users')).status).toBe(200);
 
     const patch = await t.send('PATCH', `/users/${id}`, { name: 'Userly Demoted', role: 'member' });
     expect(patch.status).toBe(200);
-    expect(await json(patch)).toMatchObject({ id, name: 'Userly Demoted', role: 'member' });
+    expect(await json<UserDocument>(patch)).toMatchObject({ id, name: 'Userly Demoted', role: 'member' });
     expect(await json<UserDocument>(await t.request(`/users/${id}`))).toMatchObject({
       name: 'Userly Demoted',
       role: 'member',
@@ -855,7 +856,7 @@ describe('users', () => {
 
     const starred = await t.send('PUT', `/users/${id}`, { name: 'Userly Starred' }, { 'If-Match': '*' });
     expect(starred.status).toBe(200);
-    expect(await json(starred)).toMatchObject({ name: 'Userly Starred' });
+    expect(await json<UserDocument>(starred)).toMatchObject({ name: 'Userly Starred' });
   });
 
   describe('as a member', () => {
@@ -863,7 +864,7 @@ describe('users', () => {
       const { id, token } = await addUser(t, 'Userly Ownview');
       const response = await t.as(token).request(`/users/${id}`);
       expect(response.status).toBe(200);
-      const body = await json(response);
+      const body = await json<UserDocument>(response);
       expect(body).toMatchObject({ id, name: 'Userly Ownview', role: 'member' });
       expect(linkPairs(body)).toEqual(userLinks(id, false));
       expect(body.controls).toEqual({});

@@ -35,6 +35,7 @@ import {
 } from './support/circulation.js';
 import {
   type BookDocument,
+  type ChangesPageDocument,
   type CollectionDocument,
   type CopyDocument,
   controlOf,
@@ -44,6 +45,7 @@ import {
   type RootDocument,
   remoteOptions,
   submit,
+  type UserDocument,
 } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
@@ -115,15 +117,15 @@ describe('circulation', () => {
 
       const withBarcode = await submit(t, create, { barcode: '  LIB-0001 ' });
       expect(withBarcode.status).toBe(201);
-      const first = await json(withBarcode);
+      const first = await json<CopyDocument>(withBarcode);
       expect(withBarcode.headers.get('location')).toBe(`/copies/${first.id}`);
       expect(first).toMatchObject({ book_id: id, barcode: 'LIB-0001', status: 'available', withdrawn_at: null });
       const without = await submit(t, create);
       expect(without.status).toBe(201);
-      expect(await json(without)).toMatchObject({ book_id: id, barcode: null, status: 'available' });
+      expect(await json<CopyDocument>(without)).toMatchObject({ book_id: id, barcode: null, status: 'available' });
 
       expect(await book(t, id)).toMatchObject({ copies_total: 3, copies_available: 3, available: true });
-      expect((await json(await t.request(copiesHref))).data).toHaveLength(3);
+      expect((await json<PageDoc<CopyDocument>>(await t.request(copiesHref))).data).toHaveLength(3);
       // The copy answers at its Location, to everyone who reads the catalogue.
       expect(await json<CopyDocument>(await t.anonymous.request(`/copies/${first.id}`))).toMatchObject({
         barcode: 'LIB-0001',
@@ -131,7 +133,9 @@ describe('circulation', () => {
 
       // Members and anonymous callers are not offered create, and are refused it.
       const reader = await member();
-      expect((await json(await reader.client.request(copiesHref))).controls.create).toBeUndefined();
+      expect(
+        (await json<PageDoc<CopyDocument>>(await reader.client.request(copiesHref))).controls.create,
+      ).toBeUndefined();
       await expectError(await reader.client.send('POST', `/books/${id}/copies`, {}), 403);
       await expectError(await t.anonymous.send('POST', `/books/${id}/copies`, {}), 401);
       expect(await book(t, id)).toMatchObject({ copies_total: 3 });
@@ -184,7 +188,7 @@ describe('circulation', () => {
 
       const withdrawn = await submit(t, controlOf(shelved, 'withdraw'));
       expect(withdrawn.status).toBe(200);
-      const body = await json(withdrawn);
+      const body = await json<CopyDocument>(withdrawn);
       expect(body).toMatchObject({ id: spare.id, status: 'withdrawn', withdrawn_at: expect.any(String) });
       expect(body.controls.withdraw).toBeUndefined();
       await expectError(await t.send('PATCH', `/copies/${spare.id}`, { status: 'withdrawn' }), 409);
@@ -209,7 +213,7 @@ describe('circulation', () => {
       await borrowed((await member()).client, three);
 
       const scope = `filter=author_id:${shelfAuthor}`;
-      const listed = await json(await t.request(`/books?${scope}&sort=id`));
+      const listed = await json<CollectionDocument<BookDocument>>(await t.request(`/books?${scope}&sort=id`));
       expect(
         listed.map((b: { id: number; copies_total: number; copies_available: number; available: boolean }) => [
           b.id,
@@ -222,12 +226,26 @@ describe('circulation', () => {
         [one, 1, 1, true],
         [none, 2, 0, false],
       ]);
-      expect(ids(await json(await t.request(`/books?${scope}&filter=available:true&sort=id`)))).toEqual([three, one]);
-      expect(ids(await json(await t.request(`/books?${scope}&filter=available:false`)))).toEqual([none]);
-      expect(ids(await json(await t.request(`/books?${scope}&sort=copies_available,id`)))).toEqual([none, one, three]);
-      expect(ids(await json(await t.request(`/books?${scope}&sort=-copies_available,id`)))).toEqual([three, one, none]);
+      expect(
+        ids(
+          await json<CollectionDocument<BookDocument>>(
+            await t.request(`/books?${scope}&filter=available:true&sort=id`),
+          ),
+        ),
+      ).toEqual([three, one]);
+      expect(
+        ids(await json<CollectionDocument<BookDocument>>(await t.request(`/books?${scope}&filter=available:false`))),
+      ).toEqual([none]);
+      expect(
+        ids(await json<CollectionDocument<BookDocument>>(await t.request(`/books?${scope}&sort=copies_available,id`))),
+      ).toEqual([none, one, three]);
+      expect(
+        ids(await json<CollectionDocument<BookDocument>>(await t.request(`/books?${scope}&sort=-copies_available,id`))),
+      ).toEqual([three, one, none]);
       // The page envelope says the same.
-      const page = await json(await t.request(`/books?${scope}&filter=available:false&page=1&per_page=5`));
+      const page = await json<PageDoc<BookDocument>>(
+        await t.request(`/books?${scope}&filter=available:false&page=1&per_page=5`),
+      );
       expect(page.data.map((b: { copies_available: number }) => b.copies_available)).toEqual([0]);
     });
   });
@@ -266,7 +284,9 @@ describe('circulation', () => {
       const control = controlOf(await book(t, id), 'borrow');
       const copyField = control.fields.find((f) => f.name === 'copy_id');
       expect(remoteOptions(copyField)?.valueField).toBe('id');
-      const options = await json(await t.request(remoteOptions(copyField)?.href as string));
+      const options = await json<CollectionDocument<CopyDocument>>(
+        await t.request(remoteOptions(copyField)?.href as string),
+      );
       const onShelf = (await copiesOf(id)).filter((c) => c.status === 'available');
       expect(onShelf).toHaveLength(1);
       expect(ids(options)).toEqual(ids(onShelf));
@@ -288,7 +308,11 @@ describe('circulation', () => {
 
       const named = await submit(t, control, { borrower_id: reader.id, copy_id: (onShelf[0] as { id: number }).id });
       expect(named.status).toBe(201);
-      expect(await json(named)).toMatchObject({ book_id: id, borrower_id: reader.id, copy_id: onShelf[0]?.id });
+      expect(await json<LoanDocument>(named)).toMatchObject({
+        book_id: id,
+        borrower_id: reader.id,
+        copy_id: onShelf[0]?.id,
+      });
       expect(await book(t, id)).toMatchObject({ copies_available: 0, available: false });
     });
 
@@ -325,7 +349,7 @@ describe('circulation', () => {
         const response = await submit(reader.client, controlOf(doc, 'hold'));
         expect(response.status).toBe(201);
         expect(response.headers.get('location')).toMatch(/^\/holds\/\d+$/);
-        placed.push(await json(response));
+        placed.push(await json<HoldDocument>(response));
       }
       expect(placed.map((h) => [h.status, h.position, h.borrower_id])).toEqual(
         queue.map((reader, i) => ['waiting', i + 1, reader.id]),
@@ -337,8 +361,8 @@ describe('circulation', () => {
         expect(doc.controls.hold).toBeUndefined();
         expect(doc.controls.borrow).toBeUndefined();
         expect(linkHref(doc, 'holds')).toBeUndefined();
-        const own = await json(await reader.client.request(linkHref(doc, 'hold') as string));
-        expect(own).toMatchObject({ id: placed[i].id, status: 'waiting', position: i + 1, book_id: id });
+        const own = await json<HoldDocument>(await reader.client.request(linkHref(doc, 'hold') as string));
+        expect(own).toMatchObject({ id: placed[i]?.id, status: 'waiting', position: i + 1, book_id: id });
         expect(own.controls.cancel).toBeDefined();
         // Another member's hold does not exist for them; the queue is the librarians'.
         const next = queue[(i + 1) % queue.length] as Member;
@@ -348,10 +372,8 @@ describe('circulation', () => {
 
       const librarianView = await book(t, id);
       expect(librarianView.hold_status).toBeUndefined();
-      const listed = await json(await t.request(linkHref(librarianView, 'holds') as string));
-      expect(listed.data.map((h: { id: number; position: number }) => [h.id, h.position])).toEqual(
-        placed.map((h, i) => [h.id, i + 1]),
-      );
+      const listed = await json<PageDoc<HoldDocument>>(await t.request(linkHref(librarianView, 'holds') as string));
+      expect(listed.data.map((h) => [h.id, h.position])).toEqual(placed.map((h, i) => [h.id, i + 1]));
     });
 
     it('a return with holds waiting sets the copy aside for the first, whom alone it may be lent to until then', async () => {
@@ -389,7 +411,7 @@ describe('circulation', () => {
 
       const response = await submit(first.client, controlOf(forFirst, 'borrow'));
       expect(response.status).toBe(201);
-      const lent = await json(response);
+      const lent = await json<LoanDocument>(response);
       expect(lent).toMatchObject({ borrower_id: first.id, copy_id: loan.copy_id });
       expect(await json<HoldDocument>(await first.client.request(`/holds/${firstHold.id}`))).toMatchObject({
         status: 'fulfilled',
@@ -417,7 +439,7 @@ describe('circulation', () => {
       await expectError(await borrow(t, id, { borrower_id: other.id }), 409);
       const lent = await borrow(t, id, { borrower_id: first.id });
       expect(lent.status).toBe(201);
-      expect(await json(lent)).toMatchObject({ borrower_id: first.id, copy_id: loan.copy_id });
+      expect(await json<LoanDocument>(lent)).toMatchObject({ borrower_id: first.id, copy_id: loan.copy_id });
     });
 
     async function expire(holdId: number) {
@@ -466,7 +488,7 @@ describe('circulation', () => {
       await expire(firstHold.id);
       const response = await borrow(second.client, id);
       expect(response.status).toBe(201);
-      expect(await json(response)).toMatchObject({ borrower_id: second.id, copy_id: loan.copy_id });
+      expect(await json<LoanDocument>(response)).toMatchObject({ borrower_id: second.id, copy_id: loan.copy_id });
     });
 
     it('with nobody waiting, the copy of a hold past its time goes back on the shelf', async () => {
@@ -516,7 +538,7 @@ describe('circulation', () => {
       const own = await json<HoldDocument>(await b.client.request(`/holds/${hb.id}`));
       const cancelling = await submit(b.client, controlOf(own, 'cancel'));
       expect(cancelling.status).toBe(200);
-      expect(await json(cancelling)).toMatchObject({
+      expect(await json<HoldDocument>(cancelling)).toMatchObject({
         status: 'cancelled',
         position: null,
         ended_at: expect.any(String),
@@ -605,7 +627,7 @@ describe('circulation', () => {
         const before = Date.now();
         const response = await submit(reader.client, controlOf(doc, 'renew'));
         expect(response.status).toBe(200);
-        const renewed = await json(response);
+        const renewed = await json<LoanDocument>(response);
         expect(renewed).toMatchObject({ id: loan.id, renewals, status: 'active' });
         expect(Math.abs(Date.parse(renewed.due_at) - (before + 14 * DAY_MS))).toBeLessThan(CLOCK_MARGIN_MS);
       }
@@ -673,7 +695,7 @@ describe('circulation', () => {
       const root = await json<RootDocument>(await t.request('/'));
       const overdueHref = linkHref(root, 'overdue') as string;
       expect(overdueHref).toBeDefined();
-      const page = await json(await t.request(overdueHref));
+      const page = await json<PageDoc<LoanDocument>>(await t.request(overdueHref));
       expect(ids(page.data).sort((x, y) => x - y)).toEqual(expected);
       for (const loan of page.data) expect(loan.status).toBe('overdue');
       expect(
@@ -712,22 +734,22 @@ describe('circulation', () => {
       const waitingHold = await held(reader.client, other);
 
       const root = await json<RootDocument>(await reader.client.request('/'));
-      const me = await json(await reader.client.request(linkHref(root, 'me') as string));
+      const me = await json<UserDocument>(await reader.client.request(linkHref(root, 'me') as string));
       expect(me.id).toBe(reader.id);
-      const loans = await json(await reader.client.request(linkHref(me, 'loans') as string));
+      const loans = await json<PageDoc<LoanDocument>>(await reader.client.request(linkHref(me, 'loans') as string));
       expect(
         loans.data
           .map((l: { id: number; status: string }) => [l.id, l.status])
-          .sort((x: number[], y: number[]) => (x[0] as number) - (y[0] as number)),
+          .sort((x, y) => (x[0] as number) - (y[0] as number)),
       ).toEqual([
         [returnedLoan.id, 'returned'],
         [currentLoan.id, 'active'],
       ]);
-      const holds = await json(await reader.client.request(linkHref(me, 'holds') as string));
+      const holds = await json<PageDoc<HoldDocument>>(await reader.client.request(linkHref(me, 'holds') as string));
       expect(
         holds.data
           .map((h: { id: number; status: string }) => [h.id, h.status])
-          .sort((x: number[], y: number[]) => (x[0] as number) - (y[0] as number)),
+          .sort((x, y) => (x[0] as number) - (y[0] as number)),
       ).toEqual([
         [cancelledHold.id, 'cancelled'],
         [waitingHold.id, 'waiting'],
@@ -746,7 +768,7 @@ describe('circulation', () => {
     async function feed(client: TestClient, from: string): Promise<{ events: Event[]; next: string }> {
       const events: Event[] = [];
       for (let at = from; ; ) {
-        const page = await json(await client.request(at));
+        const page = await json<ChangesPageDocument>(await client.request(at));
         events.push(...page.data);
         const next = linkHref(page, 'next') as string;
         if (page.data.length === 0) return { events, next };
@@ -758,7 +780,7 @@ describe('circulation', () => {
       const start = (await feed(t, '/changes')).next;
       const [holder, lender, stranger] = [await member(), await member(), await member()];
       const id = await bookWithCopies(1);
-      const added = await json(await t.send('POST', `/books/${id}/copies`, {}));
+      const added = await json<CopyDocument>(await t.send('POST', `/books/${id}/copies`, {}));
       expect((await t.send('PATCH', `/copies/${added.id}`, { status: 'withdrawn' })).status).toBe(200);
       const loan = await borrowed(lender.client, id);
       await renewed(lender.client, loan.id);

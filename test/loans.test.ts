@@ -21,6 +21,7 @@ import {
   type CollectionDocument,
   type CopyDocument,
   controlOf,
+  type ErrorDocument,
   type LoanDocument,
   type PageDoc,
   present,
@@ -77,7 +78,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const before = Date.now();
     const response = await submit(asMember, controlOf(book, 'borrow'));
     expect(response.status).toBe(201);
-    const loan = await json(response);
+    const loan = await json<LoanDocument>(response);
     expect(response.headers.get('location')).toBe(`/loans/${loan.id}`);
     expect(loan).toEqual({
       id: expect.any(Number),
@@ -145,7 +146,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const member = { name, ...(await addUser(t, name, 'member')) };
     const borrowed = await borrowByControl(t.as(member.token), bookId);
     expect(borrowed.status).toBe(201);
-    const loan = await json(borrowed);
+    const loan = await json<LoanDocument>(borrowed);
 
     for (const client of [t.anonymous, t.as(member.token), t]) {
       const document = await json<BookDocument>(await client.request(`/books/${bookId}`));
@@ -218,7 +219,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
 
     const response = await returnByControl(asMember, loan.id);
     expect(response.status).toBe(200);
-    const returned = await json(response);
+    const returned = await json<LoanDocument>(response);
     expect(returned).toMatchObject({
       id: loan.id,
       book_id: bookId,
@@ -228,7 +229,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
       returned_at: expect.stringMatching(ISO_UTC),
       status: 'returned',
     });
-    expect(Date.parse(returned.returned_at)).toBeGreaterThanOrEqual(Date.parse(loan.borrowed_at));
+    expect(Date.parse(returned.returned_at ?? '')).toBeGreaterThanOrEqual(Date.parse(loan.borrowed_at));
     expect(returned.controls).toEqual({});
     expect(await json<LoanDocument>(await asMember.request(`/loans/${loan.id}`))).toEqual(returned);
 
@@ -275,7 +276,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
 
     const response = await submit(t.as(second.token), controlOf(book, 'borrow'));
     expect(response.status).toBe(201);
-    const secondLoan = await json(response);
+    const secondLoan = await json<LoanDocument>(response);
     expect(secondLoan).toMatchObject({ book_id: bookId, borrower_id: second.id, status: 'active' });
 
     const history = await json<CollectionDocument<LoanDocument>>(await t.request(`/loans?filter=book_id:${bookId}`));
@@ -312,7 +313,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     ]);
     const response = await submit(t, controlOf(book, 'borrow'), { borrower_id: member.id });
     expect(response.status).toBe(201);
-    const loan = await json(response);
+    const loan = await json<LoanDocument>(response);
     expect(loan).toMatchObject({ book_id: bookId, borrower_id: member.id, status: 'active' });
     expect(loan.links).toContainEqual({ rel: 'borrower', href: `/users/${member.id}` });
 
@@ -360,7 +361,7 @@ describe('the loan period is the library’s setting', () => {
     const member = await addUser(t, 'Yolanda Weekly', 'member');
     const response = await borrowByControl(t.as(member.token), bookId);
     expect(response.status).toBe(201);
-    const loan = await json(response);
+    const loan = await json<LoanDocument>(response);
     expect(loan.borrowed_at).toMatch(ISO_UTC);
     expect(loan.due_at).toMatch(ISO_UTC);
     expect(Date.parse(loan.due_at) - Date.parse(loan.borrowed_at)).toBe(7 * DAY_MS);
@@ -410,10 +411,11 @@ describe('listing loans', () => {
 
   const L = (n: number) => loan[n - 1] as number;
   const B = (n: number) => book[n - 1] as number;
-  const list = async (client: TestClient, path: string) => {
+  /** A listing of loans: unpaged (an array) unless `T` names the page the path asks for. */
+  const list = async <T = CollectionDocument<LoanDocument>>(client: TestClient, path: string) => {
     const response = await client.request(path);
     expect(response.status, path).toBe(200);
-    return json(response);
+    return json<T>(response);
   };
 
   it('lists every loan for a librarian, by id, as a bare array', async () => {
@@ -443,7 +445,7 @@ describe('listing loans', () => {
   });
 
   it('an overdue loan shows its past due date and status overdue; it may be returned, not renewed', async () => {
-    const overdue = await list(t.as(alice.token), `/loans/${L(2)}`);
+    const overdue = await list<LoanDocument>(t.as(alice.token), `/loans/${L(2)}`);
     expect(overdue).toMatchObject({ status: 'overdue', returned_at: null });
     expect(Object.keys(overdue.controls)).toEqual(['return']);
     expect(Date.parse(overdue.due_at)).toBeLessThan(Date.now());
@@ -468,25 +470,25 @@ describe('listing loans', () => {
   });
 
   it('pages with meta and links', async () => {
-    const first = await list(t, '/loans?per_page=2');
+    const first = await list<PageDoc<LoanDocument>>(t, '/loans?per_page=2');
     expect(first.meta).toEqual({ page: 1, per_page: 2, total_pages: 3, total_items: 5 });
     expect(ids(first.data)).toEqual([L(1), L(2)]);
     const rels = first.links.map((l: { rel: string }) => l.rel);
     expect(rels).toEqual(expect.arrayContaining(['self', 'first', 'last', 'next']));
     expect(rels).not.toContain('prev');
 
-    const last = await list(t, '/loans?per_page=2&page=3');
+    const last = await list<PageDoc<LoanDocument>>(t, '/loans?per_page=2&page=3');
     expect(last.meta).toEqual({ page: 3, per_page: 2, total_pages: 3, total_items: 5 });
     expect(ids(last.data)).toEqual([L(5)]);
 
-    const filtered = await list(t, '/loans?filter=status:active&page=1');
+    const filtered = await list<PageDoc<LoanDocument>>(t, '/loans?filter=status:active&page=1');
     expect(filtered.meta).toEqual({ page: 1, per_page: 20, total_pages: 1, total_items: 3 });
 
-    const past = await list(t, '/loans?page=9&per_page=2');
+    const past = await list<PageDoc<LoanDocument>>(t, '/loans?page=9&per_page=2');
     expect(past.data).toEqual([]);
     expect(past.meta).toEqual({ page: 9, per_page: 2, total_pages: 3, total_items: 5 });
 
-    const own = await list(t.as(bruno.token), `/users/${bruno.id}/loans?per_page=1`);
+    const own = await list<PageDoc<LoanDocument>>(t.as(bruno.token), `/users/${bruno.id}/loans?per_page=1`);
     expect(own.meta).toEqual({ page: 1, per_page: 1, total_pages: 2, total_items: 2 });
     expect(ids(own.data)).toEqual([L(4)]);
   });
@@ -511,9 +513,9 @@ describe('listing loans', () => {
       'active',
       'returned',
     ]);
-    expect(bare[0].links).toContainEqual({ rel: 'self', href: `/loans/${L(1)}` });
+    expect(bare[0]?.links).toContainEqual({ rel: 'self', href: `/loans/${L(1)}` });
 
-    const page = await list(t, '/loans?fields=borrowed_at,returned_at&page=1');
+    const page = await list<PageDoc<LoanDocument>>(t, '/loans?fields=borrowed_at,returned_at&page=1');
     for (const item of page.data) expect(Object.keys(item).sort()).toEqual(['borrowed_at', 'links', 'returned_at']);
   });
 
@@ -541,7 +543,7 @@ describe('listing loans', () => {
     expect(ids(await list(asAlice, '/loans'))).toEqual([L(1), L(2), L(3)]);
     expect(ids(await list(asAlice, `/loans?filter=borrower_id:${bruno.id}`))).toEqual([]);
     expect(ids(await list(asAlice, `/loans?filter=book_id:${B(1)}`))).toEqual([L(1)]);
-    expect((await list(asAlice, '/loans?page=1')).meta.total_items).toBe(3);
+    expect((await list<PageDoc<LoanDocument>>(asAlice, '/loans?page=1')).meta.total_items).toBe(3);
     expect(ids(await list(t.as(bruno.token), '/loans'))).toEqual([L(4), L(5)]);
 
     for (const path of [`/loans/${L(4)}`, `/users/${bruno.id}/loans`]) {
@@ -553,16 +555,20 @@ describe('listing loans', () => {
   });
 
   it('books filter on availability', async () => {
-    expect(ids(await list(t, '/books?filter=available:false'))).toEqual([B(2), B(3), B(4)]);
-    expect(ids(await list(t, '/books?filter=available:true'))).toEqual([B(1), B(5)]);
-    const page = await list(t.anonymous, '/books?filter=available:false&page=1');
+    expect(ids(await list<CollectionDocument<BookDocument>>(t, '/books?filter=available:false'))).toEqual([
+      B(2),
+      B(3),
+      B(4),
+    ]);
+    expect(ids(await list<CollectionDocument<BookDocument>>(t, '/books?filter=available:true'))).toEqual([B(1), B(5)]);
+    const page = await list<PageDoc<BookDocument>>(t.anonymous, '/books?filter=available:false&page=1');
     expect(page.meta.total_items).toBe(3);
     for (const item of page.data)
       expect(item).toMatchObject({ available: false, due_at: expect.stringMatching(ISO_UTC) });
   });
 
   it('a book with loan history cannot be deleted (409) and offers no delete control; one without history can', async () => {
-    const kept = await list(t, `/books/${B(1)}`);
+    const kept = await list<BookDocument>(t, `/books/${B(1)}`);
     expect(kept).toMatchObject({ available: true, due_at: null });
     expect(Object.keys(kept.controls)).toEqual(expect.arrayContaining(['borrow', 'update', 'edit']));
     expect(kept.controls).not.toHaveProperty('delete');
@@ -572,11 +578,11 @@ describe('listing loans', () => {
     expect((await t.request(`/books/${B(1)}`)).status).toBe(200);
     expect(ids(await list(t, `/loans?filter=book_id:${B(1)}`))).toEqual([L(1), L(5)]);
 
-    const onLoan = await list(t, `/books/${B(2)}`);
+    const onLoan = await list<BookDocument>(t, `/books/${B(2)}`);
     expect(onLoan.controls).not.toHaveProperty('delete');
     expect((await t.request(`/books/${B(2)}`, { method: 'DELETE' })).status).toBe(409);
 
-    const neverLent = await list(t, `/books/${B(5)}`);
+    const neverLent = await list<BookDocument>(t, `/books/${B(5)}`);
     expect(neverLent.controls.delete).toMatchObject({ href: `/books/${B(5)}`, method: 'DELETE' });
   });
 });
@@ -614,7 +620,7 @@ describe('the cap on a member’s active loans (maxActiveLoans 2)', () => {
     // A librarian lending to the capped member is refused the same way.
     const lent = await borrow(t, three, { borrower_id: capped.id });
     expect(lent.status).toBe(409);
-    expect((await json(lent)).error.message).toMatch(/2 active loans/);
+    expect((await json<ErrorDocument>(lent)).error.message).toMatch(/2 active loans/);
     expect(await json<BookDocument>(await t.request(`/books/${three}`))).toMatchObject({
       available: true,
       due_at: null,
@@ -626,7 +632,11 @@ describe('the cap on a member’s active loans (maxActiveLoans 2)', () => {
     expect((await returnByControl(asCapped, first.id)).status).toBe(200);
     const response = await borrowByControl(asCapped, three);
     expect(response.status).toBe(201);
-    expect(await json(response)).toMatchObject({ book_id: three, borrower_id: capped.id, status: 'active' });
+    expect(await json<LoanDocument>(response)).toMatchObject({
+      book_id: three,
+      borrower_id: capped.id,
+      status: 'active',
+    });
     expect(
       ids(await json<CollectionDocument<LoanDocument>>(await asCapped.request('/loans?filter=status:active'))).length,
     ).toBe(2);
@@ -664,6 +674,6 @@ describe('the default lending policy', () => {
     );
     const refused = await borrow(asMember, eleventh);
     expect(refused.status).toBe(409);
-    expect((await json(refused)).error.message).toMatch(/10 active loans/);
+    expect((await json<ErrorDocument>(refused)).error.message).toMatch(/10 active loans/);
   });
 });
