@@ -327,3 +327,9 @@ export type HalDocument<State = Record<string, unknown>> = State & {
   _embedded?: { item: HalDocument<State>[] };
   _templates?: Record<string, HalTemplate>;
 };
+
+/** The href of a HAL document's one link of this rel; undefined when it has none, or several. */
+export function halHref(doc: Pick<HalDocument, '_links'>, rel: string): string | undefined {
+  const link = doc._links[rel];
+  return Array.isArray(link) ? undefined : link?.href;
+}
