@@ -9,6 +9,7 @@ import type { HoldStatus } from '../../src/domain/hold.js';
 import type { RecordOutcome } from '../../src/domain/imports/report.js';
 import type { LoanStatus } from '../../src/domain/loan.js';
 import type { Facet } from '../../src/hypermedia/model.js';
+import type { Deprecation } from '../../src/hypermedia/vocabulary.js';
 import type { TestClient } from './client.js';
 
 export interface LinkDoc {
@@ -68,6 +69,47 @@ export type CollectionDocument<D> = Member<D>[];
 export interface ErrorDocument {
   error: { code: number; message: string; details?: Record<string, string> };
 }
+
+/** An error as RFC 9457 problem details, on request (`Accept: application/problem+json`); `code` is the status again. */
+export interface ProblemDocument {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: number;
+  /** For invalid or unprocessable input: each field at fault, by the name the controls use. */
+  errors?: { field: string; message: string }[];
+}
+
+/** `GET /profile`: what each rel and control means, where each control appears and its fields, and the limits. */
+export type ProfileDocument = Document<{
+  name: string;
+  description: string;
+  vocabulary: {
+    rels: Record<string, { means: string; deprecated?: Deprecation }>;
+    controls: Record<
+      string,
+      {
+        does: string;
+        method: string;
+        appears: string;
+        deprecated?: Deprecation;
+        targets: Record<
+          string,
+          { appears: string; contentType?: string; fields: Record<string, Omit<FieldDoc, 'name'> & { title?: string }> }
+        >;
+      }
+    >;
+  };
+  paging: Record<string, string>;
+  listing_facets: Record<string, string>;
+  book_fields: Record<string, string>;
+  problems: {
+    explanation: string;
+    types: Record<string, { type: string; status: number | '4xx'; title: string; means: string }>;
+  };
+  limits: { rate: Record<string, { quota: number; window_seconds: number }> | 'none'; explanation: string };
+}>;
 
 /** The root: the service's name and description, the links a caller may follow and the controls it may submit. */
 export type RootDocument = Document<{ name: string; description: string }>;
@@ -332,4 +374,45 @@ export type HalDocument<State = Record<string, unknown>> = State & {
 export function halHref(doc: Pick<HalDocument, '_links'>, rel: string): string | undefined {
   const link = doc._links[rel];
   return Array.isArray(link) ? undefined : link?.href;
+}
+
+/** A JSON Schema as the OpenAPI description writes one: the keywords read, any other `unknown`. */
+export interface SchemaDoc {
+  type?: string | string[];
+  properties?: Record<string, SchemaDoc>;
+  required?: string[];
+  items?: SchemaDoc;
+  enum?: unknown[];
+  $ref?: string;
+  [keyword: string]: unknown;
+}
+
+/** A request or response body of one media type. */
+export interface OpenApiMedia {
+  schema: SchemaDoc;
+}
+
+/** An operation of the OpenAPI description. */
+export interface OpenApiOperation {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  parameters?: { name: string; in: string; required?: boolean; schema?: SchemaDoc; [key: string]: unknown }[];
+  requestBody?: { required?: boolean; content: Record<string, OpenApiMedia> };
+  responses: Record<string, { description?: string; content?: Record<string, OpenApiMedia>; $ref?: string }>;
+  [key: string]: unknown;
+}
+
+/** `GET /openapi.json`: the OpenAPI 3.1 description, paths keyed by method. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: Record<string, unknown>;
+  servers?: { url: string }[];
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: {
+    schemas: Record<string, SchemaDoc>;
+    responses: Record<string, { description: string; content: Record<string, OpenApiMedia> }>;
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
 }
