@@ -9,7 +9,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
 import { borrow, borrowed } from './support/circulation.js';
-import { linkOf, type RootDocument } from './support/documents.js';
+import {
+  type HalDocument,
+  linkOf,
+  type OpenApiDocument,
+  type ProfileDocument,
+  present,
+  type RootDocument,
+} from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 interface FacetValue {
@@ -235,7 +242,9 @@ describe('facets of book listings', () => {
   it('leaves a listing without `facets` without facets', async () => {
     const body = await page(t, '/books?page=1');
     expect(body).not.toHaveProperty('facets');
-    const hal = await json(await t.request('/books?page=1', { headers: { Accept: 'application/hal+json' } }));
+    const hal = await json<HalDocument>(
+      await t.request('/books?page=1', { headers: { Accept: 'application/hal+json' } }),
+    );
     expect(hal).not.toHaveProperty('facets');
     expect(hal._links).not.toHaveProperty('facet');
   });
@@ -255,7 +264,7 @@ describe('facets of book listings', () => {
   it('shows facets in HAL and HAL-FORMS as a property and as `facet` links', async () => {
     for (const accept of ['application/hal+json', 'application/prs.hal-forms+json']) {
       const response = await t.request('/books?page=1&facets=author,available', { headers: { Accept: accept } });
-      const hal = await json(response);
+      const hal = await json<HalDocument>(response);
       const seed = await page(t, '/books?page=1&facets=author,available');
       expect(hal.facets, accept).toEqual(seed.facets);
       const links = hal._links.facet as { href: string; title: string }[];
@@ -285,23 +294,24 @@ describe('facets of book listings', () => {
   });
 
   it('is described by the profile and OpenAPI: the parameter, the shape and the rel', async () => {
-    const profile = await json(await t.request('/profile'));
-    expect(profile.vocabulary.rels.facet.means).toMatch(/narrowed/);
+    const profile = await json<ProfileDocument>(await t.request('/profile'));
+    expect(profile.vocabulary.rels.facet?.means).toMatch(/narrowed/);
     expect(Object.keys(profile.listing_facets)).toEqual(['parameter', 'values', 'estimated']);
-    const searchAt = profile.vocabulary.controls.search.targets;
-    expect(Object.keys(searchAt['/books'].fields)).toContain('facets');
-    const openapi = await json(await t.request('/openapi.json'));
-    const parameter = openapi.paths['/books'].get.parameters.find((p: { name: string }) => p.name === 'facets');
-    expect(new RegExp(parameter.schema.pattern).test('author,decade,available')).toBe(true);
-    expect(new RegExp(parameter.schema.pattern).test('colour')).toBe(false);
-    expect(openapi.components.schemas.Facet.properties.name.enum).toEqual([
+    const searchAt = present(profile.vocabulary.controls.search, 'the search control').targets;
+    expect(Object.keys(present(searchAt['/books'], 'the search of books').fields)).toContain('facets');
+    const openapi = await json<OpenApiDocument>(await t.request('/openapi.json'));
+    const parameter = openapi.paths['/books']?.get?.parameters?.find((p: { name: string }) => p.name === 'facets');
+    const pattern = present(parameter?.schema?.pattern, 'the pattern of facets');
+    expect(new RegExp(pattern).test('author,decade,available')).toBe(true);
+    expect(new RegExp(pattern).test('colour')).toBe(false);
+    expect(openapi.components.schemas.Facet?.properties?.name?.enum).toEqual([
       'author',
       'decade',
       'available',
       'language',
       'subject',
     ]);
-    expect(openapi.components.schemas.Link.properties.rel.enum).toContain('facet');
+    expect(openapi.components.schemas.Link?.properties?.rel?.enum).toContain('facet');
   });
 
   it('declares `facets` in the search control and the root’s search template', async () => {

@@ -18,12 +18,15 @@ import {
 import {
   type AuthorDocument,
   type BookDocument,
+  type CollectionDocument,
   type ControlDoc,
   type Doc,
+  type Document,
   type FieldDoc,
   type HalDocument,
   type LinkDoc,
   linkHeader,
+  type Member,
   type PageDoc,
   present,
   remoteOptions,
@@ -223,7 +226,8 @@ describe('hypermedia (path-absolute hrefs)', () => {
         });
         const response = await t.request(href);
         expect(response.status, href).toBe(200);
-        const { data } = await json(response);
+        // A page of books, or the suggestions (which have no id): either way members with links.
+        const { data } = await json<{ data: Member<Document<{ id?: number }>>[] }>(response);
         if (l.rel === 'suggestions') {
           expect(href).toBe('/suggestions?query=expansion');
           const books = data.map((s: { links: { href: string }[] }) => s.links[0]?.href);
@@ -231,7 +235,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
           continue;
         }
         expect(href).toContain('filter=publication_year%3A1811&filter=publication_year%3A1813');
-        expect(data.map((b: { id: number }) => b.id)).toEqual([first, second]);
+        expect(data.map((b) => b.id)).toEqual([first, second]);
       }
     });
   });
@@ -530,7 +534,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
       // A client sending the prefilled value creates a book by this author.
       const response = await submit(t, create, { title: 'Prefilled Pastures', publication_year: 2002 });
       expect(response.status).toBe(201);
-      expect(await json(response)).toMatchObject({ title: 'Prefilled Pastures', author_id: author });
+      expect(await json<BookDocument>(response)).toMatchObject({ title: 'Prefilled Pastures', author_id: author });
       const after = await fetchDoc<PageDoc<BookDocument>>(t, `/authors/${author}/books?page=1`);
       expect(after.data.map((b: { title: string }) => b.title)).toEqual(['Prefilled Pastures']);
     });
@@ -540,7 +544,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
       const response = await t.request(`/authors/${author}/books`);
       expect(response.status).toBe(200);
       expect(response.headers.get('link')).toContain(`</authors/${author}>; rel="up"`);
-      expectVocabulary(await json(response), response);
+      expectVocabulary(await json<CollectionDocument<BookDocument>>(response), response);
     });
   });
 
@@ -612,7 +616,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
       for (const href of ['/books', '/authors', `/authors/${author}/books`]) {
         const response = await t.request(href);
         expect(response.status).toBe(200);
-        expectVocabulary(await json(response), response);
+        expectVocabulary(await json<CollectionDocument<Doc>>(response), response);
       }
     });
   });
@@ -696,7 +700,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
   it('creating answers an absolute Location, and every document reached has absolute hrefs', async () => {
     const authorResponse = await p.send('POST', '/authors', { name: 'Absolute Proxymoor' });
     expect(authorResponse.status).toBe(201);
-    const author = await json(authorResponse);
+    const author = await json<AuthorDocument>(authorResponse);
     expect(authorResponse.headers.get('location')).toBe(`${base}/authors/${author.id}`);
 
     const bookResponse = await p.send('POST', '/books', {
@@ -706,7 +710,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
     });
     expect(bookResponse.status).toBe(201);
     const location = bookResponse.headers.get('location') as string;
-    const created = await json(bookResponse);
+    const created = await json<BookDocument>(bookResponse);
     expect(location).toBe(`${base}/books/${created.id}`);
 
     const book = await fetchPublic(location);
@@ -726,13 +730,13 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
 
   it('the items of a bare stream and its Link header are absolute too', async () => {
     const authorResponse = await p.send('POST', '/authors', { name: 'Streamly Proxymoor' });
-    const author = await json(authorResponse);
+    const author = await json<AuthorDocument>(authorResponse);
     const bookResponse = await p.send('POST', '/books', {
       title: 'Streamed Straits',
       publication_year: 1977,
       author_id: author.id,
     });
-    const book = await json(bookResponse);
+    const book = await json<BookDocument>(bookResponse);
     const response = await p.request(`/authors/${author.id}/books`);
     expect(response.status).toBe(200);
     const headerHrefs = linkHeader(response).map((link) => link.href);

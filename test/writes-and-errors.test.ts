@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
-import type { AuthorDocument, BookDocument } from './support/documents.js';
+import type { AuthorDocument, BookDocument, CollectionDocument, PageDoc } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 let t: TestCatalogue;
@@ -31,21 +31,21 @@ afterAll(() => t.close());
 async function countOf(collection: '/books' | '/authors'): Promise<number> {
   const response = await t.request(`${collection}?per_page=1`);
   expect(response.status).toBe(200);
-  return (await json(response)).meta.total_items;
+  return (await json<PageDoc>(response)).meta.total_items;
 }
 
 /** What a resource reads back as: the whole document and its ETag. */
 async function snapshot(path: string): Promise<{ etag: string | null; body: unknown }> {
   const response = await t.request(path);
   expect(response.status).toBe(200);
-  return { etag: response.headers.get('etag'), body: await json(response) };
+  return { etag: response.headers.get('etag'), body: await json<unknown>(response) };
 }
 
 /** Books with exactly this title (a filter on the collection). */
 async function booksTitled(title: string): Promise<unknown[]> {
   const response = await t.request(`/books?${new URLSearchParams({ filter: `title:${title}` })}`);
   expect(response.status).toBe(200);
-  return json(response);
+  return json<CollectionDocument<BookDocument>>(response);
 }
 
 /** Sends a raw body with the given headers (no Content-Type unless given). */
@@ -140,7 +140,7 @@ describe('POST /books', () => {
     const before = await countOf('/books');
     const response = await t.send('POST', '/books', validBook('Freshly Created Book'));
     expect(response.status).toBe(201);
-    const book = await json(response);
+    const book = await json<BookDocument>(response);
     expect(book).toMatchObject({ title: 'Freshly Created Book', publication_year: 1999, author_id: writer });
     expect(Number.isInteger(book.id)).toBe(true);
     expect(response.headers.get('location')).toBe(`/books/${book.id}`);
@@ -171,7 +171,7 @@ describe('POST /books', () => {
     ]) {
       const response = await t.send('POST', '/books', body);
       expect(response.status).toBe(201);
-      const created = await json(response);
+      const created = await json<BookDocument>(response);
       expect(created).toMatchObject(body);
       expect(await json<BookDocument>(await t.request(`/books/${created.id}`))).toMatchObject(body);
     }
@@ -317,7 +317,7 @@ describe.each(['PUT', 'PATCH'])('%s /books/{id}', (method) => {
     for (const [change, expected] of steps) {
       const response = await t.send(method, `/books/${id}`, change);
       expect(response.status).toBe(200);
-      const body = await json(response);
+      const body = await json<BookDocument>(response);
       expect(body).toMatchObject({ id, ...expected });
       expect(await json<BookDocument>(await t.request(`/books/${id}`))).toEqual(body);
     }
@@ -416,7 +416,7 @@ describe('POST /authors', () => {
     const before = await countOf('/authors');
     const response = await t.send('POST', '/authors', { name: 'Freshly Created Author' });
     expect(response.status).toBe(201);
-    const author = await json(response);
+    const author = await json<AuthorDocument>(response);
     expect(author).toMatchObject({ name: 'Freshly Created Author' });
     expect(Number.isInteger(author.id)).toBe(true);
     expect(response.headers.get('location')).toBe(`/authors/${author.id}`);
@@ -428,7 +428,7 @@ describe('POST /authors', () => {
     for (const name of [`Long${'n'.repeat(196)}`, '\u{1F58B}'.repeat(200)]) {
       const response = await t.send('POST', '/authors', { name });
       expect(response.status).toBe(201);
-      const { id } = await json(response);
+      const { id } = await json<AuthorDocument>(response);
       expect((await json<AuthorDocument>(await t.request(`/authors/${id}`))).name).toBe(name);
     }
   });
@@ -470,7 +470,7 @@ describe.each(['PUT', 'PATCH'])('%s /authors/{id}', (method) => {
     const id = await addAuthor(t, `Renamed Author Before ${method}`);
     const response = await t.send(method, `/authors/${id}`, { name: `Renamed Author After ${method}` });
     expect(response.status).toBe(200);
-    const body = await json(response);
+    const body = await json<AuthorDocument>(response);
     expect(body).toMatchObject({ id, name: `Renamed Author After ${method}` });
     expect(await json<AuthorDocument>(await t.request(`/authors/${id}`))).toEqual(body);
   });

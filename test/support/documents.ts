@@ -246,6 +246,14 @@ export interface ChangesPageDocument {
   controls: Record<string, ControlDoc>;
 }
 
+/** `GET /suggestions?query=…`: authors and books for a text typed so far, each linked to its document. */
+export interface SuggestionsDocument {
+  data: Member<Document<{ type: 'author' | 'book'; label: string }>>[];
+  query: string;
+  links: LinkDoc[];
+  controls: Record<string, ControlDoc>;
+}
+
 /** An import's report: the counts, and each record listed (linked to its book unless refused). */
 export interface ImportReportDocument {
   data: Member<Document<Omit<RecordOutcome, 'title'>>>[];
@@ -383,6 +391,9 @@ export interface SchemaDoc {
   required?: string[];
   items?: SchemaDoc;
   enum?: unknown[];
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
   $ref?: string;
   [keyword: string]: unknown;
 }
