@@ -71,7 +71,7 @@ describe('simultaneous borrows and returns (no cap)', () => {
     expect(tally(responses)).toEqual({ 201: 1, 409: 39 });
 
     const winner = responses.find((r) => r.status === 201) as Response;
-    const loan = await json(winner);
+    const loan = await json<LoanDocument>(winner);
     expect(members.map((m) => m.id)).toContain(loan.borrower_id);
     for (const body of await conflicts(responses)) expect(body.error.message).toContain(loan.due_at);
 
@@ -89,7 +89,7 @@ describe('simultaneous borrows and returns (no cap)', () => {
     const member = await addUser(t, 'Double Returner', 'member');
     const borrowed = await borrow(t.as(member.token), bookId);
     expect(borrowed.status).toBe(201);
-    const loan = await json(borrowed);
+    const loan = await json<LoanDocument>(borrowed);
 
     await warmUp(t);
     const responses = await Promise.all(
@@ -98,7 +98,7 @@ describe('simultaneous borrows and returns (no cap)', () => {
     expect(tally(responses)).toEqual({ 200: 1, 409: 19 });
     await conflicts(responses);
 
-    const returned = await json(responses.find((r) => r.status === 200) as Response);
+    const returned = await json<LoanDocument>(responses.find((r) => r.status === 200) as Response);
     expect(returned).toMatchObject({ id: loan.id, status: 'returned' });
     const stored = await json<LoanDocument>(await t.request(`/loans/${loan.id}`));
     expect(stored.returned_at).toBe(returned.returned_at);

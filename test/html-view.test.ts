@@ -156,7 +156,10 @@ describe('form posts', () => {
     expect(response.status).toBe(303);
     const location = response.headers.get('location') as string;
     expect(location).toMatch(/^\/books\/\d+$/);
-    expect(await json(await t.request(location))).toMatchObject({ title: 'Formed Book', publication_year: 1984 });
+    expect(await json<BookDocument>(await t.request(location))).toMatchObject({
+      title: 'Formed Book',
+      publication_year: 1984,
+    });
   });
 
   it('_method=PATCH and _method=DELETE on form posts act as those methods', async () => {
@@ -202,7 +205,9 @@ describe('signing in', () => {
     expect(response.status).toBe(200);
     const cookie = response.headers.get('set-cookie') as string;
     expect(cookie).toMatch(/^catalogue_session=cat_[\w-]+; Path=\/; HttpOnly; SameSite=Strict$/);
-    const root = await json(await t.anonymous.request('/', { headers: { Cookie: cookie.split(';')[0] as string } }));
+    const root = await json<RootDocument>(
+      await t.anonymous.request('/', { headers: { Cookie: cookie.split(';')[0] as string } }),
+    );
     expect(Object.keys(root.controls)).toEqual(['logout', 'search']);
     expect(root.links.map((l: { rel: string }) => l.rel)).toContain('me');
     const out = await t.anonymous.request('/session', {
@@ -257,7 +262,7 @@ describe('signing in', () => {
     const response = await t.anonymous.request('/', { headers: { Cookie: cookie } });
     expect(response.status).toBe(200);
     expect(response.headers.get('set-cookie')).toMatch(/^catalogue_session=; Max-Age=0/);
-    expect(Object.keys((await json(response)).controls)).toEqual(['login', 'search']);
+    expect(Object.keys((await json<RootDocument>(response)).controls)).toEqual(['login', 'search']);
   });
 });
 
@@ -350,11 +355,13 @@ describe('a view made for people', () => {
       expect(box?.[2]).toContain('id="searchbox-query" name="query"');
       expect(box?.[2]).toContain('<label for="searchbox-sort">Sort by</label>');
       // The orders are the control's `sort` choices, by their labels: no field,-field to type.
-      const control = (await json(await t.request(path.includes('?') ? `${path}&page=1` : `${path}?page=1`))).controls
-        .search;
+      const control = controlOf(
+        await json<PageDoc<BookDocument>>(await t.request(path.includes('?') ? `${path}&page=1` : `${path}?page=1`)),
+        'search',
+      );
       const sortField = control.fields.find((f: { name: string }) => f.name === 'sort');
       const options = [...(box?.[2] ?? '').matchAll(/<option value="([^"]*)"[^>]*>([^<]+)<\/option>/g)];
-      expect(options.map((m) => ({ value: m[1], prompt: m[2] }))).toEqual(sortField.options);
+      expect(options.map((m) => ({ value: m[1], prompt: m[2] }))).toEqual(sortField?.options);
       // What the form sends besides the words and the order: the page size, and the facets the page asks
       // for where the control takes them.
       const hidden = [...(box?.[2] ?? '').matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)];
@@ -628,11 +635,12 @@ describe('the patron search page', () => {
   it('shows what the listing answers: its facets as the JSON has them, and its correction', async () => {
     // Whatever the catalogue answers for these searches, the page shows the same facets and correction.
     for (const path of ['/books?query=paged', '/books?query=pagd', `/authors/${author}/books?query=availability`]) {
-      const declares = (await json(await t.request(`${path}&page=1`))).controls.search.fields.some(
-        (f: { name: string }) => f.name === 'facets',
-      );
+      const declares = controlOf(
+        await json<PageDoc<BookDocument>>(await t.request(`${path}&page=1`)),
+        'search',
+      ).fields.some((f: { name: string }) => f.name === 'facets');
       const asked = declares ? `${path}&facets=author,decade,available&per_page=20` : `${path}&per_page=20`;
-      const body = await json(await t.anonymous.request(asked));
+      const body = await json<PageDoc<BookDocument>>(await t.anonymous.request(asked));
       const html = main(await page(asked));
       for (const facet of body.facets ?? []) {
         for (const value of facet.values) {
