@@ -9,7 +9,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json } from '../support/catalogue.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
-import type { AuthorDocument } from '../support/documents.js';
+import { type AuthorDocument, type ChangesPageDocument, linkOf } from '../support/documents.js';
 import { millisecondsUntil } from '../support/poll.js';
 import { call, created, type RunningServer, startServer } from '../support/server.js';
 import { SseReader } from '../support/sse.js';
@@ -39,9 +39,9 @@ describe('the change feed on two server processes', () => {
   async function poll(server: RunningServer, href: string): Promise<{ events: Event[]; resume: string }> {
     const events: Event[] = [];
     for (let at = href; ; ) {
-      const page = await json(await get(server, at));
+      const page = await json<ChangesPageDocument>(await get(server, at));
       events.push(...page.data);
-      const next = page.links.find((l: { rel: string }) => l.rel === 'next').href;
+      const next = linkOf(page, 'next').href;
       if (page.data.length === 0) return { events, resume: next };
       at = next;
     }

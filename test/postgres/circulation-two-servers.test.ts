@@ -11,7 +11,14 @@ import { SWEEP_EVERY_MS } from '../../src/db/hold-expiry.js';
 import { json } from '../support/catalogue.js';
 import { borrow, borrowed, held, returned } from '../support/circulation.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
-import type { AuthorDocument, BookDocument, NewTokenDocument, UserDocument } from '../support/documents.js';
+import type {
+  AuthorDocument,
+  BookDocument,
+  HoldDocument,
+  LoanDocument,
+  NewTokenDocument,
+  UserDocument,
+} from '../support/documents.js';
 import { expectError } from '../support/errors.js';
 import { millisecondsUntil } from '../support/poll.js';
 import { call, clientOf, created, type RunningServer, startServer } from '../support/server.js';
@@ -95,12 +102,12 @@ describe('circulation across two server processes on one PostgreSQL database', (
       for (const response of responses.filter((r) => r.status === 409)) {
         await expectError(response, 409, { message: /hold/, what: `round ${round}` });
       }
-      const loan = await json(responses[statuses.indexOf(201)] as Response);
+      const loan = await json<LoanDocument>(responses[statuses.indexOf(201)] as Response);
       expect(await run(sql`select borrower_id from loans where book_id = ${id} and returned_at is null`)).toEqual([
         { borrower_id: loan.borrower_id },
       ]);
       for (const server of [a, b]) {
-        expect(await json(await call(server, ADMIN_TOKEN, 'GET', `/books/${id}`))).toMatchObject({
+        expect(await json<BookDocument>(await call(server, ADMIN_TOKEN, 'GET', `/books/${id}`))).toMatchObject({
           available: false,
           copies_available: 0,
         });
@@ -115,7 +122,7 @@ describe('circulation across two server processes on one PostgreSQL database', (
     const firstHold = await held(clientOf(a, first.token), id);
     const nextHold = await held(clientOf(b, next.token), id);
     await returned(clientOf(b, lender.token), loan.id);
-    expect(await json(await call(a, first.token, 'GET', `/holds/${firstHold.id}`))).toMatchObject({
+    expect(await json<HoldDocument>(await call(a, first.token, 'GET', `/holds/${firstHold.id}`))).toMatchObject({
       status: 'ready',
       copy_id: loan.copy_id,
     });
@@ -123,20 +130,20 @@ describe('circulation across two server processes on one PostgreSQL database', (
     // Its time runs out; nobody touches the book. One of the processes' sweeps passes the copy on.
     await run(sql`update holds set ready_until = now() - interval '1 second' where id = ${firstHold.id}`);
     const readyForNext = async () =>
-      (await json(await call(b, next.token, 'GET', `/holds/${nextHold.id}`))).status === 'ready';
+      (await json<HoldDocument>(await call(b, next.token, 'GET', `/holds/${nextHold.id}`))).status === 'ready';
     const waited = await millisecondsUntil(readyForNext, 2 * SWEEP_EVERY_MS + 10_000);
     expect(waited, 'the next hold became ready within two sweeps').toBeLessThan(Number.POSITIVE_INFINITY);
 
-    expect(await json(await call(a, first.token, 'GET', `/holds/${firstHold.id}`))).toMatchObject({
+    expect(await json<HoldDocument>(await call(a, first.token, 'GET', `/holds/${firstHold.id}`))).toMatchObject({
       status: 'expired',
     });
-    const forNext = await json(await call(a, next.token, 'GET', `/books/${id}`));
+    const forNext = await json<BookDocument>(await call(a, next.token, 'GET', `/books/${id}`));
     expect(forNext).toMatchObject({ hold_status: 'ready' });
     expect(forNext.controls.borrow).toBeDefined();
     await expectError(await borrow(clientOf(b, first.token), id), 409);
     const lent = await borrow(clientOf(a, next.token), id);
     expect(lent.status).toBe(201);
-    expect(await json(lent)).toMatchObject({ borrower_id: next.id, copy_id: loan.copy_id });
+    expect(await json<LoanDocument>(lent)).toMatchObject({ borrower_id: next.id, copy_id: loan.copy_id });
   }, 60_000);
 
   it('a hold placed through one process keeps the returned copy from a borrow through the other', async () => {
@@ -146,13 +153,13 @@ describe('circulation across two server processes on one PostgreSQL database', (
     await held(clientOf(a, holder.token), id);
     await returned(clientOf(a, lender.token), loan.id);
 
-    const seen = await json(await call(b, other.token, 'GET', `/books/${id}`));
+    const seen = await json<BookDocument>(await call(b, other.token, 'GET', `/books/${id}`));
     expect(seen.controls.borrow).toBeUndefined();
     expect(seen.controls.hold).toBeDefined();
     await expectError(await borrow(clientOf(b, other.token), id), 409);
     await expectError(await borrow(clientOf(b, ADMIN_TOKEN), id, { borrower_id: other.id }), 409);
     const lent = await borrow(clientOf(b, holder.token), id);
     expect(lent.status).toBe(201);
-    expect(await json(lent)).toMatchObject({ borrower_id: holder.id, copy_id: loan.copy_id });
+    expect(await json<LoanDocument>(lent)).toMatchObject({ borrower_id: holder.id, copy_id: loan.copy_id });
   });
 });

@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LISTENING_APPLICATION_NAME } from '../../src/db/listen.js';
 import { reportFigure } from '../reliability/figures.js';
 import { json } from '../support/catalogue.js';
-import type { AuthorDocument, NewTokenDocument, UserDocument } from '../support/documents.js';
+import {
+  type AuthorDocument,
+  type ChangesPageDocument,
+  linkOf,
+  type NewTokenDocument,
+  type UserDocument,
+} from '../support/documents.js';
 import { createReplicatedClusters, multiHostUrl, psql, type ReplicatedClusters } from '../support/pg-cluster.js';
 import { millisecondsUntil } from '../support/poll.js';
 import { call, created, type RunningServer, startServer } from '../support/server.js';
@@ -130,8 +136,8 @@ describe('failover to a promoted standby, two server processes on a multi-host D
   it('a live change-feed stream on B hears a write made through A', async () => {
     let resume = '/changes';
     for (;;) {
-      const page = await json(await call(b, ADMIN_TOKEN, 'GET', resume));
-      resume = page.links.find((link: { rel: string }) => link.rel === 'next').href;
+      const page = await json<ChangesPageDocument>(await call(b, ADMIN_TOKEN, 'GET', resume));
+      resume = linkOf(page, 'next').href;
       if (page.data.length === 0) break;
     }
     const stream = await fetch(new URL(resume, b.url), {

@@ -13,7 +13,13 @@ import { LISTENING_APPLICATION_NAME } from '../../src/db/listen.js';
 import { json } from '../support/catalogue.js';
 import { borrow, borrowed, returnLoan } from '../support/circulation.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
-import type { AuthorDocument, BookDocument, NewTokenDocument, UserDocument } from '../support/documents.js';
+import type {
+  AuthorDocument,
+  BookDocument,
+  LoanDocument,
+  NewTokenDocument,
+  UserDocument,
+} from '../support/documents.js';
 import { type Pgbouncer, startPgbouncer } from '../support/pgbouncer.js';
 import { millisecondsUntil } from '../support/poll.js';
 import { call, clientOf, created, type RunningServer, startServer } from '../support/server.js';
@@ -131,7 +137,9 @@ describe('two server processes behind pgbouncer in transaction mode, DATABASE_PR
       }),
       'book',
     );
-    expect(await json(await call(a, ADMIN_TOKEN, 'GET', `/books/${book.id}`))).toMatchObject({ title: 'Pooled Book' });
+    expect(await json<BookDocument>(await call(a, ADMIN_TOKEN, 'GET', `/books/${book.id}`))).toMatchObject({
+      title: 'Pooled Book',
+    });
     const edited = await call(a, ADMIN_TOKEN, 'PATCH', `/books/${book.id}`, { title: 'Pooled Book, Revised' });
     expect(edited.status).toBe(200);
     expect(await (await call(b, ADMIN_TOKEN, 'GET', '/books?query=revised')).text()).toContain('Pooled Book, Revised');
@@ -148,7 +156,7 @@ describe('two server processes behind pgbouncer in transaction mode, DATABASE_PR
     expect((await borrow(clientOf(b, token), book.id)).status).toBe(409);
     const returned = await returnLoan(clientOf(b, token), loan.id);
     expect(returned.status, await returned.clone().text()).toBe(200);
-    expect(await json(returned)).toMatchObject({ status: 'returned' });
+    expect(await json<LoanDocument>(returned)).toMatchObject({ status: 'returned' });
     expect(a.output() + b.output()).not.toMatch(/prepared statement/);
   });
 

@@ -8,7 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportFigure } from '../reliability/figures.js';
 import { json } from '../support/catalogue.js';
 import { borrowed } from '../support/circulation.js';
-import type { AuthorDocument, BookDocument, NewTokenDocument, UserDocument } from '../support/documents.js';
+import type {
+  AuthorDocument,
+  BookDocument,
+  ErrorDocument,
+  LoanDocument,
+  NewTokenDocument,
+  PageDoc,
+  UserDocument,
+} from '../support/documents.js';
 import { createReplicatedClusters, psql, type ReplicatedClusters } from '../support/pg-cluster.js';
 import { millisecondsUntil } from '../support/poll.js';
 import { ADMIN_TOKEN, call, clientOf, created, type RunningServer, startServer } from '../support/server.js';
@@ -163,16 +171,22 @@ describe('read-your-writes, across processes, while the standby lags', () => {
         books.push(book.id);
         const read = await call(b, ADMIN_TOKEN, 'GET', `/books/${book.id}`);
         expect(read.status).toBe(200);
-        expect(await json(read)).toMatchObject({ id: book.id, title });
-        const search = await json(await call(b, ADMIN_TOKEN, 'GET', `/books?query=volume${i}x&page=1`));
+        expect(await json<BookDocument>(read)).toMatchObject({ id: book.id, title });
+        const search = await json<PageDoc<BookDocument>>(
+          await call(b, ADMIN_TOKEN, 'GET', `/books?query=volume${i}x&page=1`),
+        );
         expect(search.data.map((found: { id: number }) => found.id)).toContain(book.id);
-        const listing = await json(await call(b, ADMIN_TOKEN, 'GET', `/authors/${author.id}/books?page=1`));
+        const listing = await json<PageDoc<BookDocument>>(
+          await call(b, ADMIN_TOKEN, 'GET', `/authors/${author.id}/books?page=1`),
+        );
         expect(listing.data.map((listed: { id: number }) => listed.id).sort()).toEqual([...books].sort());
       }
       // Anyone else reads from the standby, which has not replayed them, through either process.
       for (const server of [a, b]) {
         expect((await fetch(new URL(`/books/${books[0]}`, server.url))).status).toBe(404);
-        const listing = await json(await fetch(new URL(`/authors/${author.id}/books?page=1`, server.url)));
+        const listing = await json<PageDoc<BookDocument>>(
+          await fetch(new URL(`/authors/${author.id}/books?page=1`, server.url)),
+        );
         expect(listing.data).toEqual([]);
       }
       psql(clusters.standby.url, 'select pg_wal_replay_resume()');
@@ -210,11 +224,15 @@ describe('read-your-writes, across processes, while the standby lags', () => {
     psql(clusters.standby.url, 'select pg_wal_replay_pause()');
     try {
       const loan = await borrowed(clientOf(a, token), book.id);
-      const loans = await json(await call(b, token, 'GET', '/loans?page=1'));
+      const loans = await json<PageDoc<LoanDocument>>(await call(b, token, 'GET', '/loans?page=1'));
       expect(loans.data.map((listed: { id: number }) => listed.id)).toContain(loan.id);
-      expect(await json(await call(b, token, 'GET', `/books/${book.id}`))).toMatchObject({ available: false });
+      expect(await json<BookDocument>(await call(b, token, 'GET', `/books/${book.id}`))).toMatchObject({
+        available: false,
+      });
       // Anonymous readers still see the book available, on the standby.
-      expect(await json(await fetch(new URL(`/books/${book.id}`, b.url)))).toMatchObject({ available: true });
+      expect(await json<BookDocument>(await fetch(new URL(`/books/${book.id}`, b.url)))).toMatchObject({
+        available: true,
+      });
     } finally {
       psql(clusters.standby.url, 'select pg_wal_replay_resume()');
     }
@@ -241,7 +259,7 @@ describe('the live change feed while the standby lags', () => {
         links: expect.arrayContaining([expect.objectContaining({ href: `/authors/${author.id}` })]),
       });
       // The author itself, read anonymously from the standby, is not there yet.
-      const page = await json(await fetch(new URL(`/authors/${author.id}`, b.url)));
+      const page = await json<ErrorDocument>(await fetch(new URL(`/authors/${author.id}`, b.url)));
       expect(page).toMatchObject({ error: { code: 404 } });
     } finally {
       await sse.cancel();

@@ -11,7 +11,14 @@ import { loans } from '../../src/db/schema/index.js';
 import { json } from '../support/catalogue.js';
 import { borrow } from '../support/circulation.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
-import type { AuthorDocument, BookDocument, NewTokenDocument, UserDocument } from '../support/documents.js';
+import type {
+  AuthorDocument,
+  BookDocument,
+  CollectionDocument,
+  LoanDocument,
+  NewTokenDocument,
+  UserDocument,
+} from '../support/documents.js';
 import { expectError } from '../support/errors.js';
 import { call, clientOf, created, type RunningServer, startServer } from '../support/server.js';
 
@@ -44,7 +51,7 @@ describe('two server processes on one PostgreSQL database', () => {
     for (const server of [a, b]) {
       const response = await call(server, ADMIN_TOKEN, 'GET', '/users?filter=role:librarian');
       expect(response.status).toBe(200);
-      const librarians = await json(response);
+      const librarians = await json<CollectionDocument<UserDocument>>(response);
       expect(librarians.map((u: { name: string }) => u.name)).toEqual(['Administrator']);
     }
   });
@@ -82,7 +89,7 @@ describe('two server processes on one PostgreSQL database', () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(29);
 
-    const loan = await json(responses[statuses.indexOf(201)] as Response);
+    const loan = await json<LoanDocument>(responses[statuses.indexOf(201)] as Response);
     expect(loan).toMatchObject({ book_id: book.id, status: 'active', returned_at: null });
     expect(members.map((m) => m.id)).toContain(loan.borrower_id);
     for (const response of responses.filter((r) => r.status === 409)) {
@@ -99,7 +106,7 @@ describe('two server processes on one PostgreSQL database', () => {
 
     // Both servers show the book on loan until the same date.
     for (const server of [a, b]) {
-      const shown = await json(await fetch(new URL(`/books/${book.id}`, server.url)));
+      const shown = await json<BookDocument>(await fetch(new URL(`/books/${book.id}`, server.url)));
       expect(shown).toMatchObject({ available: false, due_at: loan.due_at });
     }
   });
