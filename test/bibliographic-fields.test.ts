@@ -109,14 +109,20 @@ describe('bibliographic fields of a book', () => {
     const book = await created({ isbn: '9780007525492', language: 'en', subjects: ['Dragons'], publisher: 'X' }, 'C');
     const patched = await t.send('PATCH', `/books/${book.id}`, { language: 'fr', subjects: ['Fées', 'Dragons'] });
     expect(patched.status).toBe(200);
-    expect(await json(patched)).toMatchObject({
+    expect(await json<BookDocument>(patched)).toMatchObject({
       isbn: '9780007525492',
       language: 'fre',
       subjects: ['Fées', 'Dragons'],
     });
     const put = await t.send('PUT', `/books/${book.id}`, { isbn: null, subjects: null, publisher: null });
     expect(put.status).toBe(200);
-    expect(await json(put)).toMatchObject({ title: 'C', isbn: null, language: 'fre', subjects: [], publisher: null });
+    expect(await json<BookDocument>(put)).toMatchObject({
+      title: 'C',
+      isbn: null,
+      language: 'fre',
+      subjects: [],
+      publisher: null,
+    });
     await expectError(await t.send('PATCH', `/books/${book.id}`, { title: null }), 400, { details: ['title'] });
   });
 
@@ -125,7 +131,7 @@ describe('bibliographic fields of a book', () => {
     const start = await json<ChangesPageDocument>(await t.request('/changes?from=now'));
     const next = linkOf(start, 'next').href;
     await t.send('PATCH', `/books/${book.id}`, { subjects: ['Feeds'] });
-    const events = await json(await t.request(next));
+    const events = await json<ChangesPageDocument>(await t.request(next));
     expect(events.data.map((e: { type: string; links: { href: string }[] }) => [e.type, e.links[0]?.href])).toEqual([
       ['book.updated', `/books/${book.id}`],
     ]);
@@ -199,7 +205,7 @@ describe('bibliographic fields of a book', () => {
       body: '_method=PATCH&isbn=&subjects=&language=it&publisher=Allen+%26+Unwin',
     });
     expect(cleared.status).toBe(200);
-    expect(await json(cleared)).toMatchObject({
+    expect(await json<BookDocument>(cleared)).toMatchObject({
       isbn: null,
       subjects: [],
       language: 'ita',
@@ -228,7 +234,9 @@ describe('bibliographic fields of a book', () => {
 
   it('filter by isbn (normalised like the field), language and subject', async () => {
     for (const value of [HOBBIT_13, HOBBIT_10, '0261102214']) {
-      const page = await json(await t.request(`/books?filter=${encodeURIComponent(`isbn:${value}`)}&per_page=5`));
+      const page = await json<PageDoc<BookDocument>>(
+        await t.request(`/books?filter=${encodeURIComponent(`isbn:${value}`)}&per_page=5`),
+      );
       expect(
         page.data.map((b: BookBody) => b.title),
         value,

@@ -114,6 +114,13 @@ export type ProfileDocument = Document<{
 /** The root: the service's name and description, the links a caller may follow and the controls it may submit. */
 export type RootDocument = Document<{ name: string; description: string }>;
 
+/** schema.org in JSON-LD (`application/ld+json`): a `Book` or a `Person`, its properties as schema.org names them. */
+export interface JsonLdDocument {
+  '@context': string;
+  '@type': string;
+  [property: string]: unknown;
+}
+
 /** `GET /health`. */
 export interface HealthDocument {
   status: 'ok';
