@@ -157,7 +157,7 @@ describe('circulation races', () => {
       const responses = await Promise.all([0, 1].map(() => renew(reader.client, loan.id)));
       expect(statuses(responses), `round ${round}`).toEqual([200, 200]);
       expect(
-        (await Promise.all(responses.map((r) => json(r)))).map((r) => r.renewals).sort(),
+        (await Promise.all(responses.map((r) => json<LoanDocument>(r)))).map((r) => r.renewals).sort(),
         `round ${round}`,
       ).toEqual([1, 2]);
       const [row] = await run<{ renewals: number }>(sql`select renewals from loans where id = ${loan.id}`);

@@ -181,7 +181,7 @@ function linkTargets(links: Link[]): Record<string, Target> {
 async function getArray(path: string): Promise<{ items: Item[]; response: Response }> {
   const response = await t.request(path);
   expect(response.status, path).toBe(200);
-  const items = await json(response);
+  const items = await json<Item[]>(response);
   expect(Array.isArray(items), path).toBe(true);
   return { items, response };
 }

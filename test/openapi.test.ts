@@ -37,7 +37,7 @@ beforeAll(async () => {
   const response = await t.anonymous.request(linkHref(root, 'service-desc') as string);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-  doc = await json(response);
+  doc = await json<Doc>(response);
 });
 afterAll(() => t.close());
 
@@ -288,7 +288,7 @@ describe('the OpenAPI document', () => {
       const root = await json<RootDocument>(await proxied.anonymous.request('/'));
       const href = linkHref(root, 'service-desc') as string;
       expect(href).toBe(`${base}/openapi.json`);
-      const described = await json(await proxied.anonymous.request(href.slice(base.length)));
+      const described = await json<Doc>(await proxied.anonymous.request(href.slice(base.length)));
       expect(described.servers).toEqual([{ url: base }]);
       expect(described.externalDocs.url).toBe(`${base}/profile`);
       expect(Object.keys(described.paths)).toEqual(Object.keys(doc.paths));

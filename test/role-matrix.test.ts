@@ -27,6 +27,8 @@ import {
   type LoanDocument,
   type RootDocument,
   submit,
+  type TokenDocument,
+  type UserDocument,
 } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
@@ -80,13 +82,13 @@ async function firstCopyOf(t: TestCatalogue, bookId: number): Promise<number> {
 async function addTokenOf(t: TestCatalogue, userId: number): Promise<number> {
   const response = await t.send('POST', `/users/${userId}/tokens`, { name: unique('matrix token') });
   if (response.status !== 201) throw new Error(`token for ${userId}: ${response.status} ${await response.text()}`);
-  return (await json(response)).id;
+  return (await json<TokenDocument>(response)).id;
 }
 
 async function addPlainUser(t: TestCatalogue): Promise<number> {
   const response = await t.send('POST', '/users', { name: unique('Matrix Patron'), role: 'member' });
   if (response.status !== 201) throw new Error(`creating user: ${response.status} ${await response.text()}`);
-  return (await json(response)).id;
+  return (await json<UserDocument>(response)).id;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -116,7 +116,9 @@ describe('streaming a large collection', () => {
     const members: string[] = [];
     let next: string | undefined = '/books?per_page=100';
     while (next) {
-      const page: { data: unknown[]; links: { rel: string; href: string }[] } = await json(await t.request(next));
+      const page: { data: unknown[]; links: { rel: string; href: string }[] } = await json<PageDoc>(
+        await t.request(next),
+      );
       members.push(...page.data.map((item) => JSON.stringify(item)));
       next = page.links.find((l) => l.rel === 'next')?.href;
     }
@@ -158,7 +160,10 @@ describe('streaming a large collection', () => {
 
     // Single documents, pages and writes still answer.
     const one = inserted[42];
-    expect(await json(await t.request(`/books/${one?.id}`))).toMatchObject({ id: one?.id, title: one?.title });
+    expect(await json<BookDocument>(await t.request(`/books/${one?.id}`))).toMatchObject({
+      id: one?.id,
+      title: one?.title,
+    });
     const page = await json<PageDoc<BookDocument>>(await t.request('/books?per_page=5&page=2'));
     expect(page.meta).toEqual({ page: 2, per_page: 5, total_pages: BOOK_COUNT / 5, total_items: BOOK_COUNT });
     const renamed = await t.send('PATCH', `/authors/${authorIds[2]}`, { name: 'Streamer Gamma Renamed' });
