@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
 import { borrow, borrowed } from './support/circulation.js';
 import {
+  type ControlDoc,
+  controlOf,
   type HalDocument,
   linkOf,
   type OpenApiDocument,
@@ -37,8 +39,7 @@ interface Page {
   meta: { page: number; per_page: number; total_items: number; total_items_estimated?: true };
   facets?: Facet[];
   links: { rel: string; href: string; title?: string }[];
-  // biome-ignore lint/suspicious/noExplicitAny: controls are inspected loosely
-  controls: Record<string, any>;
+  controls: Record<string, ControlDoc>;
 }
 
 async function page(t: TestCatalogue, path: string): Promise<Page> {
@@ -316,13 +317,13 @@ describe('facets of book listings', () => {
 
   it('declares `facets` in the search control and the root’s search template', async () => {
     const books = await page(t, '/books?page=1');
-    const field = (books.controls.search.fields as { name: string; title?: string }[]).find((f) => f.name === 'facets');
+    const field = controlOf(books, 'search').fields.find((f) => f.name === 'facets');
     expect(field).toMatchObject({ name: 'facets', type: 'string', required: false });
     expect(field?.title).toContain('author, decade, available');
     const own = await page(t, `/authors/${a.austen}/books?page=1`);
-    expect(own.controls.search.fields.map((f: { name: string }) => f.name)).toContain('facets');
+    expect(controlOf(own, 'search').fields.map((f) => f.name)).toContain('facets');
     const authors = await page(t, '/authors?page=1');
-    expect(authors.controls.search.fields.map((f: { name: string }) => f.name)).not.toContain('facets');
+    expect(controlOf(authors, 'search').fields.map((f) => f.name)).not.toContain('facets');
     const root = await json<RootDocument>(await t.request('/'));
     const search = linkOf(root, 'search');
     expect(search.templated).toBe(true);

@@ -21,6 +21,7 @@ import {
   type BookDocument,
   type ControlDoc,
   type CopyDocument,
+  type Doc,
   type HalDocument,
   halHref,
   linkOf,
@@ -31,9 +32,6 @@ import {
   type RootDocument,
   type TokenDocument,
 } from './support/documents.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: documents are inspected loosely by design
-type Doc = Record<string, any>;
 
 let t: TestCatalogue;
 let profile: ProfileDocument;
@@ -227,7 +225,7 @@ describe('the profile', () => {
         // its fields.
         if (name !== 'borrow')
           expect(
-            control.fields.map((f: Doc) => f.name),
+            control.fields.map((f) => f.name),
             where,
           ).toEqual(Object.keys(fields));
         seen.add(`${name} ${target}`);
@@ -236,7 +234,7 @@ describe('the profile', () => {
     }
     expect(offered).toBeGreaterThan(40);
     const described = Object.entries(profile.vocabulary.controls).flatMap(([name, entry]) =>
-      Object.keys((entry as Doc).targets).map((target) => `${name} ${target}`),
+      Object.keys(entry.targets).map((target) => `${name} ${target}`),
     );
     expect([...seen].sort()).toEqual(described.sort());
   });

@@ -23,6 +23,14 @@ export interface FieldDoc {
   name: string;
   type: string;
   required: boolean;
+  title?: string;
+  /** An identifier the text must be (`isbn`, `language`). */
+  format?: string;
+  /** The value is a list of them, at most `maxItems`. */
+  multiple?: true;
+  maxItems?: number;
+  /** null clears it. */
+  nullable?: true;
   value?: string | number | boolean;
   min?: number;
   max?: number;
@@ -47,6 +55,7 @@ export function remoteOptions(field: FieldDoc | undefined): RemoteOptionsDoc | u
 export interface ControlDoc {
   href: string;
   method: string;
+  title?: string;
   contentType?: string;
   fields: FieldDoc[];
 }
@@ -96,7 +105,7 @@ export type ProfileDocument = Document<{
         deprecated?: Deprecation;
         targets: Record<
           string,
-          { appears: string; contentType?: string; fields: Record<string, Omit<FieldDoc, 'name'> & { title?: string }> }
+          { appears: string; contentType?: string; fields: Record<string, Omit<FieldDoc, 'name'>> }
         >;
       }
     >;
