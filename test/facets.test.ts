@@ -4,9 +4,11 @@
  * the links that remove them; invalid `facets`; estimates past the count limit; HAL's `facet` links; the
  * search control and the root's search template declaring the parameter.
  */
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentDocument } from '../src/mcp/document.js';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
 import { borrow, borrowed } from './support/circulation.js';
 import {
@@ -416,12 +418,12 @@ describe('facets for an agent (MCP)', () => {
     await t?.close();
   });
 
-  // biome-ignore lint/suspicious/noExplicitAny: tool results are inspected loosely
-  async function call(name: string, args: Record<string, unknown>): Promise<{ text: string; doc: any }> {
+  /** A tool's answer: its text, and the document it gives as structured content. */
+  async function call(name: string, args: Record<string, unknown>): Promise<{ text: string; doc: AgentDocument }> {
     const result = await client.callTool({ name, arguments: args });
     const text = (result.content as { type: string; text: string }[])[0]?.text as string;
     expect(result.isError, text).toBeFalsy();
-    return { text, doc: result.structuredContent };
+    return { text, doc: result.structuredContent as AgentDocument };
   }
 
   it('searches, then narrows by a facet, from tool results alone', async () => {
@@ -431,12 +433,15 @@ describe('facets for an agent (MCP)', () => {
       rel: 'search',
       values: { query: 'austen', facets: 'decade,available' },
     });
-    expect(search.doc.facets.map((f: Facet) => f.name)).toEqual(['decade', 'available']);
-    const decade = (search.doc.facets[0] as Facet).values.find((v) => v.label === '1810s') as FacetValue;
+    expect(search.doc.facets?.map((f) => f.name)).toEqual(['decade', 'available']);
+    const decade = present(
+      search.doc.facets?.[0]?.values.find((v) => v.label === '1810s'),
+      'the 1810s',
+    );
     expect(search.text).toContain(`1810s (${decade.count}): ${decade.href}`);
     const narrowed = await call('get', { url: decade.href });
-    expect(narrowed.doc.meta.total_items).toBe(decade.count);
-    expect(narrowed.doc.items.every((item: { title: string }) => typeof item.title === 'string')).toBe(true);
-    expect(narrowed.doc.facets[0].values).toEqual([expect.objectContaining({ label: '1810s', chosen: true })]);
+    expect(narrowed.doc.meta?.total_items).toBe(decade.count);
+    expect(narrowed.doc.items?.every((item) => typeof item.title === 'string')).toBe(true);
+    expect(narrowed.doc.facets?.[0]?.values).toEqual([expect.objectContaining({ label: '1810s', chosen: true })]);
   });
 });
