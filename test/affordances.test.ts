@@ -181,7 +181,7 @@ async function crawl(t: TestCatalogue, start: string, most = 60): Promise<Doc[]>
     visited.add(href);
     const response = await t.request(href);
     if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('application/json')) continue;
-    const body = await json(response);
+    const body = await json<unknown>(response);
     for (const doc of documentsIn(body)) {
       docs.push(doc);
       for (const link of doc.links ?? []) {

@@ -19,7 +19,19 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrow } from './support/circulation.js';
-import { ANONYMOUS_ROOT_RELS } from './support/documents.js';
+import {
+  ANONYMOUS_ROOT_RELS,
+  type AuthorDocument,
+  type BookDocument,
+  type CollectionDocument,
+  controlOf,
+  type NewTokenDocument,
+  type PageDoc,
+  present,
+  type RootDocument,
+  type TokenDocument,
+  type UserDocument,
+} from './support/documents.js';
 import { type ErrorBody, expectError } from './support/errors.js';
 
 const CHALLENGE = 'Bearer realm="catalogue"';
@@ -41,7 +53,7 @@ const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').di
 async function createToken(client: TestClient, userId: number, name = 'spare'): Promise<{ id: number; token: string }> {
   const response = await client.send('POST', `/users/${userId}/tokens`, { name });
   expect(response.status, `creating a token for user ${userId}`).toBe(201);
-  const body = await json(response);
+  const body = await json<NewTokenDocument>(response);
   return { id: body.id, token: body.token };
 }
 
@@ -49,7 +61,7 @@ async function createToken(client: TestClient, userId: number, name = 'spare'): 
 async function tokenIds(t: TestCatalogue, userId: number): Promise<number[]> {
   const response = await t.request(`/users/${userId}/tokens`);
   expect(response.status).toBe(200);
-  return (await json(response)).data.map((token: { id: number }) => token.id);
+  return (await json<PageDoc<TokenDocument>>(response)).data.map((token: { id: number }) => token.id);
 }
 
 /** Whether a token signs in: the root then links `me`. */
@@ -66,7 +78,7 @@ function linkPairs(doc: { links: { rel: string; href: string }[] }) {
 async function usersNamed(t: TestCatalogue, name: string): Promise<{ id: number; name: string; role: string }[]> {
   const response = await t.request(`/users?filter=${encodeURIComponent(`name:${name}`)}`);
   expect(response.status).toBe(200);
-  return json(response);
+  return json<CollectionDocument<UserDocument>>(response);
 }
 
 let t: TestCatalogue;
@@ -82,9 +94,9 @@ afterAll(() => t.close());
 describe('authentication', () => {
   it('the test librarian is the Administrator, a librarian', async () => {
     expect(librarianId).toBeGreaterThan(0);
-    const root = await json(await t.request('/'));
+    const root = await json<RootDocument>(await t.request('/'));
     expect(root.links).toContainEqual(expect.objectContaining({ rel: 'me', href: `/users/${librarianId}` }));
-    expect(await json(await t.request(`/users/${librarianId}`))).toMatchObject({
+    expect(await json<UserDocument>(await t.request(`/users/${librarianId}`))).toMatchObject({
       id: librarianId,
       name: 'Administrator',
       role: 'librarian',
@@ -95,7 +107,7 @@ describe('authentication', () => {
     const root = await t.anonymous.request('/');
     expect(root.status).toBe(200);
     expect(root.headers.get('www-authenticate')).toBeNull();
-    const body = await json(root);
+    const body = await json<RootDocument>(root);
     expect(body.links.map((l: { rel: string }) => l.rel)).toEqual(ANONYMOUS_ROOT_RELS);
     expect((await t.anonymous.request('/books')).status).toBe(200);
     expect((await t.anonymous.request('/authors?page=1')).status).toBe(200);
@@ -153,8 +165,10 @@ describe('authentication', () => {
     await expectUnauthorized(await stranger.send('PATCH', `/books/${book}`, { title: 'Stolen Uplands' }));
     await expectUnauthorized(await stranger.request(`/books/${book}`, { method: 'DELETE' }));
     // Nothing was written.
-    expect((await json(await t.request(`/books/${book}`))).title).toBe('Unknown Uplands');
-    expect(await json(await t.request('/authors?filter=name:Unknowntoken%20Interloper'))).toEqual([]);
+    expect((await json<BookDocument>(await t.request(`/books/${book}`))).title).toBe('Unknown Uplands');
+    expect(
+      await json<CollectionDocument<AuthorDocument>>(await t.request('/authors?filter=name:Unknowntoken%20Interloper')),
+    ).toEqual([]);
   });
 
   it('a revoked token: 401 from then on, though it worked before', async () => {
@@ -191,8 +205,8 @@ describe('authentication', () => {
     await expectUnauthorized(await a.request(`/users/${member}/loans`));
     await expectUnauthorized(await a.request(`/users/${member}/tokens`));
     await expectUnauthorized(await a.send('POST', `/users/${member}/tokens`, {}));
-    expect((await json(await t.request(`/books/${book}`))).title).toBe('Anonymous Acres');
-    expect((await json(await t.request(`/users/${member}`))).role).toBe('member');
+    expect((await json<BookDocument>(await t.request(`/books/${book}`))).title).toBe('Anonymous Acres');
+    expect((await json<UserDocument>(await t.request(`/users/${member}`))).role).toBe('member');
   });
 
   it('a member on a librarian action: 403 in the error shape, and nothing changes', async () => {
@@ -209,8 +223,10 @@ describe('authentication', () => {
     await expectError(await member.send('POST', '/authors', { name: 'No' }), 403);
     await expectError(await member.send('PATCH', `/authors/${writer}`, { name: 'No' }), 403);
     await expectError(await member.request(`/authors/${writer}`, { method: 'DELETE' }), 403);
-    expect(await json(await t.request(`/books/${book}`))).toMatchObject({ title: 'Membership Meadows' });
-    expect(await json(await t.request(`/authors/${writer}`))).toMatchObject({ name: 'Memberwrite Oakhurst' });
+    expect(await json<BookDocument>(await t.request(`/books/${book}`))).toMatchObject({ title: 'Membership Meadows' });
+    expect(await json<AuthorDocument>(await t.request(`/authors/${writer}`))).toMatchObject({
+      name: 'Memberwrite Oakhurst',
+    });
   });
 
   it('/health needs no token, and ignores a bad one', async () => {
@@ -286,7 +302,7 @@ describe('a closed catalogue (publicReads: false)', () => {
   it('anonymous: the root is a sign-in page, offering to sign in and nothing it may not read', async () => {
     const response = await closed.anonymous.request('/');
     expect(response.status).toBe(200);
-    const root = await json(response);
+    const root = await json<RootDocument>(response);
     expect(root.links.map((l: { rel: string }) => l.rel)).toEqual(['self']);
     expect(Object.keys(root.controls)).toEqual(['login']);
     expect((await closed.anonymous.request('/assets/catalogue.css')).status).toBe(200);
@@ -299,11 +315,11 @@ describe('a closed catalogue (publicReads: false)', () => {
     expect(signIn.status).toBe(200);
     const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
     expect(cookie).toMatch(/=/);
-    const root = await json(signIn);
+    const root = await json<RootDocument>(signIn);
     expect(root.links.map((l: { rel: string }) => l.rel)).toContain('books');
     const books = await closed.anonymous.request('/books?page=1', { headers: { cookie } });
     expect(books.status).toBe(200);
-    expect((await json(books)).data.map((b: { id: number }) => b.id)).toContain(book);
+    expect((await json<PageDoc<BookDocument>>(books)).data.map((b: { id: number }) => b.id)).toContain(book);
     const signOut = await closed.anonymous.request('/session', { method: 'DELETE', headers: { cookie } });
     expect(signOut.status).toBe(200);
     await expectUnauthorized(await closed.anonymous.request('/books', { headers: { cookie } }));
@@ -321,13 +337,13 @@ describe('a closed catalogue (publicReads: false)', () => {
       expect(response.status, path).toBe(200);
       await response.arrayBuffer();
     }
-    expect(await json(await member.request(`/books/${book}`))).toMatchObject({
+    expect(await json<BookDocument>(await member.request(`/books/${book}`))).toMatchObject({
       id: book,
       title: 'Closed Cloisters',
       available: true,
       due_at: null,
     });
-    const root = await json(await member.request('/'));
+    const root = await json<RootDocument>(await member.request('/'));
     expect(root.links.map((l: { rel: string }) => l.rel)).toEqual([
       'self',
       'books',
@@ -357,7 +373,7 @@ describe('tokens', () => {
     const response = await t.send('POST', `/users/${userId}/tokens`, { name: 'laptop' });
     expect(response.status).toBe(201);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    const body = await json(response);
+    const body = await json<NewTokenDocument>(response);
     expect(response.headers.get('location')).toBe(`/users/${userId}/tokens/${body.id}`);
     expect(Object.keys(body)).toEqual(['id', 'user_id', 'name', 'created_at', 'token', 'links', 'controls']);
     expect(body).toMatchObject({ user_id: userId, name: 'laptop' });
@@ -375,7 +391,7 @@ describe('tokens', () => {
     });
 
     // The secret signs its owner in.
-    const root = await json(await t.as(body.token).request('/'));
+    const root = await json<RootDocument>(await t.as(body.token).request('/'));
     expect(root.links).toContainEqual(expect.objectContaining({ rel: 'me', href: `/users/${userId}` }));
     // And it is never shown again: not by the token, not in the list.
     const again = await t.request(`/users/${userId}/tokens/${body.id}`);
@@ -409,7 +425,7 @@ describe('tokens', () => {
     for (const response of responses) {
       expect(response.status).toBe(201);
       expect(response.headers.get('cache-control')).toBe('no-store');
-      const body = await json(response);
+      const body = await json<NewTokenDocument>(response);
       expect(body.user_id).toBe(userId);
       expect(typeof body.name).toBe('string');
       expect(body.name.trim()).not.toBe('');
@@ -460,7 +476,7 @@ describe('tokens', () => {
     while (href) {
       const response = await t.request(href);
       expect(response.status).toBe(200);
-      const body = await json(response);
+      const body = await json<PageDoc<TokenDocument>>(response);
       expect(body.meta).toMatchObject({ per_page: 2, total_items: 5, total_pages: 3 });
       names.push(...body.data.map((token: { name: string }) => token.name));
       href = body.links.find((l: { rel: string }) => l.rel === 'next')?.href;
@@ -519,7 +535,7 @@ describe('tokens', () => {
     const response = await t.request(`/users/${userId}/tokens/${created.id}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('etag')).toBeTruthy();
-    const body = await json(response);
+    const body = await json<TokenDocument>(response);
     expect(Object.keys(body)).toEqual(['id', 'user_id', 'name', 'created_at', 'links', 'controls']);
     expect(body).toMatchObject({ id: created.id, user_id: userId, name: 'tablet' });
     expect(JSON.stringify(body)).not.toContain(created.token);
@@ -530,9 +546,10 @@ describe('tokens', () => {
   it('revoking: 204, then the token is refused (401) and gone (404), while the user’s other tokens work', async () => {
     const { id: userId, token: kept } = await addUser(t, 'Tokenly Revoked');
     const doomed = await createToken(t, userId, 'lost phone');
-    const token = await json(await t.request(`/users/${userId}/tokens/${doomed.id}`));
+    const token = await json<TokenDocument>(await t.request(`/users/${userId}/tokens/${doomed.id}`));
     // Revoking through the token's own control.
-    const response = await t.request(token.controls.delete.href, { method: token.controls.delete.method });
+    const revoke = controlOf(token, 'delete');
+    const response = await t.request(revoke.href, { method: revoke.method });
     expect(response.status).toBe(204);
     expect(await response.text()).toBe('');
     await expectUnauthorized(await t.as(doomed.token).request('/'));
@@ -548,26 +565,29 @@ describe('tokens', () => {
     const created = await member.send('POST', `/users/${me}/tokens`, { name: 'second device' });
     expect(created.status).toBe(201);
     expect(created.headers.get('cache-control')).toBe('no-store');
-    const second = await json(created);
+    const second = await json<NewTokenDocument>(created);
     expect(second).toMatchObject({ user_id: me, name: 'second device' });
     expect(second.token).toMatch(SECRET_FORMAT);
 
-    const list = await json(await member.request(`/users/${me}/tokens`));
+    const list = await json<PageDoc<TokenDocument>>(await member.request(`/users/${me}/tokens`));
     expect(list.data.map((item: { name: string }) => item.name)).toEqual(['test', 'second device']);
     expect(list.data.every((item: { user_id: number }) => item.user_id === me)).toBe(true);
     expect(Object.keys(list.controls)).toEqual(['create']);
 
     const single = await member.request(`/users/${me}/tokens/${second.id}`);
     expect(single.status).toBe(200);
-    expect(Object.keys((await json(single)).controls)).toEqual(['delete']);
+    expect(Object.keys((await json<TokenDocument>(single)).controls)).toEqual(['delete']);
 
     expect((await member.request(`/users/${me}/tokens/${second.id}`, { method: 'DELETE' })).status).toBe(204);
     await expectUnauthorized(await t.as(second.token).request('/'));
     expect(await signsIn(t, token)).toBe(200);
 
     // Revoking the very token in use signs the member out.
-    const [current] = (await json(await member.request(`/users/${me}/tokens`))).data;
-    expect((await member.request(`/users/${me}/tokens/${current.id}`, { method: 'DELETE' })).status).toBe(204);
+    const [current] = (await json<PageDoc<TokenDocument>>(await member.request(`/users/${me}/tokens`))).data;
+    expect(
+      (await member.request(`/users/${me}/tokens/${present(current, 'the token in use').id}`, { method: 'DELETE' }))
+        .status,
+    ).toBe(204);
     await expectUnauthorized(await member.request('/'));
   });
 
@@ -607,10 +627,10 @@ describe('tokens', () => {
   it('a librarian manages anyone’s tokens: lists, creates (signing in as that user), revokes', async () => {
     const { id: userId, token: original } = await addUser(t, 'Tokenly Managed');
     const issued = await createToken(t, userId, 'issued by the desk');
-    const root = await json(await t.as(issued.token).request('/'));
+    const root = await json<RootDocument>(await t.as(issued.token).request('/'));
     expect(root.links).toContainEqual(expect.objectContaining({ rel: 'me', href: `/users/${userId}` }));
     expect(root.links.map((l: { rel: string }) => l.rel)).not.toContain('users');
-    const list = await json(await t.request(`/users/${userId}/tokens`));
+    const list = await json<PageDoc<TokenDocument>>(await t.request(`/users/${userId}/tokens`));
     expect(list.data.map((item: { name: string }) => item.name)).toEqual(['test', 'issued by the desk']);
     const [originalId] = list.data.map((item: { id: number }) => item.id);
     expect((await t.request(`/users/${userId}/tokens/${originalId}`, { method: 'DELETE' })).status).toBe(204);
@@ -716,7 +736,7 @@ describe('users', () => {
   it('a librarian creates a user: 201, Location, the user with links and update/edit controls', async () => {
     const response = await t.send('POST', '/users', { name: 'Userly Newcomer', role: 'member' });
     expect(response.status).toBe(201);
-    const body = await json(response);
+    const body = await json<UserDocument>(response);
     expect(response.headers.get('location')).toBe(`/users/${body.id}`);
     expect(Object.keys(body)).toEqual(['id', 'name', 'role', 'links', 'controls']);
     expect(body).toMatchObject({ name: 'Userly Newcomer', role: 'member' });
@@ -727,24 +747,24 @@ describe('users', () => {
       expect.objectContaining({ name: 'role', type: 'string', required, enum: ['librarian', 'member'], value: role }),
     ];
     expect(body.controls.update).toMatchObject({ href: `/users/${body.id}`, method: 'PUT' });
-    expect(body.controls.update.fields).toEqual(fields(false, 'Userly Newcomer', 'member'));
+    expect(body.controls.update?.fields).toEqual(fields(false, 'Userly Newcomer', 'member'));
     expect(body.controls.edit).toMatchObject({ href: `/users/${body.id}`, method: 'PATCH' });
-    expect(body.controls.edit.fields).toEqual(fields(false, 'Userly Newcomer', 'member'));
+    expect(body.controls.edit?.fields).toEqual(fields(false, 'Userly Newcomer', 'member'));
 
     const read = await t.request(`/users/${body.id}`);
     expect(read.status).toBe(200);
     expect(read.headers.get('etag')).toMatch(/^"[^"]+"$/);
-    expect(await json(read)).toEqual(body);
+    expect(await json<UserDocument>(read)).toEqual(body);
     expect(await usersNamed(t, 'Userly Newcomer')).toEqual([
       { id: body.id, name: 'Userly Newcomer', role: 'member', links: expect.any(Array) },
     ]);
     // A fresh user holds no token until one is made.
-    expect((await json(await t.request(`/users/${body.id}/tokens`))).data).toEqual([]);
+    expect((await json<PageDoc<TokenDocument>>(await t.request(`/users/${body.id}/tokens`))).data).toEqual([]);
   });
 
   it('a librarian may create another librarian', async () => {
     const { id, token } = await addUser(t, 'Userly Deputy', 'librarian');
-    expect(await json(await t.request(`/users/${id}`))).toMatchObject({ role: 'librarian' });
+    expect(await json<UserDocument>(await t.request(`/users/${id}`))).toMatchObject({ role: 'librarian' });
     expect((await t.as(token).request('/users')).status).toBe(200);
   });
 
@@ -767,18 +787,18 @@ describe('users', () => {
     const { id } = await addUser(t, 'Userly Listed');
     const all = await t.request('/users');
     expect(all.status).toBe(200);
-    const items = await json(all);
+    const items = await json<CollectionDocument<UserDocument>>(all);
     const item = items.find((user: { id: number }) => user.id === id);
     expect(item).toEqual({ id, name: 'Userly Listed', role: 'member', links: expect.any(Array) });
     expect(items.map((user: { id: number }) => user.id)).toContain(librarianId);
-    const page = await json(await t.request('/users?page=1&per_page=100'));
+    const page = await json<PageDoc<UserDocument>>(await t.request('/users?page=1&per_page=100'));
     expect(page.data.map((user: { id: number }) => user.id)).toContain(id);
     expect(page.controls.create).toMatchObject({ href: '/users', method: 'POST' });
-    expect(page.controls.create.fields.map((f: { name: string; required: boolean }) => [f.name, f.required])).toEqual([
+    expect(page.controls.create?.fields.map((f: { name: string; required: boolean }) => [f.name, f.required])).toEqual([
       ['name', true],
       ['role', true],
     ]);
-    const members = await json(await t.request('/users?filter=role:member'));
+    const members = await json<CollectionDocument<UserDocument>>(await t.request('/users?filter=role:member'));
     expect(members.length).toBeGreaterThan(0);
     expect(members.every((user: { role: string }) => user.role === 'member')).toBe(true);
   });
@@ -789,13 +809,16 @@ describe('users', () => {
 
     const put = await t.send('PUT', `/users/${id}`, { role: 'librarian' });
     expect(put.status).toBe(200);
-    expect(await json(put)).toMatchObject({ id, name: 'Userly Promoted', role: 'librarian' });
+    expect(await json<UserDocument>(put)).toMatchObject({ id, name: 'Userly Promoted', role: 'librarian' });
     expect((await t.as(token).request('/users')).status).toBe(200);
 
     const patch = await t.send('PATCH', `/users/${id}`, { name: 'Userly Demoted', role: 'member' });
     expect(patch.status).toBe(200);
-    expect(await json(patch)).toMatchObject({ id, name: 'Userly Demoted', role: 'member' });
-    expect(await json(await t.request(`/users/${id}`))).toMatchObject({ name: 'Userly Demoted', role: 'member' });
+    expect(await json<UserDocument>(patch)).toMatchObject({ id, name: 'Userly Demoted', role: 'member' });
+    expect(await json<UserDocument>(await t.request(`/users/${id}`))).toMatchObject({
+      name: 'Userly Demoted',
+      role: 'member',
+    });
     await expectError(await t.as(token).request('/users'), 403);
   });
 
@@ -805,7 +828,10 @@ describe('users', () => {
       await expectError(await t.send('PATCH', `/users/${id}`, body), 400);
       await expectError(await t.send('PUT', `/users/${id}`, body), 400);
     }
-    expect(await json(await t.request(`/users/${id}`))).toMatchObject({ name: 'Userly Steadfast', role: 'member' });
+    expect(await json<UserDocument>(await t.request(`/users/${id}`))).toMatchObject({
+      name: 'Userly Steadfast',
+      role: 'member',
+    });
     await expectError(await t.send('PATCH', '/users/2147483647', { name: 'Nobody' }), 404);
     await expectError(await t.request('/users/2147483647'), 404);
   });
@@ -823,14 +849,14 @@ describe('users', () => {
 
     await expectError(await t.send('PATCH', `/users/${id}`, { role: 'librarian' }, { 'If-Match': first }), 412);
     await expectError(await t.send('PUT', `/users/${id}`, { role: 'librarian' }, { 'If-Match': first }), 412);
-    expect(await json(await t.request(`/users/${id}`))).toMatchObject({
+    expect(await json<UserDocument>(await t.request(`/users/${id}`))).toMatchObject({
       name: 'Userly Versioned Twice',
       role: 'member',
     });
 
     const starred = await t.send('PUT', `/users/${id}`, { name: 'Userly Starred' }, { 'If-Match': '*' });
     expect(starred.status).toBe(200);
-    expect(await json(starred)).toMatchObject({ name: 'Userly Starred' });
+    expect(await json<UserDocument>(starred)).toMatchObject({ name: 'Userly Starred' });
   });
 
   describe('as a member', () => {
@@ -838,7 +864,7 @@ describe('users', () => {
       const { id, token } = await addUser(t, 'Userly Ownview');
       const response = await t.as(token).request(`/users/${id}`);
       expect(response.status).toBe(200);
-      const body = await json(response);
+      const body = await json<UserDocument>(response);
       expect(body).toMatchObject({ id, name: 'Userly Ownview', role: 'member' });
       expect(linkPairs(body)).toEqual(userLinks(id, false));
       expect(body.controls).toEqual({});
@@ -870,8 +896,8 @@ describe('users', () => {
       await expectError(await member.send('PUT', `/users/${id}`, { role: 'librarian' }), 403);
       await expectError(await member.send('PATCH', `/users/${other}`, { name: 'Userly Renamed' }), 403);
       expect(await usersNamed(t, 'Userly Sockpuppet')).toEqual([]);
-      expect(await json(await t.request(`/users/${id}`))).toMatchObject({ role: 'member' });
-      expect(await json(await t.request(`/users/${other}`))).toMatchObject({ name: 'Userly Bystander' });
+      expect(await json<UserDocument>(await t.request(`/users/${id}`))).toMatchObject({ role: 'member' });
+      expect(await json<UserDocument>(await t.request(`/users/${other}`))).toMatchObject({ name: 'Userly Bystander' });
     });
   });
 });

@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { type BookDocument, type ChangesPageDocument, linkOf, type PageDoc } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 // The Hobbit's ISBN-10 and the ISBN-13 it is (the same check digit arithmetic every ISBN tool does).
@@ -76,7 +77,7 @@ describe('bibliographic fields of a book', () => {
     }
     await expectError(await create({ language: 'english' }), 400, { details: ['language'] });
     await expectError(await create({ language: 'xx' }), 400, { details: ['language'] });
-    const listed = await json(await t.request('/books?filter=title:Refused&per_page=1'));
+    const listed = await json<PageDoc<BookDocument>>(await t.request('/books?filter=title:Refused&per_page=1'));
     expect(listed.meta.total_items).toBe(0);
   });
 
@@ -94,11 +95,13 @@ describe('bibliographic fields of a book', () => {
     const subjects = ['Quotes "here", and commas', '{braces}', 'back\\slash', 'NULL', 'Zoë'];
     const book = await created({ subjects }, 'Punctuated');
     expect(book.subjects).toEqual(subjects);
-    const page = await json(await t.request('/books?filter=title:Punctuated&per_page=1'));
-    expect(page.data[0].subjects).toEqual(subjects);
+    const page = await json<PageDoc<BookDocument>>(await t.request('/books?filter=title:Punctuated&per_page=1'));
+    expect(page.data[0]?.subjects).toEqual(subjects);
     const streamed = await json<BookBody[]>(await t.request('/books?filter=title:Punctuated'));
     expect(streamed[0]?.subjects).toEqual(subjects);
-    const narrowed = await json(await t.request(`/books?filter=${encodeURIComponent('subject:{braces}')}&per_page=1`));
+    const narrowed = await json<PageDoc<BookDocument>>(
+      await t.request(`/books?filter=${encodeURIComponent('subject:{braces}')}&per_page=1`),
+    );
     expect(narrowed.data.map((b: BookBody) => b.title)).toEqual(['Punctuated']);
   });
 
@@ -106,23 +109,29 @@ describe('bibliographic fields of a book', () => {
     const book = await created({ isbn: '9780007525492', language: 'en', subjects: ['Dragons'], publisher: 'X' }, 'C');
     const patched = await t.send('PATCH', `/books/${book.id}`, { language: 'fr', subjects: ['Fées', 'Dragons'] });
     expect(patched.status).toBe(200);
-    expect(await json(patched)).toMatchObject({
+    expect(await json<BookDocument>(patched)).toMatchObject({
       isbn: '9780007525492',
       language: 'fre',
       subjects: ['Fées', 'Dragons'],
     });
     const put = await t.send('PUT', `/books/${book.id}`, { isbn: null, subjects: null, publisher: null });
     expect(put.status).toBe(200);
-    expect(await json(put)).toMatchObject({ title: 'C', isbn: null, language: 'fre', subjects: [], publisher: null });
+    expect(await json<BookDocument>(put)).toMatchObject({
+      title: 'C',
+      isbn: null,
+      language: 'fre',
+      subjects: [],
+      publisher: null,
+    });
     await expectError(await t.send('PATCH', `/books/${book.id}`, { title: null }), 400, { details: ['title'] });
   });
 
   it('are a change of the book: changing one alone is a book.updated in the change feed', async () => {
     const book = await created({}, 'Fed');
-    const start = await json(await t.request('/changes?from=now'));
-    const next = start.links.find((l: { rel: string }) => l.rel === 'next').href;
+    const start = await json<ChangesPageDocument>(await t.request('/changes?from=now'));
+    const next = linkOf(start, 'next').href;
     await t.send('PATCH', `/books/${book.id}`, { subjects: ['Feeds'] });
-    const events = await json(await t.request(next));
+    const events = await json<ChangesPageDocument>(await t.request(next));
     expect(events.data.map((e: { type: string; links: { href: string }[] }) => [e.type, e.links[0]?.href])).toEqual([
       ['book.updated', `/books/${book.id}`],
     ]);
@@ -148,7 +157,7 @@ describe('bibliographic fields of a book', () => {
     for (const response of answers.filter((r) => r.status === 409)) {
       await expectError(response, 409, { details: ['isbn'] });
     }
-    const listed = await json(await t.request(`/books?filter=isbn:${isbn}&per_page=10`));
+    const listed = await json<PageDoc<BookDocument>>(await t.request(`/books?filter=isbn:${isbn}&per_page=10`));
     expect(listed.meta.total_items).toBe(1);
   });
 
@@ -156,11 +165,15 @@ describe('bibliographic fields of a book', () => {
     // A book whose title has the number's words ranks below the one the ISBN names.
     const decoy = await created({}, 'Notes on 0 261 10221 4');
     for (const query of [HOBBIT_13, HOBBIT_10, '978-0-261-10221-7', '0261102214']) {
-      const page = await json(await t.request(`/books?query=${encodeURIComponent(query)}&per_page=5`));
+      const page = await json<PageDoc<BookDocument>>(
+        await t.request(`/books?query=${encodeURIComponent(query)}&per_page=5`),
+      );
       expect(page.data[0]?.isbn, query).toBe(HOBBIT_13);
       expect(page.data[0]?.title, query).toBe('The Hobbit');
     }
-    const page = await json(await t.request(`/books?query=${encodeURIComponent(HOBBIT_10)}&per_page=5`));
+    const page = await json<PageDoc<BookDocument>>(
+      await t.request(`/books?query=${encodeURIComponent(HOBBIT_10)}&per_page=5`),
+    );
     expect(page.data.map((b: BookBody) => b.id)).toContain(decoy.id);
   });
 
@@ -192,7 +205,7 @@ describe('bibliographic fields of a book', () => {
       body: '_method=PATCH&isbn=&subjects=&language=it&publisher=Allen+%26+Unwin',
     });
     expect(cleared.status).toBe(200);
-    expect(await json(cleared)).toMatchObject({
+    expect(await json<BookDocument>(cleared)).toMatchObject({
       isbn: null,
       subjects: [],
       language: 'ita',
@@ -201,7 +214,7 @@ describe('bibliographic fields of a book', () => {
   });
 
   it('are shown to agents by MCP: the fields in the book’s document, and what each control field takes', async () => {
-    const found = await json(await t.request(`/books?filter=isbn:${HOBBIT_13}&per_page=1`));
+    const found = await json<PageDoc<BookDocument>>(await t.request(`/books?filter=isbn:${HOBBIT_13}&per_page=1`));
     const hobbit = found.data[0] as BookBody;
     // An agent's client, speaking to the app in process as the librarian.
     const client = new Client({ name: 'bibliographic-fields-test', version: '1.0.0' });
@@ -221,15 +234,19 @@ describe('bibliographic fields of a book', () => {
 
   it('filter by isbn (normalised like the field), language and subject', async () => {
     for (const value of [HOBBIT_13, HOBBIT_10, '0261102214']) {
-      const page = await json(await t.request(`/books?filter=${encodeURIComponent(`isbn:${value}`)}&per_page=5`));
+      const page = await json<PageDoc<BookDocument>>(
+        await t.request(`/books?filter=${encodeURIComponent(`isbn:${value}`)}&per_page=5`),
+      );
       expect(
         page.data.map((b: BookBody) => b.title),
         value,
       ).toEqual(['The Hobbit']);
     }
-    const german = await json(await t.request('/books?filter=language:de&per_page=5'));
+    const german = await json<PageDoc<BookDocument>>(await t.request('/books?filter=language:de&per_page=5'));
     expect(german.data.map((b: BookBody) => b.title)).toEqual(['Pride and Prejudice']);
-    const dragons = await json(await t.request(`/books?filter=${encodeURIComponent('subject:Dragons')}&per_page=5`));
+    const dragons = await json<PageDoc<BookDocument>>(
+      await t.request(`/books?filter=${encodeURIComponent('subject:Dragons')}&per_page=5`),
+    );
     expect(dragons.data.map((b: BookBody) => b.title)).toEqual(['The Hobbit']);
     await expectError(await t.request('/books?filter=isbn:0261102215'), 400, { details: ['filter'] });
     await expectError(await t.request('/books?filter=language:zz'), 400, { details: ['filter'] });
@@ -357,13 +374,17 @@ describe('the sample catalogue’s records', () => {
     const pride = all.find((book) => book.title === 'Pride and Prejudice');
     expect(pride).toMatchObject({ isbn: PRIDE_13, language: 'eng', publisher: 'Penguin Classics' });
     expect(pride?.subjects).toContain('Courtship -- Fiction');
-    const found = await json(await t.request('/books?query=0-14-143951-3&per_page=3'));
+    const found = await json<PageDoc<BookDocument>>(await t.request('/books?query=0-14-143951-3&per_page=3'));
     expect(found.data[0]?.title).toBe('Pride and Prejudice');
-    const japanese = await json(await t.request('/books?filter=language:ja&facets=language&per_page=1'));
-    expect(japanese.facets[0].values).toEqual([expect.objectContaining({ value: 'jpn', label: 'Japanese' })]);
-    expect(japanese.meta.total_items).toBe(japanese.facets[0].values[0].count);
+    const japanese = await json<PageDoc<BookDocument>>(
+      await t.request('/books?filter=language:ja&facets=language&per_page=1'),
+    );
+    expect(japanese.facets?.[0]?.values).toEqual([expect.objectContaining({ value: 'jpn', label: 'Japanese' })]);
+    expect(japanese.meta.total_items).toBe(japanese.facets?.[0]?.values[0]?.count);
     // A language is named as people name it: Spanish, where the standard's list says "Spanish; Castilian".
-    const spanish = await json(await t.request('/books?filter=language:spa&facets=language&per_page=1'));
-    expect(spanish.facets[0].values).toEqual([expect.objectContaining({ value: 'spa', label: 'Spanish' })]);
+    const spanish = await json<PageDoc<BookDocument>>(
+      await t.request('/books?filter=language:spa&facets=language&per_page=1'),
+    );
+    expect(spanish.facets?.[0]?.values).toEqual([expect.objectContaining({ value: 'spa', label: 'Spanish' })]);
   });
 });

@@ -14,7 +14,16 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { json } from './support/catalogue.js';
 import { borrow, borrowed, returned } from './support/circulation.js';
+import {
+  type AuthorDocument,
+  type BookDocument,
+  controlOf,
+  linkOf,
+  type PageDoc,
+  present,
+} from './support/documents.js';
 import { clientOf, type RunningServer, startServer } from './support/server.js';
 
 /** The librarian token the server starts with (`CATALOGUE_ADMIN_TOKEN`): the "Administrator". */
@@ -77,8 +86,8 @@ const api = (path: string, init: RequestInit = {}) =>
   });
 /** The same, for the helpers that take a client. */
 const librarian = () => clientOf(server as RunningServer, ADMIN_TOKEN);
-// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are checked by the assertions that read them.
-const apiJson = async (path: string): Promise<any> => (await api(path)).json();
+/** The document `T` at `path`, read as the librarian. */
+const apiJson = async <T = unknown>(path: string): Promise<T> => json<T>(await api(path));
 
 /** Signs in through the root's `<form rel="login">`, as a person pastes their token. */
 async function signIn(page: Page): Promise<void> {
@@ -169,7 +178,8 @@ describe('a person with a browser (script enabled)', () => {
     const context = await newContext();
     const page = await context.newPage();
     // An author to write books for: the one of The Hobbit, as the JSON API tells.
-    const authorId = String((await apiJson('/books?query=hobbit&page=1')).data[0].author_id);
+    const hobbits = await apiJson<PageDoc<BookDocument>>('/books?query=hobbit&page=1');
+    const authorId = String(present(hobbits.data[0], 'The Hobbit').author_id);
 
     // Sign in: the cookie that holds the session is out of reach of scripts and of other sites.
     await signIn(page);
@@ -334,7 +344,7 @@ describe('a person with a browser (script enabled)', () => {
     const page = await context.newPage();
     await signIn(page);
     const book = url('/books/2');
-    const before = await apiJson('/books/2');
+    const before = await apiJson<BookDocument>('/books/2');
 
     // A page on another origin whose form posts to the catalogue: the browser sends the cookie along.
     const other = await startOtherSite(book);
@@ -361,7 +371,7 @@ describe('a person with a browser (script enabled)', () => {
     expect(forged.status()).toBe(403);
 
     // The session itself still works from the catalogue's own pages.
-    expect((await apiJson('/books/2')).title).toBe(before.title);
+    expect((await apiJson<BookDocument>('/books/2')).title).toBe(before.title);
     await page.goto(book);
     expect(await page.locator('form[rel="edit"]').count()).toBe(1);
   }, 60_000);
@@ -383,9 +393,9 @@ describe('a person with a browser (script enabled)', () => {
 describe('a view made for people (script enabled)', () => {
   it("shows each book's author by name, in the lists and on the book, linking to the author", async () => {
     const page = await (await newContext()).newPage();
-    const [hobbit] = (await apiJson('/books?query=hobbit&page=1')).data;
-    const author = await apiJson(`/authors/${hobbit.author_id}`);
-    const link = hobbit.links.find((l: { rel: string }) => l.rel === 'author');
+    const hobbit = present((await apiJson<PageDoc<BookDocument>>('/books?query=hobbit&page=1')).data[0], 'The Hobbit');
+    const author = await apiJson<AuthorDocument>(`/authors/${hobbit.author_id}`);
+    const link = linkOf(hobbit, 'author');
     const lists = ['/books?query=hobbit', `/authors/${hobbit.author_id}/books`];
     // The name comes with the book (the author link's title) once the data side gives it; until then the
     // view shows the id and a link to the author, as before.
@@ -418,7 +428,7 @@ describe('a view made for people (script enabled)', () => {
       const boxTop = (await box.boundingBox())?.y ?? Number.POSITIVE_INFINITY;
       expect(boxTop, path).toBeLessThan((await page.locator('ol.results').boundingBox())?.y ?? 0);
     }
-    const declaresFacets = (await apiJson('/books?page=1')).controls.search.fields.some(
+    const declaresFacets = controlOf(await apiJson<PageDoc<BookDocument>>('/books?page=1'), 'search').fields.some(
       (f: { name: string }) => f.name === 'facets',
     );
     await page.goto(url('/books'));

@@ -12,6 +12,7 @@ import type { ChannelListener } from '../src/db/listen.js';
 import { loans, tokens, users } from '../src/db/schema/index.js';
 import { hashTokenSecret } from '../src/domain/token.js';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { BookDocument, NewTokenDocument } from './support/documents.js';
 import { millisecondsUntil } from './support/poll.js';
 
 let t: TestCatalogue;
@@ -66,7 +67,7 @@ describe('changes written straight into the database reach the remembered caller
   it('a loan taken elsewhere counts against the cap within a second: the borrow control goes', async () => {
     const member = await addUser(t, 'Capped Straight');
     const offersBorrow = async () =>
-      'borrow' in (await json(await t.as(member.token).request(`/books/${bookId}`))).controls;
+      'borrow' in (await json<BookDocument>(await t.as(member.token).request(`/books/${bookId}`))).controls;
     expect(await offersBorrow()).toBe(true);
     await useToken(member.token);
     await t.database.db.insert(loans).values({
@@ -82,7 +83,7 @@ describe('changes written straight into the database reach the remembered caller
 
   it('a token revoked through the API is refused at once', async () => {
     const member = await addUser(t, 'Revoked Over HTTP');
-    const token = await json(await t.send('POST', `/users/${member.id}/tokens`, { name: 'revoked' }));
+    const token = await json<NewTokenDocument>(await t.send('POST', `/users/${member.id}/tokens`, { name: 'revoked' }));
     await useToken(token.token);
     expect((await t.request(`/users/${member.id}/tokens/${token.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await t.as(token.token).request(`/books/${bookId}`)).status).toBe(401);

@@ -22,6 +22,19 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrow, borrowed, returned } from './support/circulation.js';
+import {
+  type BookDocument,
+  type ChangesPageDocument,
+  type CopyDocument,
+  type ErrorDocument,
+  type HalDocument,
+  halHref,
+  type LoanDocument,
+  linkOf,
+  type PageDoc,
+  present,
+  type RootDocument,
+} from './support/documents.js';
 import { SseReader } from './support/sse.js';
 
 interface Event {
@@ -40,7 +53,7 @@ async function readAll(client: TestClient, href = '/changes'): Promise<{ events:
   for (let at = href; ; ) {
     const response = await client.request(at);
     expect(response.status).toBe(200);
-    const page = await json(response);
+    const page = await json<ChangesPageDocument>(response);
     events.push(...page.data);
     const next = linkHref(page, 'next') as string;
     if (page.data.length === 0) return { events, resume: next };
@@ -50,11 +63,11 @@ async function readAll(client: TestClient, href = '/changes'): Promise<{ events:
 
 /** The URI of a book's one copy: the one it came with (every new book has one, and says so in the feed). */
 async function firstCopy(t: TestCatalogue, book: number): Promise<string> {
-  const copies = await json(
-    await t.request(linkHref(await json(await t.request(`/books/${book}`)), 'copies') as string),
+  const copies = await json<PageDoc<CopyDocument>>(
+    await t.request(linkHref(await json<BookDocument>(await t.request(`/books/${book}`)), 'copies') as string),
   );
   expect(copies.data).toHaveLength(1);
-  return copies.data[0].links.find((l: { rel: string }) => l.rel === 'self').href;
+  return linkOf(present(copies.data[0], 'the copy'), 'self').href;
 }
 
 /** The newest event's number, as a cursor: where a reader that has seen everything stands. */
@@ -78,7 +91,7 @@ describe('the change feed', () => {
 
   it('is linked from the root for everyone who may read the catalogue', async () => {
     for (const client of [t, t.anonymous, t.as(member.token)]) {
-      const root = await json(await client.request('/'));
+      const root = await json<RootDocument>(await client.request('/'));
       expect(linkHref(root, 'changes')).toBe('/changes');
     }
   });
@@ -95,7 +108,7 @@ describe('the change feed', () => {
     expect((await t.send('PATCH', `/authors/${author}`, { name: 'Ada Feedwell' })).status).toBe(200);
     const borrowed = await borrow(t.as(member.token), book);
     expect(borrowed.status).toBe(201);
-    const loan = (await json(borrowed)).id;
+    const loan = (await json<LoanDocument>(borrowed)).id;
     await returned(t.as(member.token), loan);
     expect((await t.request(`/books/${spare}`, { method: 'DELETE' })).status).toBe(204);
     const lonely = await addAuthor(t, 'Lonely Feed');
@@ -167,11 +180,11 @@ describe('the change feed', () => {
     const author = await addAuthor(t, 'Paged Author');
     // Five events: the author, and each book's book.created and the copy.added of its first copy.
     for (let i = 0; i < 2; i++) await addBook(t, `Paged ${i}`, 2000 + i, author);
-    const first = await json(await t.request(`${from}&per_page=2`));
+    const first = await json<ChangesPageDocument>(await t.request(`${from}&per_page=2`));
     expect(first.data.map((e: Event) => e.type)).toEqual(['author.created', 'book.created']);
     expect(first.meta.per_page).toBe(2);
-    const second = await json(await t.request(linkHref(first, 'next') as string));
-    const third = await json(await t.request(linkHref(second, 'next') as string));
+    const second = await json<ChangesPageDocument>(await t.request(linkHref(first, 'next') as string));
+    const third = await json<ChangesPageDocument>(await t.request(linkHref(second, 'next') as string));
     expect([...second.data, ...third.data]).toHaveLength(3);
     expect([...second.data, ...third.data].map((e: Event) => e.type)).toEqual([
       'copy.added',
@@ -179,16 +192,16 @@ describe('the change feed', () => {
       'copy.added',
     ]);
     const last = linkHref(third, 'next') as string;
-    const empty = await json(await t.request(last));
+    const empty = await json<ChangesPageDocument>(await t.request(last));
     expect(empty.data).toEqual([]);
     expect(linkHref(empty, 'next')).toBe(last);
     const later = await addAuthor(t, 'Later Author');
-    const resumed = await json(await t.request(last));
+    const resumed = await json<ChangesPageDocument>(await t.request(last));
     expect(resumed.data.map((e: Event) => e.links[0]?.href)).toEqual([`/authors/${later}`]);
   });
 
   it('says on its first page where it begins and how long it keeps events', async () => {
-    const page = await json(await t.request('/changes'));
+    const page = await json<ChangesPageDocument>(await t.request('/changes'));
     expect(page.meta.begins_at).toMatch(ISO_UTC);
     expect(page.meta.retention_days).toBe(30);
     expect(linkHref(page, 'first')).toBe('/changes');
@@ -222,11 +235,11 @@ describe('the change feed', () => {
     for (const cursor of ['nonsense!', 'YzEuLTE', 'x'.repeat(100), encodeChangeCursor(Number.MAX_SAFE_INTEGER)]) {
       const response = await t.request(`/changes?cursor=${encodeURIComponent(cursor)}`);
       expect(response.status).toBe(400);
-      expect(Object.keys((await json(response)).error)).toEqual(['code', 'message', 'details']);
+      expect(Object.keys((await json<ErrorDocument>(response)).error)).toEqual(['code', 'message', 'details']);
     }
     const badId = await t.request('/changes', { headers: { ...EVENT_STREAM, 'Last-Event-ID': 'garbage' } });
     expect(badId.status).toBe(400);
-    expect((await json(badId)).error.details).toHaveProperty('Last-Event-ID');
+    expect((await json<ErrorDocument>(badId)).error.details).toHaveProperty('Last-Event-ID');
     for (const query of ['per_page=0', 'per_page=101', 'per_page=x', 'page=2', 'cursor=a&cursor=b']) {
       expect((await t.request(`/changes?${query}`)).status).toBe(400);
     }
@@ -241,10 +254,10 @@ describe('the change feed', () => {
     expect(await pruneChanges(db, { retentionDays: 30 })).toBeGreaterThan(0);
     const gone = await t.request(old);
     expect(gone.status).toBe(410);
-    expect((await json(gone)).error.message).toContain('first page');
+    expect((await json<ErrorDocument>(gone)).error.message).toContain('first page');
     const streamed = await t.request(old, { headers: EVENT_STREAM });
     expect(streamed.status).toBe(410);
-    const first = await json(await t.request('/changes'));
+    const first = await json<ChangesPageDocument>(await t.request('/changes'));
     expect(first.data.map((e: Event) => e.links[0]?.href)).toEqual([`/authors/${newer}`]);
   });
 
@@ -254,9 +267,11 @@ describe('the change feed', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toContain(accept);
     }
-    const hal = await json(await t.request('/changes?per_page=1', { headers: { Accept: 'application/hal+json' } }));
-    expect(hal._embedded.item).toHaveLength(1);
-    expect(hal._links.next.href).toContain('cursor=');
+    const hal = await json<HalDocument>(
+      await t.request('/changes?per_page=1', { headers: { Accept: 'application/hal+json' } }),
+    );
+    expect(hal._embedded?.item).toHaveLength(1);
+    expect(halHref(hal, 'next')).toContain('cursor=');
   });
 });
 
@@ -340,7 +355,7 @@ describe('the change feed as a live event stream', () => {
     const refused = await t.request('/changes', { headers: EVENT_STREAM });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('5');
-    expect(Object.keys((await json(refused)).error)).toEqual(['code', 'message']);
+    expect(Object.keys((await json<ErrorDocument>(refused)).error)).toEqual(['code', 'message']);
     // Pages are still served meanwhile.
     expect((await t.request('/changes?per_page=1')).status).toBe(200);
     for (const reader of three) await reader.cancel();
@@ -407,16 +422,16 @@ describe('the change feed\u2019s backlog as a live event stream', () => {
   });
 
   it('starts after the newest event with from=now, as a page and as a stream, and links there as last', async () => {
-    const page = await json(await t.request('/changes?from=now'));
+    const page = await json<ChangesPageDocument>(await t.request('/changes?from=now'));
     expect(page.data).toEqual([]);
     expect(linkHref(page, 'self')).toBe('/changes?from=now');
-    expect(linkHref(await json(await t.request('/changes')), 'last')).toBe('/changes?from=now');
+    expect(linkHref(await json<ChangesPageDocument>(await t.request('/changes')), 'last')).toBe('/changes?from=now');
     const live = open(await t.request(linkHref(page, 'last') as string, { headers: EVENT_STREAM }));
     const author = await addAuthor(t, 'From Now On');
     const [first] = await live.events(1);
     expect(JSON.parse(first?.data as string).links[0].href).toBe(`/authors/${author}`);
     // The page's next link resumes where from=now stood: the author is the one event after it.
-    const resumed = await json(await t.request(linkHref(page, 'next') as string));
+    const resumed = await json<ChangesPageDocument>(await t.request(linkHref(page, 'next') as string));
     expect(resumed.data.map((e: Event) => e.links[0]?.href)).toEqual([`/authors/${author}`]);
     // A reconnecting EventSource sends Last-Event-ID to the same URL: it resumes there, not from now.
     const reconnected = open(
@@ -431,7 +446,7 @@ describe('the change feed\u2019s backlog as a live event stream', () => {
     for (const query of ['from=newest', 'from=now&from=now', `from=now&cursor=${encodeChangeCursor(0)}`]) {
       const response = await t.request(`/changes?${query}`);
       expect(response.status).toBe(400);
-      expect((await json(response)).error.details).toHaveProperty('from');
+      expect((await json<ErrorDocument>(response)).error.details).toHaveProperty('from');
     }
   });
 });
@@ -452,11 +467,11 @@ describe('the change feed in a closed catalogue', () => {
 
   it('shows anonymous callers nothing, and no link to it', async () => {
     await addAuthor(t, 'Closed Author');
-    const root = await json(await t.anonymous.request('/'));
+    const root = await json<RootDocument>(await t.anonymous.request('/'));
     expect(linkHref(root, 'changes')).toBeUndefined();
     expect((await t.anonymous.request('/changes')).status).toBe(401);
     expect((await t.anonymous.request('/changes', { headers: EVENT_STREAM })).status).toBe(401);
-    expect((await json(await t.request('/changes'))).data.length).toBeGreaterThan(0);
+    expect((await json<ChangesPageDocument>(await t.request('/changes'))).data.length).toBeGreaterThan(0);
   });
 });
 

@@ -17,7 +17,7 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrow, returned } from './support/circulation.js';
-import { type ControlDoc, type Doc, submit } from './support/documents.js';
+import { type ControlDoc, type Doc, type LoanDocument, submit } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 const MAX_RENEWALS = 2;
@@ -48,7 +48,7 @@ describe('a member holds a book that is out, borrows it when it is back for them
     const other = await addUser(t, 'Journey Other', 'member');
     const lent = await borrow(t, bookId, { borrower_id: other.id });
     expect(lent.status).toBe(201);
-    otherLoanId = (await json(lent)).id;
+    otherLoanId = (await json<LoanDocument>(lent)).id;
     reader = t.as((await addUser(t, 'Journey Reader', 'member')).token);
   });
   afterAll(async () => {

@@ -12,7 +12,13 @@ import { defaultConfig } from '../src/config.js';
 import { prepareDatabase } from '../src/db/migrate.js';
 import { ChangeStreams, changeStreamOptions } from '../src/http/change-streams.js';
 import { json } from './support/catalogue.js';
-import type { TokenDocument } from './support/documents.js';
+import {
+  type BookDocument,
+  type CollectionDocument,
+  controlOf,
+  type LoanDocument,
+  type NewTokenDocument,
+} from './support/documents.js';
 import { type MigratedBefore, migratedBefore } from './support/migrated-before.js';
 import { LIBRARIAN_TOKEN } from './support/tokens.js';
 
@@ -121,7 +127,7 @@ describe('migrating a database made before circulation', () => {
     for (const book of old.books) {
       const response = await app.request(`/books/${book.id}`);
       expect(response.status).toBe(200);
-      expect(await json(response)).toMatchObject({
+      expect(await json<BookDocument>(response)).toMatchObject({
         id: book.id,
         available: book.available,
         due_at: book.due_at,
@@ -130,11 +136,13 @@ describe('migrating a database made before circulation', () => {
       });
     }
     // Migration 0012 keeps the author's name on each book: the old books' author links still show it.
-    const listed = await json(await app.request('/books?sort=id'));
+    const listed = await json<CollectionDocument<BookDocument>>(await app.request('/books?sort=id'));
     expect(
       listed.map((b: { links: { rel: string; title?: string }[] }) => b.links.find((l) => l.rel === 'author')?.title),
     ).toEqual(old.books.map((_, i) => (i % 2 === 0 ? 'Old Author Two' : 'Old Author One')));
-    const onLoan = await json(await app.request('/books?filter=available:false&sort=id'));
+    const onLoan = await json<CollectionDocument<BookDocument>>(
+      await app.request('/books?filter=available:false&sort=id'),
+    );
     expect(onLoan.map((b: { id: number }) => b.id)).toEqual(old.books.filter((b) => !b.available).map((b) => b.id));
   });
 
@@ -146,26 +154,26 @@ describe('migrating a database made before circulation', () => {
       body: JSON.stringify({ status: 'returned' }),
     });
     expect(returned.status).toBe(200);
-    expect(await json(returned)).toMatchObject({ id: active.id, status: 'returned', copy_id: copy?.id });
+    expect(await json<LoanDocument>(returned)).toMatchObject({ id: active.id, status: 'returned', copy_id: copy?.id });
 
     const created = await request(`/users/${old.members[2]}/tokens`, LIBRARIAN_TOKEN, {
       method: 'POST',
       body: JSON.stringify({ name: 'after migration' }),
     });
     expect(created.status).toBe(201);
-    const { token } = await json<TokenDocument & { token: string }>(created);
-    const book = await json(await request(`/books/${active.book_id}`, token));
+    const { token } = await json<NewTokenDocument>(created);
+    const book = await json<BookDocument>(await request(`/books/${active.book_id}`, token));
     expect(book).toMatchObject({ available: true, copies_available: 1 });
     expect(book.controls.borrow).toBeDefined();
-    const borrowed = await request(book.controls.borrow.href, token, { method: 'POST', body: '{}' });
+    const borrowed = await request(controlOf(book, 'borrow').href, token, { method: 'POST', body: '{}' });
     expect(borrowed.status).toBe(201);
-    expect(await json(borrowed)).toMatchObject({
+    expect(await json<LoanDocument>(borrowed)).toMatchObject({
       book_id: active.book_id,
       borrower_id: old.members[2],
       copy_id: copy?.id,
       status: 'active',
     });
-    expect(await json(await app.request(`/books/${active.book_id}`))).toMatchObject({
+    expect(await json<BookDocument>(await app.request(`/books/${active.book_id}`))).toMatchObject({
       available: false,
       copies_available: 0,
     });
@@ -178,6 +186,6 @@ describe('migrating a database made before circulation', () => {
       body: JSON.stringify({ title: 'New After Migration', publication_year: 2020, author_id: author?.id }),
     });
     expect(response.status).toBe(201);
-    expect(await json(response)).toMatchObject({ copies_total: 1, copies_available: 1, available: true });
+    expect(await json<BookDocument>(response)).toMatchObject({ copies_total: 1, copies_available: 1, available: true });
   });
 });

@@ -19,6 +19,7 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrow, borrowed, held, placeHold, renew, returned, returnLoan } from './support/circulation.js';
+import type { BookDocument, LoanDocument } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 const ROUNDS = 10;
@@ -126,11 +127,11 @@ describe('circulation races', () => {
       if (placed.status === 201) {
         // Placed before the return: the returned copy went to it.
         expect(holds, `round ${round}`).toEqual([{ status: 'ready', copy_id: loan.copy_id }]);
-        expect((await json(await holder.client.request(`/books/${id}`))).hold_status).toBe('ready');
+        expect((await json<BookDocument>(await holder.client.request(`/books/${id}`))).hold_status).toBe('ready');
       } else {
         await expectError(placed, 409, { message: 'shelf', what: `round ${round}` });
         expect(holds, `round ${round}`).toEqual([]);
-        expect((await json(await holder.client.request(`/books/${id}`))).available).toBe(true);
+        expect((await json<BookDocument>(await holder.client.request(`/books/${id}`))).available).toBe(true);
       }
       await expectInvariants(`round ${round}`);
     }
@@ -144,7 +145,7 @@ describe('circulation races', () => {
       const responses = await Promise.all([0, 1].map(() => renew(reader.client, loan.id)));
       expect(statuses(responses).sort(), `round ${round}`).toEqual([200, 409]);
       await expectError(responses[statuses(responses).indexOf(409)] as Response, 409, { what: `round ${round}` });
-      expect((await json(await reader.client.request(`/loans/${loan.id}`))).renewals).toBe(2);
+      expect((await json<LoanDocument>(await reader.client.request(`/loans/${loan.id}`))).renewals).toBe(2);
       await expectInvariants(`round ${round}`);
     }
   });
@@ -156,7 +157,7 @@ describe('circulation races', () => {
       const responses = await Promise.all([0, 1].map(() => renew(reader.client, loan.id)));
       expect(statuses(responses), `round ${round}`).toEqual([200, 200]);
       expect(
-        (await Promise.all(responses.map((r) => json(r)))).map((r) => r.renewals).sort(),
+        (await Promise.all(responses.map((r) => json<LoanDocument>(r)))).map((r) => r.renewals).sort(),
         `round ${round}`,
       ).toEqual([1, 2]);
       const [row] = await run<{ renewals: number }>(sql`select renewals from loans where id = ${loan.id}`);
@@ -228,7 +229,10 @@ describe('circulation races', () => {
       if (withdrawn.status === 200) {
         await expectError(lent, 409, { what: `round ${round}` });
         expect(state).toEqual({ withdrawn: true, lent: false });
-        expect(await json(await t.request(`/books/${id}`))).toMatchObject({ copies_total: 0, available: false });
+        expect(await json<BookDocument>(await t.request(`/books/${id}`))).toMatchObject({
+          copies_total: 0,
+          available: false,
+        });
       } else {
         await expectError(withdrawn, 409, { what: `round ${round}` });
         expect(state).toEqual({ withdrawn: false, lent: true });

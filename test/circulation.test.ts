@@ -35,12 +35,17 @@ import {
 } from './support/circulation.js';
 import {
   type BookDocument,
+  type ChangesPageDocument,
+  type CollectionDocument,
   type CopyDocument,
   controlOf,
   type HoldDocument,
+  type LoanDocument,
   type PageDoc,
+  type RootDocument,
   remoteOptions,
   submit,
+  type UserDocument,
 } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
@@ -112,21 +117,25 @@ describe('circulation', () => {
 
       const withBarcode = await submit(t, create, { barcode: '  LIB-0001 ' });
       expect(withBarcode.status).toBe(201);
-      const first = await json(withBarcode);
+      const first = await json<CopyDocument>(withBarcode);
       expect(withBarcode.headers.get('location')).toBe(`/copies/${first.id}`);
       expect(first).toMatchObject({ book_id: id, barcode: 'LIB-0001', status: 'available', withdrawn_at: null });
       const without = await submit(t, create);
       expect(without.status).toBe(201);
-      expect(await json(without)).toMatchObject({ book_id: id, barcode: null, status: 'available' });
+      expect(await json<CopyDocument>(without)).toMatchObject({ book_id: id, barcode: null, status: 'available' });
 
       expect(await book(t, id)).toMatchObject({ copies_total: 3, copies_available: 3, available: true });
-      expect((await json(await t.request(copiesHref))).data).toHaveLength(3);
+      expect((await json<PageDoc<CopyDocument>>(await t.request(copiesHref))).data).toHaveLength(3);
       // The copy answers at its Location, to everyone who reads the catalogue.
-      expect(await json(await t.anonymous.request(`/copies/${first.id}`))).toMatchObject({ barcode: 'LIB-0001' });
+      expect(await json<CopyDocument>(await t.anonymous.request(`/copies/${first.id}`))).toMatchObject({
+        barcode: 'LIB-0001',
+      });
 
       // Members and anonymous callers are not offered create, and are refused it.
       const reader = await member();
-      expect((await json(await reader.client.request(copiesHref))).controls.create).toBeUndefined();
+      expect(
+        (await json<PageDoc<CopyDocument>>(await reader.client.request(copiesHref))).controls.create,
+      ).toBeUndefined();
       await expectError(await reader.client.send('POST', `/books/${id}/copies`, {}), 403);
       await expectError(await t.anonymous.send('POST', `/books/${id}/copies`, {}), 401);
       expect(await book(t, id)).toMatchObject({ copies_total: 3 });
@@ -163,21 +172,23 @@ describe('circulation', () => {
       const id = await bookWithCopies(2);
       const reader = await member();
       const loan = await borrowed(reader.client, id);
-      const lent = await json(await t.request(`/copies/${loan.copy_id}`));
+      const lent = await json<CopyDocument>(await t.request(`/copies/${loan.copy_id}`));
       expect(lent).toMatchObject({ status: 'on_loan', due_at: loan.due_at });
       expect(lent.controls.withdraw).toBeUndefined();
       await expectError(await t.send('PATCH', `/copies/${loan.copy_id}`, { status: 'withdrawn' }), 409);
 
       const spare = (await copiesOf(id)).find((c) => c.id !== loan.copy_id) as { id: number };
-      const shelved = await json(await t.request(`/copies/${spare.id}`));
+      const shelved = await json<CopyDocument>(await t.request(`/copies/${spare.id}`));
       expect(shelved.status).toBe('available');
       // Members see where a copy is, but are offered no withdraw and refused it.
-      expect((await json(await reader.client.request(`/copies/${spare.id}`))).controls.withdraw).toBeUndefined();
+      expect(
+        (await json<CopyDocument>(await reader.client.request(`/copies/${spare.id}`))).controls.withdraw,
+      ).toBeUndefined();
       await expectError(await reader.client.send('PATCH', `/copies/${spare.id}`, { status: 'withdrawn' }), 403);
 
-      const withdrawn = await submit(t, shelved.controls.withdraw);
+      const withdrawn = await submit(t, controlOf(shelved, 'withdraw'));
       expect(withdrawn.status).toBe(200);
-      const body = await json(withdrawn);
+      const body = await json<CopyDocument>(withdrawn);
       expect(body).toMatchObject({ id: spare.id, status: 'withdrawn', withdrawn_at: expect.any(String) });
       expect(body.controls.withdraw).toBeUndefined();
       await expectError(await t.send('PATCH', `/copies/${spare.id}`, { status: 'withdrawn' }), 409);
@@ -202,7 +213,7 @@ describe('circulation', () => {
       await borrowed((await member()).client, three);
 
       const scope = `filter=author_id:${shelfAuthor}`;
-      const listed = await json(await t.request(`/books?${scope}&sort=id`));
+      const listed = await json<CollectionDocument<BookDocument>>(await t.request(`/books?${scope}&sort=id`));
       expect(
         listed.map((b: { id: number; copies_total: number; copies_available: number; available: boolean }) => [
           b.id,
@@ -215,12 +226,26 @@ describe('circulation', () => {
         [one, 1, 1, true],
         [none, 2, 0, false],
       ]);
-      expect(ids(await json(await t.request(`/books?${scope}&filter=available:true&sort=id`)))).toEqual([three, one]);
-      expect(ids(await json(await t.request(`/books?${scope}&filter=available:false`)))).toEqual([none]);
-      expect(ids(await json(await t.request(`/books?${scope}&sort=copies_available,id`)))).toEqual([none, one, three]);
-      expect(ids(await json(await t.request(`/books?${scope}&sort=-copies_available,id`)))).toEqual([three, one, none]);
+      expect(
+        ids(
+          await json<CollectionDocument<BookDocument>>(
+            await t.request(`/books?${scope}&filter=available:true&sort=id`),
+          ),
+        ),
+      ).toEqual([three, one]);
+      expect(
+        ids(await json<CollectionDocument<BookDocument>>(await t.request(`/books?${scope}&filter=available:false`))),
+      ).toEqual([none]);
+      expect(
+        ids(await json<CollectionDocument<BookDocument>>(await t.request(`/books?${scope}&sort=copies_available,id`))),
+      ).toEqual([none, one, three]);
+      expect(
+        ids(await json<CollectionDocument<BookDocument>>(await t.request(`/books?${scope}&sort=-copies_available,id`))),
+      ).toEqual([three, one, none]);
       // The page envelope says the same.
-      const page = await json(await t.request(`/books?${scope}&filter=available:false&page=1&per_page=5`));
+      const page = await json<PageDoc<BookDocument>>(
+        await t.request(`/books?${scope}&filter=available:false&page=1&per_page=5`),
+      );
       expect(page.data.map((b: { copies_available: number }) => b.copies_available)).toEqual([0]);
     });
   });
@@ -259,7 +284,9 @@ describe('circulation', () => {
       const control = controlOf(await book(t, id), 'borrow');
       const copyField = control.fields.find((f) => f.name === 'copy_id');
       expect(remoteOptions(copyField)?.valueField).toBe('id');
-      const options = await json(await t.request(remoteOptions(copyField)?.href as string));
+      const options = await json<CollectionDocument<CopyDocument>>(
+        await t.request(remoteOptions(copyField)?.href as string),
+      );
       const onShelf = (await copiesOf(id)).filter((c) => c.status === 'available');
       expect(onShelf).toHaveLength(1);
       expect(ids(options)).toEqual(ids(onShelf));
@@ -281,7 +308,11 @@ describe('circulation', () => {
 
       const named = await submit(t, control, { borrower_id: reader.id, copy_id: (onShelf[0] as { id: number }).id });
       expect(named.status).toBe(201);
-      expect(await json(named)).toMatchObject({ book_id: id, borrower_id: reader.id, copy_id: onShelf[0]?.id });
+      expect(await json<LoanDocument>(named)).toMatchObject({
+        book_id: id,
+        borrower_id: reader.id,
+        copy_id: onShelf[0]?.id,
+      });
       expect(await book(t, id)).toMatchObject({ copies_available: 0, available: false });
     });
 
@@ -318,7 +349,7 @@ describe('circulation', () => {
         const response = await submit(reader.client, controlOf(doc, 'hold'));
         expect(response.status).toBe(201);
         expect(response.headers.get('location')).toMatch(/^\/holds\/\d+$/);
-        placed.push(await json(response));
+        placed.push(await json<HoldDocument>(response));
       }
       expect(placed.map((h) => [h.status, h.position, h.borrower_id])).toEqual(
         queue.map((reader, i) => ['waiting', i + 1, reader.id]),
@@ -330,8 +361,8 @@ describe('circulation', () => {
         expect(doc.controls.hold).toBeUndefined();
         expect(doc.controls.borrow).toBeUndefined();
         expect(linkHref(doc, 'holds')).toBeUndefined();
-        const own = await json(await reader.client.request(linkHref(doc, 'hold') as string));
-        expect(own).toMatchObject({ id: placed[i].id, status: 'waiting', position: i + 1, book_id: id });
+        const own = await json<HoldDocument>(await reader.client.request(linkHref(doc, 'hold') as string));
+        expect(own).toMatchObject({ id: placed[i]?.id, status: 'waiting', position: i + 1, book_id: id });
         expect(own.controls.cancel).toBeDefined();
         // Another member's hold does not exist for them; the queue is the librarians'.
         const next = queue[(i + 1) % queue.length] as Member;
@@ -341,10 +372,8 @@ describe('circulation', () => {
 
       const librarianView = await book(t, id);
       expect(librarianView.hold_status).toBeUndefined();
-      const listed = await json(await t.request(linkHref(librarianView, 'holds') as string));
-      expect(listed.data.map((h: { id: number; position: number }) => [h.id, h.position])).toEqual(
-        placed.map((h, i) => [h.id, i + 1]),
-      );
+      const listed = await json<PageDoc<HoldDocument>>(await t.request(linkHref(librarianView, 'holds') as string));
+      expect(listed.data.map((h) => [h.id, h.position])).toEqual(placed.map((h, i) => [h.id, i + 1]));
     });
 
     it('a return with holds waiting sets the copy aside for the first, whom alone it may be lent to until then', async () => {
@@ -355,11 +384,11 @@ describe('circulation', () => {
 
       const before = Date.now();
       await returned(t, loan.id);
-      const ready = await json(await first.client.request(`/holds/${firstHold.id}`));
+      const ready = await json<HoldDocument>(await first.client.request(`/holds/${firstHold.id}`));
       expect(ready).toMatchObject({ status: 'ready', position: null, copy_id: loan.copy_id });
-      expect(Math.abs(Date.parse(ready.ready_until) - (before + 7 * DAY_MS))).toBeLessThan(CLOCK_MARGIN_MS);
+      expect(Math.abs(Date.parse(ready.ready_until ?? '') - (before + 7 * DAY_MS))).toBeLessThan(CLOCK_MARGIN_MS);
       expect(linkHref(ready, 'copy')).toBe(`/copies/${loan.copy_id}`);
-      expect(await json(await t.request(`/copies/${loan.copy_id}`))).toMatchObject({ status: 'on_hold' });
+      expect(await json<CopyDocument>(await t.request(`/copies/${loan.copy_id}`))).toMatchObject({ status: 'on_hold' });
 
       const forFirst = await book(first.client, id);
       expect(forFirst).toMatchObject({
@@ -382,14 +411,14 @@ describe('circulation', () => {
 
       const response = await submit(first.client, controlOf(forFirst, 'borrow'));
       expect(response.status).toBe(201);
-      const lent = await json(response);
+      const lent = await json<LoanDocument>(response);
       expect(lent).toMatchObject({ borrower_id: first.id, copy_id: loan.copy_id });
-      expect(await json(await first.client.request(`/holds/${firstHold.id}`))).toMatchObject({
+      expect(await json<HoldDocument>(await first.client.request(`/holds/${firstHold.id}`))).toMatchObject({
         status: 'fulfilled',
         loan_id: lent.id,
         ended_at: expect.any(String),
       });
-      expect(await json(await second.client.request(`/holds/${secondHold.id}`))).toMatchObject({
+      expect(await json<HoldDocument>(await second.client.request(`/holds/${secondHold.id}`))).toMatchObject({
         status: 'waiting',
         position: 1,
       });
@@ -410,7 +439,7 @@ describe('circulation', () => {
       await expectError(await borrow(t, id, { borrower_id: other.id }), 409);
       const lent = await borrow(t, id, { borrower_id: first.id });
       expect(lent.status).toBe(201);
-      expect(await json(lent)).toMatchObject({ borrower_id: first.id, copy_id: loan.copy_id });
+      expect(await json<LoanDocument>(lent)).toMatchObject({ borrower_id: first.id, copy_id: loan.copy_id });
     });
 
     async function expire(holdId: number) {
@@ -426,24 +455,26 @@ describe('circulation', () => {
       await expire(firstHold.id);
 
       // Reads show the first hold expired at once, but do not pass the copy on.
-      expect(await json(await first.client.request(`/holds/${firstHold.id}`))).toMatchObject({
+      expect(await json<HoldDocument>(await first.client.request(`/holds/${firstHold.id}`))).toMatchObject({
         status: 'expired',
         ended_at: expect.any(String),
       });
       const forFirst = await book(first.client, id);
       expect(forFirst.hold_status).toBeUndefined();
       expect(forFirst.controls.borrow).toBeUndefined();
-      expect(await json(await second.client.request(`/holds/${secondHold.id}`))).toMatchObject({
+      expect(await json<HoldDocument>(await second.client.request(`/holds/${secondHold.id}`))).toMatchObject({
         status: 'waiting',
         position: 1,
       });
-      expect(await json(await t.request(`/copies/${loan.copy_id}`))).toMatchObject({ status: 'on_hold' });
+      expect(await json<CopyDocument>(await t.request(`/copies/${loan.copy_id}`))).toMatchObject({ status: 'on_hold' });
 
       expect(await expireReadyHolds(t.database.db, { holdDays: 7, at: new Date() })).toBeGreaterThanOrEqual(1);
-      const passed = await json(await second.client.request(`/holds/${secondHold.id}`));
+      const passed = await json<HoldDocument>(await second.client.request(`/holds/${secondHold.id}`));
       expect(passed).toMatchObject({ status: 'ready', copy_id: loan.copy_id });
-      expect(Date.parse(passed.ready_until)).toBeGreaterThan(Date.now() + 6 * DAY_MS);
-      expect(await json(await first.client.request(`/holds/${firstHold.id}`))).toMatchObject({ status: 'expired' });
+      expect(Date.parse(passed.ready_until ?? '')).toBeGreaterThan(Date.now() + 6 * DAY_MS);
+      expect(await json<HoldDocument>(await first.client.request(`/holds/${firstHold.id}`))).toMatchObject({
+        status: 'expired',
+      });
       await expectError(await borrow(first.client, id), 409);
       await borrowed(second.client, id);
     });
@@ -457,7 +488,7 @@ describe('circulation', () => {
       await expire(firstHold.id);
       const response = await borrow(second.client, id);
       expect(response.status).toBe(201);
-      expect(await json(response)).toMatchObject({ borrower_id: second.id, copy_id: loan.copy_id });
+      expect(await json<LoanDocument>(response)).toMatchObject({ borrower_id: second.id, copy_id: loan.copy_id });
     });
 
     it('with nobody waiting, the copy of a hold past its time goes back on the shelf', async () => {
@@ -467,7 +498,9 @@ describe('circulation', () => {
       await returned(t, loan.id);
       await expire(firstHold.id);
       await expireReadyHolds(t.database.db, { holdDays: 7, at: new Date() });
-      expect(await json(await t.request(`/copies/${loan.copy_id}`))).toMatchObject({ status: 'available' });
+      expect(await json<CopyDocument>(await t.request(`/copies/${loan.copy_id}`))).toMatchObject({
+        status: 'available',
+      });
       const doc = await book((await member()).client, id);
       expect(doc).toMatchObject({ available: true, copies_available: 1 });
       expect(doc.controls.borrow).toBeDefined();
@@ -502,33 +535,33 @@ describe('circulation', () => {
       // Another member: it does not exist for them.
       await expectError(await cancelHold(b.client, ha.id), 404);
       // A waiting hold, by its member through the control: those behind move up.
-      const own = await json(await b.client.request(`/holds/${hb.id}`));
-      const cancelling = await submit(b.client, own.controls.cancel);
+      const own = await json<HoldDocument>(await b.client.request(`/holds/${hb.id}`));
+      const cancelling = await submit(b.client, controlOf(own, 'cancel'));
       expect(cancelling.status).toBe(200);
-      expect(await json(cancelling)).toMatchObject({
+      expect(await json<HoldDocument>(cancelling)).toMatchObject({
         status: 'cancelled',
         position: null,
         ended_at: expect.any(String),
       });
-      expect((await json(await c.client.request(`/holds/${hc.id}`))).position).toBe(2);
+      expect((await json<HoldDocument>(await c.client.request(`/holds/${hc.id}`))).position).toBe(2);
       await expectError(await cancelHold(b.client, hb.id), 409);
-      expect((await json(await b.client.request(`/holds/${hb.id}`))).controls.cancel).toBeUndefined();
+      expect((await json<HoldDocument>(await b.client.request(`/holds/${hb.id}`))).controls.cancel).toBeUndefined();
 
       // A ready hold: its copy goes to the next in line.
       await returned(t, loan.id);
-      expect((await json(await a.client.request(`/holds/${ha.id}`))).status).toBe('ready');
+      expect((await json<HoldDocument>(await a.client.request(`/holds/${ha.id}`))).status).toBe('ready');
       await cancelled(a.client, ha.id);
-      expect(await json(await c.client.request(`/holds/${hc.id}`))).toMatchObject({
+      expect(await json<HoldDocument>(await c.client.request(`/holds/${hc.id}`))).toMatchObject({
         status: 'ready',
         copy_id: loan.copy_id,
       });
 
       // A librarian cancels anyone's: a ready hold, then a waiting one; the copy ends on the shelf.
       await cancelled(t, hc.id);
-      expect((await json(await d.client.request(`/holds/${hd.id}`))).status).toBe('ready');
+      expect((await json<HoldDocument>(await d.client.request(`/holds/${hd.id}`))).status).toBe('ready');
       await cancelled(t, hd.id);
       expect(await book(t, id)).toMatchObject({ available: true, copies_available: 1 });
-      expect(await json(await t.request(`/books/${id}/holds`))).toEqual([]);
+      expect(await json<CollectionDocument<HoldDocument>>(await t.request(`/books/${id}/holds`))).toEqual([]);
     });
 
     it('a hold is refused with a copy on the shelf, for a book on loan to the member, twice, and past the cap', async () => {
@@ -545,7 +578,7 @@ describe('circulation', () => {
       await held(reader.client, id);
       await expectError(await placeHold(reader.client, id), 409);
       await expectError(await placeHold(t.anonymous, id), 401);
-      expect(await json(await t.request(`/books/${id}/holds`))).toHaveLength(1);
+      expect(await json<CollectionDocument<HoldDocument>>(await t.request(`/books/${id}/holds`))).toHaveLength(1);
     });
 
     it('past CATALOGUE_MAX_HOLDS open holds a member is offered no hold and refused one', async () => {
@@ -562,13 +595,13 @@ describe('circulation', () => {
         }
         const asReader = capped.as(reader.token);
         for (const id of books.slice(0, 2)) await held(asReader, id);
-        const third = await json(await asReader.request(`/books/${books[2]}`));
+        const third = await json<BookDocument>(await asReader.request(`/books/${books[2]}`));
         expect(third.controls.hold).toBeUndefined();
         await expectError(await placeHold(asReader, books[2] as number), 409, { message: '2' });
         // Cancelling one makes room again.
         const [mine] = await json<HoldDocument[]>(await asReader.request(`/users/${reader.id}/holds`));
         await cancelled(asReader, (mine as HoldDocument).id);
-        expect((await json(await asReader.request(`/books/${books[2]}`))).controls.hold).toBeDefined();
+        expect((await json<BookDocument>(await asReader.request(`/books/${books[2]}`))).controls.hold).toBeDefined();
         await held(asReader, books[2] as number);
       } finally {
         await capped.close();
@@ -589,23 +622,23 @@ describe('circulation', () => {
       const loan = await borrowed(reader.client, id);
       for (const renewals of [1, 2]) {
         await age(loan.id, 10, 4);
-        const doc = await json(await reader.client.request(`/loans/${loan.id}`));
+        const doc = await json<LoanDocument>(await reader.client.request(`/loans/${loan.id}`));
         expect(doc.controls.renew).toMatchObject({ href: `/loans/${loan.id}/renewals`, method: 'POST' });
         const before = Date.now();
-        const response = await submit(reader.client, doc.controls.renew);
+        const response = await submit(reader.client, controlOf(doc, 'renew'));
         expect(response.status).toBe(200);
-        const renewed = await json(response);
+        const renewed = await json<LoanDocument>(response);
         expect(renewed).toMatchObject({ id: loan.id, renewals, status: 'active' });
         expect(Math.abs(Date.parse(renewed.due_at) - (before + 14 * DAY_MS))).toBeLessThan(CLOCK_MARGIN_MS);
       }
-      const spent = await json(await reader.client.request(`/loans/${loan.id}`));
+      const spent = await json<LoanDocument>(await reader.client.request(`/loans/${loan.id}`));
       expect(spent.renewals).toBe(2);
       expect(spent.controls.renew).toBeUndefined();
       expect(spent.controls.return).toBeDefined();
       await expectError(await renew(reader.client, loan.id), 409, {
         message: '2',
       });
-      expect((await json(await reader.client.request(`/loans/${loan.id}`))).renewals).toBe(2);
+      expect((await json<LoanDocument>(await reader.client.request(`/loans/${loan.id}`))).renewals).toBe(2);
       // Someone else's loan does not exist for a member; a librarian may renew any (but not past the limit).
       await expectError(await renew((await member()).client, loan.id), 404);
     });
@@ -616,7 +649,7 @@ describe('circulation', () => {
       const loan = await borrowed(reader.client, id);
       await run(sql`update loans set borrowed_at = now() - interval '20 days', due_at = now() - interval '1 day'
         where id = ${loan.id}`);
-      const overdue = await json(await reader.client.request(`/loans/${loan.id}`));
+      const overdue = await json<LoanDocument>(await reader.client.request(`/loans/${loan.id}`));
       expect(overdue.status).toBe('overdue');
       expect(overdue.controls.renew).toBeUndefined();
       await expectError(await renew(reader.client, loan.id), 409, {
@@ -624,16 +657,16 @@ describe('circulation', () => {
       });
 
       await age(loan.id, 5, 9);
-      const dueAt = (await json(await reader.client.request(`/loans/${loan.id}`))).due_at;
+      const dueAt = (await json<LoanDocument>(await reader.client.request(`/loans/${loan.id}`))).due_at;
       await held((await member()).client, id);
-      const wanted = await json(await reader.client.request(`/loans/${loan.id}`));
+      const wanted = await json<LoanDocument>(await reader.client.request(`/loans/${loan.id}`));
       expect(wanted).toMatchObject({ status: 'active', renewals: 0, due_at: dueAt });
       expect(wanted.controls.renew).toBeUndefined();
       await expectError(await renew(reader.client, loan.id), 409, {
         message: 'waiting',
       });
       await expectError(await renew(t, loan.id), 409);
-      expect(await json(await reader.client.request(`/loans/${loan.id}`))).toMatchObject({
+      expect(await json<LoanDocument>(await reader.client.request(`/loans/${loan.id}`))).toMatchObject({
         renewals: 0,
         due_at: dueAt,
       });
@@ -659,24 +692,32 @@ describe('circulation', () => {
       expect(expected).toEqual(expect.arrayContaining([late.id, otherLate.id]));
       expect(expected).not.toContain(onTime.id);
 
-      const root = await json(await t.request('/'));
+      const root = await json<RootDocument>(await t.request('/'));
       const overdueHref = linkHref(root, 'overdue') as string;
       expect(overdueHref).toBeDefined();
-      const page = await json(await t.request(overdueHref));
+      const page = await json<PageDoc<LoanDocument>>(await t.request(overdueHref));
       expect(ids(page.data).sort((x, y) => x - y)).toEqual(expected);
       for (const loan of page.data) expect(loan.status).toBe('overdue');
       expect(
-        ids((await json(await t.request('/loans?filter=status:overdue&per_page=100'))).data).sort((x, y) => x - y),
+        ids(
+          (await json<PageDoc<LoanDocument>>(await t.request('/loans?filter=status:overdue&per_page=100'))).data,
+        ).sort((x, y) => x - y),
       ).toEqual(expected);
       // Active includes overdue.
-      const active = ids(await json(await t.request(`/loans?filter=status:active&filter=borrower_id:${reader.id}`)));
+      const active = ids(
+        await json<CollectionDocument<LoanDocument>>(
+          await t.request(`/loans?filter=status:active&filter=borrower_id:${reader.id}`),
+        ),
+      );
       expect(active.sort((x, y) => x - y)).toEqual([late.id, onTime.id]);
 
       // A member gets no overdue link; their own listing filters to their own overdue loans.
-      const memberRoot = await json(await reader.client.request('/'));
+      const memberRoot = await json<RootDocument>(await reader.client.request('/'));
       expect(linkHref(memberRoot, 'overdue')).toBeUndefined();
-      expect(ids(await json(await reader.client.request('/loans?filter=status:overdue')))).toEqual([late.id]);
-      expect((await json(await reader.client.request(`/loans/${late.id}`))).status).toBe('overdue');
+      expect(
+        ids(await json<CollectionDocument<LoanDocument>>(await reader.client.request('/loans?filter=status:overdue'))),
+      ).toEqual([late.id]);
+      expect((await json<LoanDocument>(await reader.client.request(`/loans/${late.id}`))).status).toBe('overdue');
     });
 
     it('a member reaches their loans and holds, current and past, from the root\u2019s me link', async () => {
@@ -692,23 +733,23 @@ describe('circulation', () => {
       await borrowed((await member()).client, other);
       const waitingHold = await held(reader.client, other);
 
-      const root = await json(await reader.client.request('/'));
-      const me = await json(await reader.client.request(linkHref(root, 'me') as string));
+      const root = await json<RootDocument>(await reader.client.request('/'));
+      const me = await json<UserDocument>(await reader.client.request(linkHref(root, 'me') as string));
       expect(me.id).toBe(reader.id);
-      const loans = await json(await reader.client.request(linkHref(me, 'loans') as string));
+      const loans = await json<PageDoc<LoanDocument>>(await reader.client.request(linkHref(me, 'loans') as string));
       expect(
         loans.data
           .map((l: { id: number; status: string }) => [l.id, l.status])
-          .sort((x: number[], y: number[]) => (x[0] as number) - (y[0] as number)),
+          .sort((x, y) => (x[0] as number) - (y[0] as number)),
       ).toEqual([
         [returnedLoan.id, 'returned'],
         [currentLoan.id, 'active'],
       ]);
-      const holds = await json(await reader.client.request(linkHref(me, 'holds') as string));
+      const holds = await json<PageDoc<HoldDocument>>(await reader.client.request(linkHref(me, 'holds') as string));
       expect(
         holds.data
           .map((h: { id: number; status: string }) => [h.id, h.status])
-          .sort((x: number[], y: number[]) => (x[0] as number) - (y[0] as number)),
+          .sort((x, y) => (x[0] as number) - (y[0] as number)),
       ).toEqual([
         [cancelledHold.id, 'cancelled'],
         [waitingHold.id, 'waiting'],
@@ -727,7 +768,7 @@ describe('circulation', () => {
     async function feed(client: TestClient, from: string): Promise<{ events: Event[]; next: string }> {
       const events: Event[] = [];
       for (let at = from; ; ) {
-        const page = await json(await client.request(at));
+        const page = await json<ChangesPageDocument>(await client.request(at));
         events.push(...page.data);
         const next = linkHref(page, 'next') as string;
         if (page.data.length === 0) return { events, next };
@@ -739,7 +780,7 @@ describe('circulation', () => {
       const start = (await feed(t, '/changes')).next;
       const [holder, lender, stranger] = [await member(), await member(), await member()];
       const id = await bookWithCopies(1);
-      const added = await json(await t.send('POST', `/books/${id}/copies`, {}));
+      const added = await json<CopyDocument>(await t.send('POST', `/books/${id}/copies`, {}));
       expect((await t.send('PATCH', `/copies/${added.id}`, { status: 'withdrawn' })).status).toBe(200);
       const loan = await borrowed(lender.client, id);
       await renewed(lender.client, loan.id);

@@ -110,7 +110,7 @@ describe('a closed catalogue, to an anonymous caller', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
       });
       expect(response.status).toBe(200);
-      const text = JSON.stringify(await json(response));
+      const text = JSON.stringify(await json<unknown>(response));
       expectNoData(text, `${name} ${JSON.stringify(args)}`);
       return JSON.parse(text).result;
     };

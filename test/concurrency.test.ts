@@ -15,6 +15,7 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrow, borrowed, returnLoan } from './support/circulation.js';
+import type { BookDocument, CollectionDocument, LoanDocument } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 /** How many responses had each status. */
@@ -70,14 +71,17 @@ describe('simultaneous borrows and returns (no cap)', () => {
     expect(tally(responses)).toEqual({ 201: 1, 409: 39 });
 
     const winner = responses.find((r) => r.status === 201) as Response;
-    const loan = await json(winner);
+    const loan = await json<LoanDocument>(winner);
     expect(members.map((m) => m.id)).toContain(loan.borrower_id);
     for (const body of await conflicts(responses)) expect(body.error.message).toContain(loan.due_at);
 
     expect(await activeLoans(t, { bookId })).toBe(1);
-    const history = await json(await t.request(`/loans?filter=book_id:${bookId}`));
+    const history = await json<CollectionDocument<LoanDocument>>(await t.request(`/loans?filter=book_id:${bookId}`));
     expect(history.map((l: { id: number }) => l.id)).toEqual([loan.id]);
-    expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({ available: false, due_at: loan.due_at });
+    expect(await json<BookDocument>(await t.request(`/books/${bookId}`))).toMatchObject({
+      available: false,
+      due_at: loan.due_at,
+    });
   });
 
   it('its borrower and a librarian returning one loan at once: one 200, the rest 409', async () => {
@@ -85,7 +89,7 @@ describe('simultaneous borrows and returns (no cap)', () => {
     const member = await addUser(t, 'Double Returner', 'member');
     const borrowed = await borrow(t.as(member.token), bookId);
     expect(borrowed.status).toBe(201);
-    const loan = await json(borrowed);
+    const loan = await json<LoanDocument>(borrowed);
 
     await warmUp(t);
     const responses = await Promise.all(
@@ -94,12 +98,15 @@ describe('simultaneous borrows and returns (no cap)', () => {
     expect(tally(responses)).toEqual({ 200: 1, 409: 19 });
     await conflicts(responses);
 
-    const returned = await json(responses.find((r) => r.status === 200) as Response);
+    const returned = await json<LoanDocument>(responses.find((r) => r.status === 200) as Response);
     expect(returned).toMatchObject({ id: loan.id, status: 'returned' });
-    const stored = await json(await t.request(`/loans/${loan.id}`));
+    const stored = await json<LoanDocument>(await t.request(`/loans/${loan.id}`));
     expect(stored.returned_at).toBe(returned.returned_at);
     expect(await activeLoans(t, { bookId })).toBe(0);
-    expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({ available: true, due_at: null });
+    expect(await json<BookDocument>(await t.request(`/books/${bookId}`))).toMatchObject({
+      available: true,
+      due_at: null,
+    });
   });
 });
 
@@ -121,9 +128,11 @@ describe('one member borrowing many books at once, with the cap at 1', () => {
     await conflicts(responses);
 
     expect(await activeLoans(t, { borrowerId: member.id })).toBe(1);
-    const mine = await json(await asMember.request('/loans'));
+    const mine = await json<CollectionDocument<LoanDocument>>(await asMember.request('/loans'));
     expect(mine).toHaveLength(1);
-    const available = await json(await t.request(`/books?filter=author_id:${author}&filter=available:true`));
+    const available = await json<CollectionDocument<BookDocument>>(
+      await t.request(`/books?filter=author_id:${author}&filter=available:true`),
+    );
     expect(available).toHaveLength(9);
   });
 });
@@ -159,6 +168,6 @@ describe('simultaneous reads of books', () => {
       expect(await response.text(), asked[i]?.path).toBe(await single.text());
     }
     expect(atOnce.filter((response) => response.status === 404)).toHaveLength(callers.length);
-    expect(await json(await asMember.request(`/books/${books[0]}`))).toMatchObject({ available: false });
+    expect(await json<BookDocument>(await asMember.request(`/books/${books[0]}`))).toMatchObject({ available: false });
   });
 });

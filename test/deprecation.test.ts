@@ -8,7 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { type Deprecation, deprecate, type Vocabulary, vocabulary } from '../src/hypermedia/vocabulary.js';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
-import { linkHeader } from './support/documents.js';
+import {
+  type BookDocument,
+  controlOf,
+  type LoanDocument,
+  linkHeader,
+  type OpenApiDocument,
+  type ProfileDocument,
+  present,
+} from './support/documents.js';
 
 const borrowRetired: Deprecation = {
   since: '2026-01-01',
@@ -54,7 +62,7 @@ describe('a deprecated control', () => {
   it('is announced in a response that offers it: Deprecation, Sunset and a deprecation link', async () => {
     const response = await request(`/books/${bookId}`, member.token);
     expect(response.status).toBe(200);
-    expect(Object.keys((await json(response)).controls)).toContain('borrow');
+    expect(Object.keys((await json<BookDocument>(response)).controls)).toContain('borrow');
     expect(response.headers.get('deprecation')).toBe(`@${Date.UTC(2026, 0, 1) / 1000}`);
     expect(response.headers.get('sunset')).toBe('Fri, 01 Jan 2027 00:00:00 GMT');
     expect(linkRels(response, borrowRetired.docs)).toEqual(['deprecation']);
@@ -89,8 +97,8 @@ describe('a deprecated control', () => {
   it('keeps working until its sunset', async () => {
     const borrowed = await request(`/books/${bookId}/borrow`, member.token, { method: 'POST' });
     expect(borrowed.status).toBe(201);
-    const loan = await json(borrowed);
-    const returned = await request(loan.controls.return.href, member.token, {
+    const loan = await json<LoanDocument>(borrowed);
+    const returned = await request(controlOf(loan, 'return').href, member.token, {
       method: 'PATCH',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ status: 'returned' }),
@@ -99,12 +107,12 @@ describe('a deprecated control', () => {
   });
 
   it('is flagged in the profile and in the OpenAPI document', async () => {
-    const profile = await json(await request('/profile'));
-    expect(profile.vocabulary.controls.borrow.deprecated).toEqual(borrowRetired);
-    expect(profile.vocabulary.controls.return.deprecated).toBeUndefined();
-    const openapi = await json(await request('/openapi.json'));
-    expect(openapi.paths['/books/{id}/borrow'].post.deprecated).toBe(true);
-    expect(openapi.paths['/loans/{id}'].patch.deprecated).toBeUndefined();
+    const profile = await json<ProfileDocument>(await request('/profile'));
+    expect(profile.vocabulary.controls.borrow?.deprecated).toEqual(borrowRetired);
+    expect(present(profile.vocabulary.controls.return, 'return').deprecated).toBeUndefined();
+    const openapi = await json<OpenApiDocument>(await request('/openapi.json'));
+    expect(present(openapi.paths['/books/{id}/borrow']?.post, 'borrowing').deprecated).toBe(true);
+    expect(present(openapi.paths['/loans/{id}']?.patch, 'returning').deprecated).toBeUndefined();
   });
 });
 

@@ -4,11 +4,23 @@
  * the links that remove them; invalid `facets`; estimates past the count limit; HAL's `facet` links; the
  * search control and the root's search template declaring the parameter.
  */
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentDocument } from '../src/mcp/document.js';
 import { addAuthor, addBook, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
 import { borrow, borrowed } from './support/circulation.js';
+import {
+  type ControlDoc,
+  controlOf,
+  type HalDocument,
+  linkOf,
+  type OpenApiDocument,
+  type ProfileDocument,
+  present,
+  type RootDocument,
+} from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 interface FacetValue {
@@ -29,8 +41,7 @@ interface Page {
   meta: { page: number; per_page: number; total_items: number; total_items_estimated?: true };
   facets?: Facet[];
   links: { rel: string; href: string; title?: string }[];
-  // biome-ignore lint/suspicious/noExplicitAny: controls are inspected loosely
-  controls: Record<string, any>;
+  controls: Record<string, ControlDoc>;
 }
 
 async function page(t: TestCatalogue, path: string): Promise<Page> {
@@ -234,7 +245,9 @@ describe('facets of book listings', () => {
   it('leaves a listing without `facets` without facets', async () => {
     const body = await page(t, '/books?page=1');
     expect(body).not.toHaveProperty('facets');
-    const hal = await json(await t.request('/books?page=1', { headers: { Accept: 'application/hal+json' } }));
+    const hal = await json<HalDocument>(
+      await t.request('/books?page=1', { headers: { Accept: 'application/hal+json' } }),
+    );
     expect(hal).not.toHaveProperty('facets');
     expect(hal._links).not.toHaveProperty('facet');
   });
@@ -254,7 +267,7 @@ describe('facets of book listings', () => {
   it('shows facets in HAL and HAL-FORMS as a property and as `facet` links', async () => {
     for (const accept of ['application/hal+json', 'application/prs.hal-forms+json']) {
       const response = await t.request('/books?page=1&facets=author,available', { headers: { Accept: accept } });
-      const hal = await json(response);
+      const hal = await json<HalDocument>(response);
       const seed = await page(t, '/books?page=1&facets=author,available');
       expect(hal.facets, accept).toEqual(seed.facets);
       const links = hal._links.facet as { href: string; title: string }[];
@@ -284,36 +297,37 @@ describe('facets of book listings', () => {
   });
 
   it('is described by the profile and OpenAPI: the parameter, the shape and the rel', async () => {
-    const profile = await json(await t.request('/profile'));
-    expect(profile.vocabulary.rels.facet.means).toMatch(/narrowed/);
+    const profile = await json<ProfileDocument>(await t.request('/profile'));
+    expect(profile.vocabulary.rels.facet?.means).toMatch(/narrowed/);
     expect(Object.keys(profile.listing_facets)).toEqual(['parameter', 'values', 'estimated']);
-    const searchAt = profile.vocabulary.controls.search.targets;
-    expect(Object.keys(searchAt['/books'].fields)).toContain('facets');
-    const openapi = await json(await t.request('/openapi.json'));
-    const parameter = openapi.paths['/books'].get.parameters.find((p: { name: string }) => p.name === 'facets');
-    expect(new RegExp(parameter.schema.pattern).test('author,decade,available')).toBe(true);
-    expect(new RegExp(parameter.schema.pattern).test('colour')).toBe(false);
-    expect(openapi.components.schemas.Facet.properties.name.enum).toEqual([
+    const searchAt = present(profile.vocabulary.controls.search, 'the search control').targets;
+    expect(Object.keys(present(searchAt['/books'], 'the search of books').fields)).toContain('facets');
+    const openapi = await json<OpenApiDocument>(await t.request('/openapi.json'));
+    const parameter = openapi.paths['/books']?.get?.parameters?.find((p: { name: string }) => p.name === 'facets');
+    const pattern = present(parameter?.schema?.pattern, 'the pattern of facets');
+    expect(new RegExp(pattern).test('author,decade,available')).toBe(true);
+    expect(new RegExp(pattern).test('colour')).toBe(false);
+    expect(openapi.components.schemas.Facet?.properties?.name?.enum).toEqual([
       'author',
       'decade',
       'available',
       'language',
       'subject',
     ]);
-    expect(openapi.components.schemas.Link.properties.rel.enum).toContain('facet');
+    expect(openapi.components.schemas.Link?.properties?.rel?.enum).toContain('facet');
   });
 
   it('declares `facets` in the search control and the root’s search template', async () => {
     const books = await page(t, '/books?page=1');
-    const field = (books.controls.search.fields as { name: string; title?: string }[]).find((f) => f.name === 'facets');
+    const field = controlOf(books, 'search').fields.find((f) => f.name === 'facets');
     expect(field).toMatchObject({ name: 'facets', type: 'string', required: false });
     expect(field?.title).toContain('author, decade, available');
     const own = await page(t, `/authors/${a.austen}/books?page=1`);
-    expect(own.controls.search.fields.map((f: { name: string }) => f.name)).toContain('facets');
+    expect(controlOf(own, 'search').fields.map((f) => f.name)).toContain('facets');
     const authors = await page(t, '/authors?page=1');
-    expect(authors.controls.search.fields.map((f: { name: string }) => f.name)).not.toContain('facets');
-    const root = await json(await t.request('/'));
-    const search = root.links.find((l: { rel: string }) => l.rel === 'search');
+    expect(controlOf(authors, 'search').fields.map((f) => f.name)).not.toContain('facets');
+    const root = await json<RootDocument>(await t.request('/'));
+    const search = linkOf(root, 'search');
     expect(search.templated).toBe(true);
     expect(search.href).toMatch(/[{,]facets[,}]/);
   });
@@ -404,12 +418,12 @@ describe('facets for an agent (MCP)', () => {
     await t?.close();
   });
 
-  // biome-ignore lint/suspicious/noExplicitAny: tool results are inspected loosely
-  async function call(name: string, args: Record<string, unknown>): Promise<{ text: string; doc: any }> {
+  /** A tool's answer: its text, and the document it gives as structured content. */
+  async function call(name: string, args: Record<string, unknown>): Promise<{ text: string; doc: AgentDocument }> {
     const result = await client.callTool({ name, arguments: args });
     const text = (result.content as { type: string; text: string }[])[0]?.text as string;
     expect(result.isError, text).toBeFalsy();
-    return { text, doc: result.structuredContent };
+    return { text, doc: result.structuredContent as AgentDocument };
   }
 
   it('searches, then narrows by a facet, from tool results alone', async () => {
@@ -419,12 +433,15 @@ describe('facets for an agent (MCP)', () => {
       rel: 'search',
       values: { query: 'austen', facets: 'decade,available' },
     });
-    expect(search.doc.facets.map((f: Facet) => f.name)).toEqual(['decade', 'available']);
-    const decade = (search.doc.facets[0] as Facet).values.find((v) => v.label === '1810s') as FacetValue;
+    expect(search.doc.facets?.map((f) => f.name)).toEqual(['decade', 'available']);
+    const decade = present(
+      search.doc.facets?.[0]?.values.find((v) => v.label === '1810s'),
+      'the 1810s',
+    );
     expect(search.text).toContain(`1810s (${decade.count}): ${decade.href}`);
     const narrowed = await call('get', { url: decade.href });
-    expect(narrowed.doc.meta.total_items).toBe(decade.count);
-    expect(narrowed.doc.items.every((item: { title: string }) => typeof item.title === 'string')).toBe(true);
-    expect(narrowed.doc.facets[0].values).toEqual([expect.objectContaining({ label: '1810s', chosen: true })]);
+    expect(narrowed.doc.meta?.total_items).toBe(decade.count);
+    expect(narrowed.doc.items?.every((item) => typeof item.title === 'string')).toBe(true);
+    expect(narrowed.doc.facets?.[0]?.values).toEqual([expect.objectContaining({ label: '1810s', chosen: true })]);
   });
 });

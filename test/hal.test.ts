@@ -20,6 +20,7 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrow } from './support/circulation.js';
+import type { ErrorDocument, HalDocument, LoanDocument, RootDocument } from './support/documents.js';
 
 const HAL = 'application/hal+json';
 const FORMS = 'application/prs.hal-forms+json';
@@ -59,13 +60,13 @@ beforeAll(async () => {
   member = await addUser(t, 'Tenar', 'member');
   callers = { anonymous: t.anonymous, member: t.as(member.token), librarian: t };
   librarianId = Number(
-    linkHref(await json(await t.request('/')), 'me')
+    linkHref(await json<RootDocument>(await t.request('/')), 'me')
       ?.split('/')
       .pop(),
   );
   const borrowed = await borrow(callers.member, (books[0] as { id: number }).id);
   expect(borrowed.status).toBe(201);
-  loan = await json(borrowed);
+  loan = await json<LoanDocument>(borrowed);
 });
 afterAll(() => t.close());
 
@@ -75,7 +76,7 @@ async function fetchDoc(client: TestClient, path: string, accept: string): Promi
   expect(response.status, `${accept} ${path}`).toBe(200);
   expect(response.headers.get('content-type')).toBe(contentTypes[accept]);
   expect(response.headers.get('vary')).toContain('Accept');
-  return json(response);
+  return json<Doc>(response);
 }
 
 /**
@@ -424,7 +425,7 @@ describe('golden HAL and HAL-FORMS documents', () => {
       const response = await callers.anonymous.request(`/loans/${loan.id}`, { headers: { Accept: accept } });
       expect(response.status).toBe(401);
       expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      expect(await json(response)).toEqual({
+      expect(await json<ErrorDocument>(response)).toEqual({
         error: { code: 401, message: 'sign in: send Authorization: Bearer <token>' },
       });
     }
@@ -488,7 +489,7 @@ describe('streamed collections', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/hal+json; charset=utf-8');
     expect(response.headers.get('content-length')).toBeNull();
-    expect(await json(response)).toEqual({
+    expect(await json<HalDocument>(response)).toEqual({
       _links: { self: { href: '/books' }, first: { href: '/books?page=1&per_page=20' } },
       _embedded: {
         item: [onLoanDoc(), bookDoc(1), bookDoc(2), bookDoc(3), bookDoc(4)],
@@ -560,10 +561,10 @@ describe('negotiation', () => {
     expect(negotiate(FORMS)).toBe(halFormsFormat);
     const ketting = await t.request(bookPath(), { headers: { Accept: KETTING_ACCEPT } });
     expect(ketting.headers.get('content-type')).toBe('application/prs.hal-forms+json; charset=utf-8');
-    expect((await json(ketting))._templates.borrow.target).toBe(`${bookPath()}/borrow`);
+    expect((await json<HalDocument>(ketting))._templates?.borrow?.target).toBe(`${bookPath()}/borrow`);
     const hal = await t.request(bookPath(), { headers: { Accept: HAL } });
     expect(hal.headers.get('content-type')).toBe('application/hal+json; charset=utf-8');
-    expect(await json(hal)).not.toHaveProperty('_templates');
+    expect(await json<HalDocument>(hal)).not.toHaveProperty('_templates');
   });
 
   it('keeps the seed’s JSON, unchanged, for */*, application/json and no Accept', async () => {
@@ -676,7 +677,7 @@ describe('negotiation', () => {
     expect(new Set(bodies).size).toBe(1);
     // A bare collection stays a plain array.
     const list = await t.request('/books', { headers: { Accept: '*/*' } });
-    expect(Array.isArray(await json(list))).toBe(true);
+    expect(Array.isArray(await json<unknown>(list))).toBe(true);
   });
 });
 
@@ -686,14 +687,14 @@ describe('errors in HAL requests', () => {
       const missing = await t.request('/books/999999', { headers: { Accept: accept } });
       expect(missing.status).toBe(404);
       expect(missing.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      expect(await json(missing)).toEqual({ error: { code: 404, message: 'book 999999 not found' } });
+      expect(await json<ErrorDocument>(missing)).toEqual({ error: { code: 404, message: 'book 999999 not found' } });
 
       const invalid = await t.send('POST', '/books', { title: '' }, { Accept: accept });
       const seedInvalid = await t.send('POST', '/books', { title: '' }, { Accept: 'application/json' });
       expect(invalid.status).toBe(400);
       expect(invalid.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      const body = await json(invalid);
-      expect(body).toEqual(await json(seedInvalid));
+      const body = await json<ErrorDocument>(invalid);
+      expect(body).toEqual(await json<ErrorDocument>(seedInvalid));
       expect(Object.keys(body.error).sort()).toEqual(['code', 'details', 'message']);
     }
   });
@@ -711,8 +712,8 @@ describe('one model, two formats', () => {
     const jsonResponse = await client.request(path, { headers: { Accept: 'application/json' } });
     const formsResponse = await client.request(path, { headers: { Accept: KETTING_ACCEPT } });
     expect(formsResponse.headers.get('link')).toBe(jsonResponse.headers.get('link'));
-    const { links, controls, data, ...jsonState } = await json(jsonResponse);
-    const { _links, _templates = {}, _embedded, ...formsState } = await json(formsResponse);
+    const { links, controls, data, ...jsonState } = await json<Doc>(jsonResponse);
+    const { _links, _templates = {}, _embedded, ...formsState } = await json<Doc>(formsResponse);
     expect(formsState, path).toEqual(jsonState);
     expect(Object.keys(_links), path).toEqual(relsOf(links));
     const names = Object.keys(controls);
@@ -761,7 +762,7 @@ describe('one model, two formats', () => {
       body: JSON.stringify(values),
     });
     expect(returned.status).toBe(200);
-    expect((await json(returned)).status).toBe('returned');
+    expect((await json<LoanDocument>(returned)).status).toBe('returned');
     expect((await sameModel(client, loanPath))._templates).toEqual({});
     await sameModel(client, root._links.loans.href);
   });

@@ -16,6 +16,15 @@ import {
   type TestCatalogue,
 } from './support/catalogue.js';
 import { borrow, borrowed, placeHold, returned } from './support/circulation.js';
+import {
+  type CollectionDocument,
+  type HoldDocument,
+  type LoanDocument,
+  type OpenApiDocument,
+  type PageDoc,
+  present,
+  type RootDocument,
+} from './support/documents.js';
 
 const MEMBERS = 20;
 
@@ -37,14 +46,15 @@ describe('a hold queue placed all at once', () => {
     const lender = await addUser(t, 'First Reader');
     const loan = await borrow(t.as(lender.token), bookId);
     expect(loan.status).toBe(201);
-    loanId = (await json(loan)).id;
+    loanId = (await json<LoanDocument>(loan)).id;
     const members = [];
     for (let i = 1; i <= MEMBERS; i++) members.push(await addUser(t, `Waiting Member ${i}`));
     const answers = await Promise.all(members.map((m) => placeHold(t.as(m.token), bookId)));
     for (const answer of answers) {
       expect(answer.status).toBe(201);
-      const hold = await json(answer);
-      told.push({ id: hold.id, position: hold.position });
+      const hold = await json<HoldDocument>(answer);
+      // A hold placed behind a loan waits: it has a position.
+      told.push({ id: hold.id, position: hold.position as number });
     }
   });
   afterAll(async () => {
@@ -58,7 +68,7 @@ describe('a hold queue placed all at once', () => {
     while (href) {
       const response = await t.request(href);
       expect(response.status, href).toBe(200);
-      const page = await json(response);
+      const page = await json<PageDoc<HoldDocument>>(response);
       items.push(...page.data);
       href = linkHref(page, 'next');
     }
@@ -95,18 +105,21 @@ describe('a hold queue placed all at once', () => {
   it('the copy returned goes to position 1, and the queue moves up', async () => {
     const first = told.find((h) => h.position === 1) as Told;
     await returned(t, loanId);
-    expect((await json(await t.request(`/holds/${first.id}`))).status).toBe('ready');
+    expect((await json<HoldDocument>(await t.request(`/holds/${first.id}`))).status).toBe('ready');
     const listed = await walk(`/books/${bookId}/holds?per_page=8`);
     expect(listed[0]).toMatchObject({ id: first.id, position: null });
     expect(listed.slice(1).map((h) => h.position)).toEqual(Array.from({ length: MEMBERS - 1 }, (_, i) => i + 1));
   });
 
   it('the listing declares position sortable', async () => {
-    const root = await json(await t.anonymous.request('/'));
-    const doc = await json(await t.anonymous.request(linkHref(root, 'service-desc') as string));
-    const sort = doc.paths['/books/{id}/holds'].get.parameters.find((p: { name: string }) => p.name === 'sort');
+    const root = await json<RootDocument>(await t.anonymous.request('/'));
+    const doc = await json<OpenApiDocument>(await t.anonymous.request(linkHref(root, 'service-desc') as string));
+    const sort = present(
+      doc.paths['/books/{id}/holds']?.get?.parameters?.find((p: { name: string }) => p.name === 'sort'),
+      'the sort parameter',
+    );
     expect(sort.description).toContain('position');
-    expect(new RegExp(sort.schema.pattern).test('-position')).toBe(true);
+    expect(new RegExp(present(sort.schema?.pattern, 'its pattern')).test('-position')).toBe(true);
   });
 });
 
@@ -129,14 +142,14 @@ describe('a queue whose holds were not numbered in its order', () => {
       const member = await addUser(t, `Older Member ${i}`);
       const placed = await placeHold(t.as(member.token), bookId);
       expect(placed.status).toBe(201);
-      ids.push((await json(placed)).id);
+      ids.push((await json<HoldDocument>(placed)).id);
     }
     // As holds placed at once could be stamped before: the last numbered is first in the queue.
     await t.database.db.execute(
       sql`update holds set placed_at = placed_at - make_interval(secs => id * 10) where book_id = ${bookId}`,
     );
-    const listed = await json(await t.request(`/books/${bookId}/holds`));
-    expect(listed.map((h: Told) => [h.id, h.position])).toEqual([
+    const listed = await json<CollectionDocument<HoldDocument>>(await t.request(`/books/${bookId}/holds`));
+    expect(listed.map((h) => [h.id, h.position])).toEqual([
       [ids[2], 1],
       [ids[1], 2],
       [ids[0], 3],

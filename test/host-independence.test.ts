@@ -4,9 +4,12 @@
  * caller's answer cannot be poisoned with another host's URLs. Sent to every route, in every format, to
  * errors, writes, `/llms.txt` and the MCP endpoint; and once over a socket, where the URL is built from Host.
  */
+
 import { request as httpRequest } from 'node:http';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, openTestCatalogue, type TestCatalogue, type TestClient } from './support/catalogue.js';
+import type { ProblemDocument, RootDocument } from './support/documents.js';
 import { addFixture, type Fixture, fillPath, servedRoutes } from './support/routes.js';
 import { ADMIN_TOKEN, type RunningServer, startServer } from './support/server.js';
 
@@ -52,6 +55,11 @@ async function expectNoHost(response: Response, what: string): Promise<string> {
   return text;
 }
 
+/** The JSON-RPC answer to a `tools/call`. */
+interface ToolAnswer {
+  result: CallToolResult;
+}
+
 /** A JSON-RPC `tools/call` to `/mcp`, as an MCP client posts it (stateless: no initialisation needed). */
 const toolCall = (name: string, args: Record<string, unknown>) => ({
   method: 'POST',
@@ -93,7 +101,7 @@ describe('with Host: evil.example and forwarded headers naming it', () => {
       expect(response.status).toBe(406);
       await expectNoHost(response, `406 for ${accept}`);
     }
-    const problem = await json(await forged(t, '/nothing/here', { headers: { Accept: PROBLEM } }));
+    const problem = await json<ProblemDocument>(await forged(t, '/nothing/here', { headers: { Accept: PROBLEM } }));
     // RFC 9457 §3.1.1: a relative `type` resolves against the document's URI, as any link of ours does.
     expect(problem.type).toBe('/profile#problem-not-found');
   });
@@ -131,8 +139,10 @@ describe('with Host: evil.example and forwarded headers naming it', () => {
       expect(response.status).toBe(200);
       await expectNoHost(response, `${name} ${JSON.stringify(args)}`);
     }
-    const refused = await json(await forged(t, '/mcp', toolCall('get', { url: 'https://example.com/' })));
-    expect(refused.result.content[0].text).toMatch(/is outside this service \(\/\)/);
+    const refused = await json<ToolAnswer>(await forged(t, '/mcp', toolCall('get', { url: 'https://example.com/' })));
+    expect(refused.result.content[0]?.type === 'text' && refused.result.content[0].text).toMatch(
+      /is outside this service \(\/\)/,
+    );
   });
 
   it('in a closed catalogue too, where MCP refuses an anonymous read', async () => {
@@ -163,13 +173,13 @@ describe('with CATALOGUE_PUBLIC_URL, absolute URLs are under it whatever the Hos
     expect(llms).toContain(`[MCP endpoint](${base}/mcp)`);
     expect(llms).toContain(`[Root document](${base}/)`);
     const problem = await forged(behind, '/nothing', { headers: { Accept: PROBLEM } });
-    expect((await json(problem.clone())).type).toBe(`${base}/profile#problem-not-found`);
+    expect((await json<ProblemDocument>(problem.clone())).type).toBe(`${base}/profile#problem-not-found`);
     await expectNoHost(problem, 'a problem document');
     const root = await forged(behind, '/');
-    expect((await json(root.clone())).links[0]).toEqual({ rel: 'self', href: `${base}/` });
+    expect((await json<RootDocument>(root.clone())).links[0]).toEqual({ rel: 'self', href: `${base}/` });
     await expectNoHost(root, 'the root');
-    const start = await json(await forged(behind, '/mcp', toolCall('start', {})));
-    expect(start.result.structuredContent.url).toBe(`${base}/`);
+    const start = await json<ToolAnswer>(await forged(behind, '/mcp', toolCall('start', {})));
+    expect(start.result.structuredContent?.url).toBe(`${base}/`);
     expect(JSON.stringify(start)).not.toContain(EVIL);
   });
 });

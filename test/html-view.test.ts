@@ -17,6 +17,13 @@ import {
   type TestCatalogue,
 } from './support/catalogue.js';
 import { borrowed } from './support/circulation.js';
+import {
+  type BookDocument,
+  controlOf,
+  type PageDoc,
+  type RootDocument,
+  type TokenDocument,
+} from './support/documents.js';
 
 const HTML = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' };
@@ -149,7 +156,10 @@ describe('form posts', () => {
     expect(response.status).toBe(303);
     const location = response.headers.get('location') as string;
     expect(location).toMatch(/^\/books\/\d+$/);
-    expect(await json(await t.request(location))).toMatchObject({ title: 'Formed Book', publication_year: 1984 });
+    expect(await json<BookDocument>(await t.request(location))).toMatchObject({
+      title: 'Formed Book',
+      publication_year: 1984,
+    });
   });
 
   it('_method=PATCH and _method=DELETE on form posts act as those methods', async () => {
@@ -160,7 +170,10 @@ describe('form posts', () => {
       body: '_method=PATCH&title=Overridden&publication_year=&author_id=',
     });
     expect(patched.status).toBe(303);
-    expect(await json(await t.request(`/books/${id}`))).toMatchObject({ title: 'Overridden', publication_year: 1990 });
+    expect(await json<BookDocument>(await t.request(`/books/${id}`))).toMatchObject({
+      title: 'Overridden',
+      publication_year: 1990,
+    });
     const deleted = await t.request(`/books/${id}`, {
       method: 'POST',
       headers: { ...HTML, ...FORM, Cookie: session },
@@ -192,7 +205,9 @@ describe('signing in', () => {
     expect(response.status).toBe(200);
     const cookie = response.headers.get('set-cookie') as string;
     expect(cookie).toMatch(/^catalogue_session=cat_[\w-]+; Path=\/; HttpOnly; SameSite=Strict$/);
-    const root = await json(await t.anonymous.request('/', { headers: { Cookie: cookie.split(';')[0] as string } }));
+    const root = await json<RootDocument>(
+      await t.anonymous.request('/', { headers: { Cookie: cookie.split(';')[0] as string } }),
+    );
     expect(Object.keys(root.controls)).toEqual(['logout', 'search']);
     expect(root.links.map((l: { rel: string }) => l.rel)).toContain('me');
     const out = await t.anonymous.request('/session', {
@@ -226,7 +241,7 @@ describe('signing in', () => {
       });
       expect(response.status).toBe(403);
     }
-    expect(await json(await t.request(`/books/${book}`))).toMatchObject({ title: 'Html Book' });
+    expect(await json<BookDocument>(await t.request(`/books/${book}`))).toMatchObject({ title: 'Html Book' });
   });
 
   it('a bearer-token client is unaffected by the same-site rule', async () => {
@@ -242,12 +257,12 @@ describe('signing in', () => {
   it('a session whose token was revoked is simply signed out', async () => {
     const member = await addUser(t, 'Revoked Member');
     const cookie = await signIn(member.token);
-    const tokens = await json(await t.request(`/users/${member.id}/tokens`));
+    const tokens = await json<PageDoc<TokenDocument>>(await t.request(`/users/${member.id}/tokens`));
     for (const token of tokens.data) await t.request(`/users/${member.id}/tokens/${token.id}`, { method: 'DELETE' });
     const response = await t.anonymous.request('/', { headers: { Cookie: cookie } });
     expect(response.status).toBe(200);
     expect(response.headers.get('set-cookie')).toMatch(/^catalogue_session=; Max-Age=0/);
-    expect(Object.keys((await json(response)).controls)).toEqual(['login', 'search']);
+    expect(Object.keys((await json<RootDocument>(response)).controls)).toEqual(['login', 'search']);
   });
 });
 
@@ -340,11 +355,13 @@ describe('a view made for people', () => {
       expect(box?.[2]).toContain('id="searchbox-query" name="query"');
       expect(box?.[2]).toContain('<label for="searchbox-sort">Sort by</label>');
       // The orders are the control's `sort` choices, by their labels: no field,-field to type.
-      const control = (await json(await t.request(path.includes('?') ? `${path}&page=1` : `${path}?page=1`))).controls
-        .search;
+      const control = controlOf(
+        await json<PageDoc<BookDocument>>(await t.request(path.includes('?') ? `${path}&page=1` : `${path}?page=1`)),
+        'search',
+      );
       const sortField = control.fields.find((f: { name: string }) => f.name === 'sort');
       const options = [...(box?.[2] ?? '').matchAll(/<option value="([^"]*)"[^>]*>([^<]+)<\/option>/g)];
-      expect(options.map((m) => ({ value: m[1], prompt: m[2] }))).toEqual(sortField.options);
+      expect(options.map((m) => ({ value: m[1], prompt: m[2] }))).toEqual(sortField?.options);
       // What the form sends besides the words and the order: the page size, and the facets the page asks
       // for where the control takes them.
       const hidden = [...(box?.[2] ?? '').matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)];
@@ -431,7 +448,7 @@ describe('a view made for people', () => {
     const html = main(await page(`/books/${book}`, session));
     expect(html).toMatch(/<form rel="edit"/);
     expect(html).not.toMatch(/<form rel="update"/);
-    const body = await json(await t.request(`/books/${book}`));
+    const body = await json<BookDocument>(await t.request(`/books/${book}`));
     const names = Array.isArray(body.controls)
       ? body.controls.map((c: { name: string }) => c.name)
       : Object.keys(body.controls);
@@ -573,7 +590,7 @@ describe('the patron search page', () => {
   });
 
   it('the page names the root\u2019s suggestions link exactly when the root offers one', async () => {
-    const root = await json(await t.anonymous.request('/'));
+    const root = await json<RootDocument>(await t.anonymous.request('/'));
     const template = root.links.find((l: { rel: string }) => l.rel === 'suggestions')?.href;
     const html = main(await page('/books'));
     if (template === undefined) expect(html).not.toContain('data-suggestions');
@@ -605,7 +622,10 @@ describe('the patron search page', () => {
     const [outside, details] = html.split('<details class="all-parameters"><summary>All search parameters</summary>');
     expect(outside).not.toMatch(/name="(page|cursor)"/);
     const full = details?.match(/<form rel="search".*?<\/form>/)?.[0] ?? '';
-    const control = (await json(await t.request('/books?query=paged&per_page=5'))).controls.search;
+    const control = controlOf(
+      await json<PageDoc<BookDocument>>(await t.request('/books?query=paged&per_page=5')),
+      'search',
+    );
     expect([...full.matchAll(/ name="(\w+)"/g)].map((m) => m[1]).sort()).toEqual(
       control.fields.map((f: { name: string }) => f.name).sort(),
     );
@@ -615,11 +635,12 @@ describe('the patron search page', () => {
   it('shows what the listing answers: its facets as the JSON has them, and its correction', async () => {
     // Whatever the catalogue answers for these searches, the page shows the same facets and correction.
     for (const path of ['/books?query=paged', '/books?query=pagd', `/authors/${author}/books?query=availability`]) {
-      const declares = (await json(await t.request(`${path}&page=1`))).controls.search.fields.some(
-        (f: { name: string }) => f.name === 'facets',
-      );
+      const declares = controlOf(
+        await json<PageDoc<BookDocument>>(await t.request(`${path}&page=1`)),
+        'search',
+      ).fields.some((f: { name: string }) => f.name === 'facets');
       const asked = declares ? `${path}&facets=author,decade,available&per_page=20` : `${path}&per_page=20`;
-      const body = await json(await t.anonymous.request(asked));
+      const body = await json<PageDoc<BookDocument>>(await t.anonymous.request(asked));
       const html = main(await page(asked));
       for (const facet of body.facets ?? []) {
         for (const value of facet.values) {

@@ -4,7 +4,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
-import { type LinkDoc, linkHeader } from './support/documents.js';
+import {
+  type AuthorDocument,
+  type BookDocument,
+  type CollectionDocument,
+  type LinkDoc,
+  linkHeader,
+  type PageDoc,
+  type RootDocument,
+  type UserDocument,
+} from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 let t: TestCatalogue;
@@ -50,7 +59,7 @@ async function etagOf(path: string): Promise<string> {
 async function snapshot(path: string): Promise<{ etag: string | null; body: unknown }> {
   const response = await t.request(path);
   expect(response.status).toBe(200);
-  return { etag: response.headers.get('etag'), body: await json(response) };
+  return { etag: response.headers.get('etag'), body: await json<unknown>(response) };
 }
 
 /** Every route template with its methods (HEAD comes with GET, OPTIONS everywhere). */
@@ -189,7 +198,7 @@ describe('content negotiation', () => {
       const response = await t.request(`/books/${book}`, accept === undefined ? {} : { headers: { Accept: accept } });
       expect(response.status, String(accept)).toBe(200);
       expect(response.headers.get('content-type'), String(accept)).toMatch(/^application\/json/);
-      expect(await json(response)).toMatchObject({ id: book, title: 'Semantics Book' });
+      expect(await json<BookDocument>(response)).toMatchObject({ id: book, title: 'Semantics Book' });
     }
     // A browser's Accept prefers the HTML view.
     const browser = await t.request(`/books/${book}`, {
@@ -231,7 +240,7 @@ describe('ETag and conditional requests', () => {
     const changed = await t.request(path, { headers: { 'If-None-Match': etag } });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
-    expect((await json(changed)).meta.total_items).toBe(2);
+    expect((await json<PageDoc<BookDocument>>(changed)).meta.total_items).toBe(2);
   });
 
   it('If-None-Match with the current ETag is 304 without a body, also as W/ and in a list', async () => {
@@ -270,7 +279,7 @@ describe('ETag and conditional requests', () => {
     expect(put.headers.get('etag')).toBe(third);
     const stale = await t.request(`/books/${id}`, { headers: { 'If-None-Match': first } });
     expect(stale.status).toBe(200);
-    expect(await json(stale)).toMatchObject({ title: 'Etag Changed Book', publication_year: 1991 });
+    expect(await json<BookDocument>(stale)).toMatchObject({ title: 'Etag Changed Book', publication_year: 1991 });
 
     const writer = await addAuthor(t, 'Etag Changing Author');
     const before = await etagOf(`/authors/${writer}`);
@@ -301,7 +310,7 @@ describe('ETag and conditional requests', () => {
       const current = await etagOf(path);
       const ok = await t.send(method, path, { publication_year: 1971 }, { 'If-Match': current });
       expect(ok.status).toBe(200);
-      expect(await json(ok)).toMatchObject({ publication_year: 1971 });
+      expect(await json<BookDocument>(ok)).toMatchObject({ publication_year: 1971 });
 
       // `current` is stale now: another update happened since.
       const before = await snapshot(path);
@@ -326,7 +335,7 @@ describe('ETag and conditional requests', () => {
         { 'If-Match': next.headers.get('etag') ?? '' },
       );
       expect(after.status).toBe(200);
-      expect(await json(await t.request(path))).toMatchObject({
+      expect(await json<BookDocument>(await t.request(path))).toMatchObject({
         title: `If Match Book ${method} Again`,
         publication_year: 1972,
       });
@@ -338,7 +347,7 @@ describe('ETag and conditional requests', () => {
     await t.send('PATCH', `/books/${id}`, { publication_year: 1961 });
     const response = await t.send('PUT', `/books/${id}`, { publication_year: 1962 }, { 'If-Match': '*' });
     expect(response.status).toBe(200);
-    expect(await json(await t.request(`/books/${id}`))).toMatchObject({ publication_year: 1962 });
+    expect(await json<BookDocument>(await t.request(`/books/${id}`))).toMatchObject({ publication_year: 1962 });
     const author2 = await addAuthor(t, 'Star Match Author');
     const renamed = await t.send('PATCH', `/authors/${author2}`, { name: 'Star Matched Author' }, { 'If-Match': '*' });
     expect(renamed.status).toBe(200);
@@ -427,7 +436,7 @@ describe('Link header', () => {
         { rel: 'holds', href: `/books/${book}/holds?page=1&per_page=20` },
       ]),
     );
-    expect(sorted(links)).toEqual(sorted(bodyLinks(await json(response))));
+    expect(sorted(links)).toEqual(sorted(bodyLinks(await json<BookDocument>(response))));
   });
 
   it('an author: self, books and collection, as in the body', async () => {
@@ -440,7 +449,7 @@ describe('Link header', () => {
         { rel: 'collection', href: '/authors?page=1&per_page=20' },
       ]),
     );
-    expect(sorted(links)).toEqual(sorted(bodyLinks(await json(response))));
+    expect(sorted(links)).toEqual(sorted(bodyLinks(await json<AuthorDocument>(response))));
   });
 
   it('the created book carries its links too', async () => {
@@ -450,7 +459,7 @@ describe('Link header', () => {
       author_id: author,
     });
     expect(response.status).toBe(201);
-    const created = await json(response);
+    const created = await json<BookDocument>(response);
     // Beside the documents the write made stale (cache-hints.test.ts).
     const links = linkHeader(response, { required: true }).filter((link) => link.rel !== 'invalidates');
     expect(sorted(links)).toEqual(
@@ -466,7 +475,7 @@ describe('Link header', () => {
 
   it('the root: its non-templated links only (anonymous)', async () => {
     const response = await t.anonymous.request('/');
-    const body = await json(response);
+    const body = await json<RootDocument>(response);
     const links = linkHeader(response, { required: true });
     expect(sorted(links)).toEqual(sorted(bodyLinks(body)));
     expect(links.map((l) => l.rel).sort()).toEqual([
@@ -483,10 +492,12 @@ describe('Link header', () => {
   });
 
   it('the root: the signed-in librarian\u2019s links too (me, loans, overdue, users)', async () => {
-    const [librarian] = await json(await t.request('/users?filter=name:Administrator'));
+    const [librarian] = await json<CollectionDocument<UserDocument>>(
+      await t.request('/users?filter=name:Administrator'),
+    );
     expect(librarian).toMatchObject({ name: 'Administrator', role: 'librarian' });
     const response = await t.request('/');
-    const body = await json(response);
+    const body = await json<RootDocument>(response);
     const links = linkHeader(response, { required: true });
     expect(sorted(links)).toEqual(sorted(bodyLinks(body)));
     expect(sorted(links)).toEqual(
@@ -496,7 +507,7 @@ describe('Link header', () => {
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
         { rel: 'changes', href: '/changes' },
         { rel: 'oai-pmh', href: '/oai' },
-        { rel: 'me', href: `/users/${librarian.id}` },
+        { rel: 'me', href: `/users/${librarian?.id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         { rel: 'overdue', href: '/loans?filter=status%3Aoverdue&page=1&per_page=20' },
         { rel: 'users', href: '/users?page=1&per_page=20' },
@@ -515,7 +526,7 @@ describe('Link header', () => {
 
     const middle = await t.request(at(2));
     expect(middle.status).toBe(200);
-    const body = await json(middle);
+    const body = await json<PageDoc<BookDocument>>(middle);
     expect(body.meta).toEqual({ page: 2, per_page: 1, total_pages: 3, total_items: 3 });
     expect(body.data.map((b: { title: string }) => b.title)).toEqual(['Bravo Paged']);
     const links = linkHeader(middle, { required: true });
@@ -537,7 +548,7 @@ describe('Link header', () => {
       ['next', 'Charlie Paged'],
       ['last', 'Charlie Paged'],
     ]) {
-      const page = await json(await t.request(links.find((l) => l.rel === rel)?.href ?? ''));
+      const page = await json<PageDoc<BookDocument>>(await t.request(links.find((l) => l.rel === rel)?.href ?? ''));
       expect(
         page.data.map((b: { title: string }) => b.title),
         rel,
@@ -547,21 +558,21 @@ describe('Link header', () => {
     const first = await t.request(at(1));
     const firstLinks = linkHeader(first, { required: true });
     expect(firstLinks.map((l) => l.rel).sort()).toEqual(['first', 'last', 'next', 'self', 'up']);
-    expect(sorted(firstLinks)).toEqual(sorted(bodyLinks(await json(first))));
+    expect(sorted(firstLinks)).toEqual(sorted(bodyLinks(await json<PageDoc<BookDocument>>(first))));
 
     const last = await t.request(at(3));
     const lastLinks = linkHeader(last, { required: true });
     expect(lastLinks.map((l) => l.rel).sort()).toEqual(['first', 'last', 'prev', 'self', 'up']);
-    expect(sorted(lastLinks)).toEqual(sorted(bodyLinks(await json(last))));
+    expect(sorted(lastLinks)).toEqual(sorted(bodyLinks(await json<PageDoc<BookDocument>>(last))));
   });
 
   it('a page of /books: the header matches the body links', async () => {
     const response = await t.request('/books?page=1&per_page=1&sort=-id');
-    const body = await json(response);
+    const body = await json<PageDoc<BookDocument>>(response);
     const links = linkHeader(response, { required: true });
     expect(sorted(links)).toEqual(sorted(bodyLinks(body)));
     expect(links.find((l) => l.rel === 'self')?.href).toBe('/books?sort=-id&page=1&per_page=1');
-    const last = await json(await t.request(links.find((l) => l.rel === 'last')?.href ?? ''));
+    const last = await json<PageDoc<BookDocument>>(await t.request(links.find((l) => l.rel === 'last')?.href ?? ''));
     expect(last.meta.page).toBe(body.meta.total_pages);
     expect(last.data).toHaveLength(1);
   });
@@ -601,7 +612,7 @@ describe('Link header', () => {
     for (const [path, expected] of cases) {
       const response = await t.request(path);
       expect(response.status, path).toBe(200);
-      expect(Array.isArray(await json(response)), path).toBe(true);
+      expect(Array.isArray(await json<unknown>(response)), path).toBe(true);
       expect(sorted(linkHeader(response, { required: true })), path).toEqual(sorted(expected));
     }
   });

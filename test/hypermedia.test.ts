@@ -16,11 +16,19 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import {
+  type AuthorDocument,
+  type BookDocument,
+  type CollectionDocument,
   type ControlDoc,
   type Doc,
+  type Document,
   type FieldDoc,
+  type HalDocument,
   type LinkDoc,
   linkHeader,
+  type Member,
+  type PageDoc,
+  present,
   remoteOptions,
   submit,
 } from './support/documents.js';
@@ -52,10 +60,10 @@ function expectVocabulary(body: unknown, response?: Response): void {
 }
 
 /** GETs a document (as this client: the librarian by default), checks its vocabulary, and answers it. */
-async function fetchDoc(t: TestClient, href: string, expectedStatus = 200): Promise<Doc> {
+async function fetchDoc<T = Doc>(t: TestClient, href: string, expectedStatus = 200): Promise<T> {
   const response = await t.request(href);
   expect(response.status, `GET ${href}`).toBe(expectedStatus);
-  const body = await json<Doc>(response);
+  const body = await json<T>(response);
   expectVocabulary(body, response);
   return body;
 }
@@ -68,7 +76,7 @@ function link(doc: { links: LinkDoc[] }, rel: string): string {
 }
 
 /** The control with this name, which must exist. */
-function control(doc: Doc, name: string): ControlDoc {
+function control(doc: { controls: Record<string, ControlDoc> }, name: string): ControlDoc {
   expect(Object.keys(doc.controls)).toContain(name);
   return doc.controls[name] as ControlDoc;
 }
@@ -194,7 +202,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
       const root = await fetchDoc(t, '/');
       const search = control(root, 'search');
       const params = new URLSearchParams({ query: 'zephyrine', per_page: '5' });
-      const page = await fetchDoc(t, `${search.href}?${params}`);
+      const page = await fetchDoc<PageDoc<BookDocument>>(t, `${search.href}?${params}`);
       expect(page.data.map((b: { id: number }) => b.id)).toEqual([id]);
       expect(page.meta).toEqual({ page: 1, per_page: 5, total_pages: 1, total_items: 1 });
     });
@@ -218,7 +226,8 @@ describe('hypermedia (path-absolute hrefs)', () => {
         });
         const response = await t.request(href);
         expect(response.status, href).toBe(200);
-        const { data } = await json(response);
+        // A page of books, or the suggestions (which have no id): either way members with links.
+        const { data } = await json<{ data: Member<Document<{ id?: number }>>[] }>(response);
         if (l.rel === 'suggestions') {
           expect(href).toBe('/suggestions?query=expansion');
           const books = data.map((s: { links: { href: string }[] }) => s.links[0]?.href);
@@ -226,7 +235,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
           continue;
         }
         expect(href).toContain('filter=publication_year%3A1811&filter=publication_year%3A1813');
-        expect(data.map((b: { id: number }) => b.id)).toEqual([first, second]);
+        expect(data.map((b) => b.id)).toEqual([first, second]);
       }
     });
   });
@@ -425,7 +434,10 @@ describe('hypermedia (path-absolute hrefs)', () => {
           bookAuthor = authorId;
         }
       }
-      expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({ id: bookId, author_id: bookId });
+      expect(await json<BookDocument>(await t.request(`/books/${bookId}`))).toMatchObject({
+        id: bookId,
+        author_id: bookId,
+      });
       const lonely = await addAuthor(t, 'Lonesome Nobooks');
       const doc = await fetchDoc(t, `/authors/${lonely}`);
       expect(Object.keys(doc.controls).sort()).toEqual(['delete', 'edit', 'update']);
@@ -522,8 +534,8 @@ describe('hypermedia (path-absolute hrefs)', () => {
       // A client sending the prefilled value creates a book by this author.
       const response = await submit(t, create, { title: 'Prefilled Pastures', publication_year: 2002 });
       expect(response.status).toBe(201);
-      expect(await json(response)).toMatchObject({ title: 'Prefilled Pastures', author_id: author });
-      const after = await fetchDoc(t, `/authors/${author}/books?page=1`);
+      expect(await json<BookDocument>(response)).toMatchObject({ title: 'Prefilled Pastures', author_id: author });
+      const after = await fetchDoc<PageDoc<BookDocument>>(t, `/authors/${author}/books?page=1`);
       expect(after.data.map((b: { title: string }) => b.title)).toEqual(['Prefilled Pastures']);
     });
 
@@ -532,7 +544,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
       const response = await t.request(`/authors/${author}/books`);
       expect(response.status).toBe(200);
       expect(response.headers.get('link')).toContain(`</authors/${author}>; rel="up"`);
-      expectVocabulary(await json(response), response);
+      expectVocabulary(await json<CollectionDocument<BookDocument>>(response), response);
     });
   });
 
@@ -542,18 +554,19 @@ describe('hypermedia (path-absolute hrefs)', () => {
       await addBook(t, 'Followed Footpaths', 1977, seedAuthor);
 
       const root = await fetchDoc(t, '/');
-      const books = await fetchDoc(t, link(root, 'books'));
+      const books = await fetchDoc<PageDoc<BookDocument>>(t, link(root, 'books'));
       expect(Object.keys(books)).toEqual(expect.arrayContaining(['data', 'meta', 'links', 'controls']));
       expect(books.data.length).toBeGreaterThan(0);
 
-      const book = await fetchDoc(t, link(books.data[0], 'self'));
-      expect(book).toMatchObject({ id: books.data[0].id, title: books.data[0].title });
-      const author = await fetchDoc(t, link(book, 'author'));
+      const first = present(books.data[0], 'the first book');
+      const book = await fetchDoc<BookDocument>(t, link(first, 'self'));
+      expect(book).toMatchObject({ id: first.id, title: first.title });
+      const author = await fetchDoc<AuthorDocument>(t, link(book, 'author'));
       expect(author.id).toBe(book.author_id);
-      const authorBooks = await fetchDoc(t, link(author, 'books'));
+      const authorBooks = await fetchDoc<PageDoc<BookDocument>>(t, link(author, 'books'));
       expect(Object.keys(authorBooks)).toEqual(expect.arrayContaining(['data', 'meta', 'links', 'controls']));
       expect(authorBooks.data.map((b: { id: number }) => b.id)).toContain(book.id);
-      const up = await fetchDoc(t, link(authorBooks, 'up'));
+      const up = await fetchDoc<AuthorDocument>(t, link(authorBooks, 'up'));
       expect(up).toMatchObject({ id: author.id, name: author.name });
       expect(link(up, 'self')).toBe(link(author, 'self'));
 
@@ -603,7 +616,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
       for (const href of ['/books', '/authors', `/authors/${author}/books`]) {
         const response = await t.request(href);
         expect(response.status).toBe(200);
-        expectVocabulary(await json(response), response);
+        expectVocabulary(await json<CollectionDocument<Doc>>(response), response);
       }
     });
   });
@@ -618,7 +631,9 @@ describe('hypermedia (path-absolute hrefs)', () => {
       expect(page.data.map((item) => titleOf(item.links))).toEqual(['Link Title Writer']);
       const bare = await json<Doc[]>(await t.request(`/books?author=${encodeURIComponent('link title writer')}`));
       expect(bare.map((item) => titleOf(item.links))).toEqual(['Link Title Writer']);
-      const hal = await json<Doc>(await t.request(`/books/${book}`, { headers: { Accept: 'application/hal+json' } }));
+      const hal = await json<HalDocument>(
+        await t.request(`/books/${book}`, { headers: { Accept: 'application/hal+json' } }),
+      );
       expect(hal._links.author).toEqual({ href: `/authors/${author}`, title: 'Link Title Writer' });
       expect((await t.send('PATCH', `/authors/${author}`, { name: 'Renamed Writer' })).status).toBe(200);
       expect(titleOf((await json<Doc>(await t.request(`/books/${book}`))).links)).toBe('Renamed Writer');
@@ -685,7 +700,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
   it('creating answers an absolute Location, and every document reached has absolute hrefs', async () => {
     const authorResponse = await p.send('POST', '/authors', { name: 'Absolute Proxymoor' });
     expect(authorResponse.status).toBe(201);
-    const author = await json(authorResponse);
+    const author = await json<AuthorDocument>(authorResponse);
     expect(authorResponse.headers.get('location')).toBe(`${base}/authors/${author.id}`);
 
     const bookResponse = await p.send('POST', '/books', {
@@ -695,7 +710,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
     });
     expect(bookResponse.status).toBe(201);
     const location = bookResponse.headers.get('location') as string;
-    const created = await json(bookResponse);
+    const created = await json<BookDocument>(bookResponse);
     expect(location).toBe(`${base}/books/${created.id}`);
 
     const book = await fetchPublic(location);
@@ -715,13 +730,13 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
 
   it('the items of a bare stream and its Link header are absolute too', async () => {
     const authorResponse = await p.send('POST', '/authors', { name: 'Streamly Proxymoor' });
-    const author = await json(authorResponse);
+    const author = await json<AuthorDocument>(authorResponse);
     const bookResponse = await p.send('POST', '/books', {
       title: 'Streamed Straits',
       publication_year: 1977,
       author_id: author.id,
     });
-    const book = await json(bookResponse);
+    const book = await json<BookDocument>(bookResponse);
     const response = await p.request(`/authors/${author.id}/books`);
     expect(response.status).toBe(200);
     const headerHrefs = linkHeader(response).map((link) => link.href);

@@ -7,6 +7,14 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareDatabase } from '../src/db/migrate.js';
 import { json, LIBRARIAN_TOKEN, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import {
+  type CollectionDocument,
+  type ErrorDocument,
+  linkOf,
+  type NewTokenDocument,
+  type RootDocument,
+  type UserDocument,
+} from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 let t: TestCatalogue;
@@ -17,18 +25,20 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function me(token: string, catalogue: TestCatalogue = t) {
-  const root = await json(await catalogue.as(token).request('/'));
-  return json(await catalogue.as(token).request(root.links.find((l: { rel: string }) => l.rel === 'me').href));
+  const root = await json<RootDocument>(await catalogue.as(token).request('/'));
+  return json<UserDocument>(await catalogue.as(token).request(linkOf(root, 'me').href));
 }
 
 async function addLibrarian(name: string) {
-  const created = await json(await t.send('POST', '/users', { name, role: 'librarian' }));
-  const token = await json(await t.send('POST', `/users/${created.id}/tokens`, {}));
-  return { id: created.id as number, token: token.token as string };
+  const created = await json<UserDocument>(await t.send('POST', '/users', { name, role: 'librarian' }));
+  const token = await json<NewTokenDocument>(await t.send('POST', `/users/${created.id}/tokens`, {}));
+  return { id: created.id, token: token.token };
 }
 
 const librarians = async () =>
-  (await json(await t.request('/users?filter=role:librarian'))).map((u: { id: number }) => u.id).sort();
+  (await json<CollectionDocument<UserDocument>>(await t.request('/users?filter=role:librarian')))
+    .map((u: { id: number }) => u.id)
+    .sort();
 
 describe('the last librarian', () => {
   it('the operator cannot be demoted, even by another librarian (409), and stays a librarian', async () => {
@@ -62,17 +72,19 @@ describe('the last librarian, with no operator token', () => {
     const self = await me(LIBRARIAN_TOKEN, c);
     const response = await c.send('PATCH', `/users/${self.id}`, { role: 'member' });
     expect(response.status).toBe(409);
-    expect((await json(response)).error).toEqual({
+    expect((await json<ErrorDocument>(response)).error).toEqual({
       code: 409,
       message: expect.stringMatching(/at least one librarian/),
     });
-    expect((await json(await c.request(`/users/${self.id}`))).role).toBe('librarian');
+    expect((await json<UserDocument>(await c.request(`/users/${self.id}`))).role).toBe('librarian');
   });
 
   it('two librarians demoting each other at the same moment: exactly one wins, one librarian remains', async () => {
     const self = await me(LIBRARIAN_TOKEN, c);
-    const created = await json(await c.send('POST', '/users', { name: 'Peer Librarian', role: 'librarian' }));
-    const peerToken = (await json(await c.send('POST', `/users/${created.id}/tokens`, {}))).token;
+    const created = await json<UserDocument>(
+      await c.send('POST', '/users', { name: 'Peer Librarian', role: 'librarian' }),
+    );
+    const peerToken = (await json<NewTokenDocument>(await c.send('POST', `/users/${created.id}/tokens`, {}))).token;
     const [first, second] = await Promise.all([
       c.send('PATCH', `/users/${created.id}`, { role: 'member' }),
       c.as(peerToken).send('PATCH', `/users/${self.id}`, { role: 'member' }),
@@ -82,7 +94,7 @@ describe('the last librarian, with no operator token', () => {
     const statuses = [first.status, second.status].sort();
     expect(statuses[0]).toBe(200);
     expect([403, 409]).toContain(statuses[1]);
-    const remaining = await json(
+    const remaining = await json<CollectionDocument<UserDocument>>(
       await (first.status === 200 ? c : c.as(peerToken)).request('/users?filter=role:librarian'),
     );
     expect(remaining).toHaveLength(1);
@@ -96,8 +108,10 @@ describe('the operator token at start-up', () => {
       const self = await me(LIBRARIAN_TOKEN, c);
       // As on a catalogue whose operator token predates the mark: another librarian may demote its owner.
       await c.database.db.execute(sql`update tokens set operator = false`);
-      const created = await json(await c.send('POST', '/users', { name: 'Acting Librarian', role: 'librarian' }));
-      const acting = (await json(await c.send('POST', `/users/${created.id}/tokens`, {}))).token;
+      const created = await json<UserDocument>(
+        await c.send('POST', '/users', { name: 'Acting Librarian', role: 'librarian' }),
+      );
+      const acting = (await json<NewTokenDocument>(await c.send('POST', `/users/${created.id}/tokens`, {}))).token;
       expect((await c.as(acting).send('PATCH', `/users/${self.id}`, { role: 'member' })).status).toBe(200);
       expect((await me(LIBRARIAN_TOKEN, c)).role).toBe('member');
 

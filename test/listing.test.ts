@@ -6,7 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
-import { linkHeader } from './support/documents.js';
+import {
+  type AuthorDocument,
+  type BookDocument,
+  type ControlDoc,
+  type Document,
+  linkHeader,
+  type Member,
+} from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 interface Link {
@@ -14,14 +21,13 @@ interface Link {
   href: string;
   title?: string;
 }
-// biome-ignore lint/suspicious/noExplicitAny: listing items are inspected loosely by design
-type Item = Record<string, any> & { links: Link[] };
+/** A book or an author as a listing has it; `fields=` may leave any member out but `links`. */
+type Item = Member<Document<Partial<BookDocument & AuthorDocument>>>;
 interface Page {
   data: Item[];
   meta: { page: number; per_page: number; total_pages: number; total_items: number };
   links: Link[];
-  // biome-ignore lint/suspicious/noExplicitAny: controls are checked by name only here
-  controls: Record<string, any>;
+  controls: Record<string, ControlDoc>;
 }
 /**
  * A parsed href: its path and every query parameter with all its values. A keyset cursor (opaque to
@@ -181,7 +187,7 @@ function linkTargets(links: Link[]): Record<string, Target> {
 async function getArray(path: string): Promise<{ items: Item[]; response: Response }> {
   const response = await t.request(path);
   expect(response.status, path).toBe(200);
-  const items = await json(response);
+  const items = await json<Item[]>(response);
   expect(Array.isArray(items), path).toBe(true);
   return { items, response };
 }

@@ -16,7 +16,17 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrow, borrowByControl, borrowed, returnByControl, returned, returnLoan } from './support/circulation.js';
-import { submit } from './support/documents.js';
+import {
+  type BookDocument,
+  type CollectionDocument,
+  type CopyDocument,
+  controlOf,
+  type ErrorDocument,
+  type LoanDocument,
+  type PageDoc,
+  present,
+  submit,
+} from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -58,17 +68,17 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const member = await addUser(t, 'Ophelia Borrowright', 'member');
     const asMember = t.as(member.token);
     // A new book has one copy: the one lent.
-    const copies = await json(await asMember.request(`/books/${bookId}/copies`));
+    const copies = await json<CollectionDocument<CopyDocument>>(await asMember.request(`/books/${bookId}/copies`));
     expect(copies).toHaveLength(1);
-    const copyId = copies[0].id as number;
+    const copyId = present(copies[0], 'the copy').id;
 
-    const book = await json(await asMember.request(`/books/${bookId}`));
+    const book = await json<BookDocument>(await asMember.request(`/books/${bookId}`));
     expect(book.controls.borrow).toMatchObject({ href: `/books/${bookId}/borrow`, method: 'POST', fields: [] });
 
     const before = Date.now();
-    const response = await submit(asMember, book.controls.borrow);
+    const response = await submit(asMember, controlOf(book, 'borrow'));
     expect(response.status).toBe(201);
-    const loan = await json(response);
+    const loan = await json<LoanDocument>(response);
     expect(response.headers.get('location')).toBe(`/loans/${loan.id}`);
     expect(loan).toEqual({
       id: expect.any(Number),
@@ -110,8 +120,8 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     expect(Date.parse(loan.due_at) - borrowedAt).toBe(14 * DAY_MS);
 
     // The Location answers the same loan, to its borrower and to a librarian.
-    expect(await json(await asMember.request(`/loans/${loan.id}`))).toEqual(loan);
-    const asLibrarian = await json(await t.request(`/loans/${loan.id}`));
+    expect(await json<LoanDocument>(await asMember.request(`/loans/${loan.id}`))).toEqual(loan);
+    const asLibrarian = await json<LoanDocument>(await t.request(`/loans/${loan.id}`));
     expect(asLibrarian).toMatchObject({ id: loan.id, borrower_id: member.id, due_at: loan.due_at });
   });
 
@@ -123,9 +133,9 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     });
     const body = await expectError(response, 400);
     expect(body.error.details).toHaveProperty('due_at');
-    const book = await json(await t.request(`/books/${bookId}`));
+    const book = await json<BookDocument>(await t.request(`/books/${bookId}`));
     expect(book).toMatchObject({ available: true, due_at: null });
-    const history = await json(await t.request(`/loans?filter=book_id:${bookId}`));
+    const history = await json<CollectionDocument<LoanDocument>>(await t.request(`/loans?filter=book_id:${bookId}`));
     expect(history).toEqual([]);
   });
 
@@ -136,24 +146,30 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const member = { name, ...(await addUser(t, name, 'member')) };
     const borrowed = await borrowByControl(t.as(member.token), bookId);
     expect(borrowed.status).toBe(201);
-    const loan = await json(borrowed);
+    const loan = await json<LoanDocument>(borrowed);
 
     for (const client of [t.anonymous, t.as(member.token), t]) {
-      const document = await json(await client.request(`/books/${bookId}`));
+      const document = await json<BookDocument>(await client.request(`/books/${bookId}`));
       expect(document).toMatchObject({ id: bookId, available: false, due_at: loan.due_at });
       expectNoBorrower(document, member);
 
-      const page = await json(await client.request(`/books?filter=author_id:${bookAuthor}&page=1`));
+      const page = await json<PageDoc<BookDocument>>(
+        await client.request(`/books?filter=author_id:${bookAuthor}&page=1`),
+      );
       expect(page.data).toHaveLength(1);
       expect(page.data[0]).toMatchObject({ id: bookId, available: false, due_at: loan.due_at });
       expectNoBorrower(page, member);
 
-      const bare = await json(await client.request(`/books?filter=author_id:${bookAuthor}`));
+      const bare = await json<CollectionDocument<BookDocument>>(
+        await client.request(`/books?filter=author_id:${bookAuthor}`),
+      );
       expect(bare).toHaveLength(1);
       expect(bare[0]).toMatchObject({ id: bookId, available: false, due_at: loan.due_at });
       expectNoBorrower(bare, member);
 
-      const byAuthor = await json(await client.request(`/authors/${bookAuthor}/books`));
+      const byAuthor = await json<CollectionDocument<BookDocument>>(
+        await client.request(`/authors/${bookAuthor}/books`),
+      );
       expect(byAuthor[0]).toMatchObject({ id: bookId, available: false, due_at: loan.due_at });
       expectNoBorrower(byAuthor, member);
     }
@@ -163,7 +179,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const bookId = await addBook(t, 'Already Lent Out', 1953, author);
     const holder = await addUser(t, 'Rosalind Firstcome', 'member');
     const other = await addUser(t, 'Sebastian Secondcome', 'member');
-    const loan = await json(await borrowByControl(t.as(holder.token), bookId));
+    const loan = await json<LoanDocument>(await borrowByControl(t.as(holder.token), bookId));
 
     // Nobody is offered borrow on a book on loan; everyone but its holder is offered a hold instead.
     for (const [client, hold] of [
@@ -171,7 +187,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
       [t.as(other.token), true],
       [t, true],
     ] as const) {
-      const book = await json(await client.request(`/books/${bookId}`));
+      const book = await json<BookDocument>(await client.request(`/books/${bookId}`));
       expect(book).toMatchObject({ available: false, due_at: loan.due_at, copies_total: 1, copies_available: 0 });
       expect(book.controls).not.toHaveProperty('borrow');
       if (hold) expect(book.controls.hold).toMatchObject({ href: `/books/${bookId}/holds`, method: 'POST' });
@@ -191,7 +207,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
       const body = await expectError(response, 409);
       expect(body.error.message).toBe(message);
     }
-    const history = await json(await t.request(`/loans?filter=book_id:${bookId}`));
+    const history = await json<CollectionDocument<LoanDocument>>(await t.request(`/loans?filter=book_id:${bookId}`));
     expect(ids(history)).toEqual([loan.id]);
   });
 
@@ -199,11 +215,11 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const bookId = await addBook(t, 'Returned In Time', 1954, author);
     const member = await addUser(t, 'Tobias Bringsback', 'member');
     const asMember = t.as(member.token);
-    const loan = await json(await borrowByControl(asMember, bookId));
+    const loan = await json<LoanDocument>(await borrowByControl(asMember, bookId));
 
     const response = await returnByControl(asMember, loan.id);
     expect(response.status).toBe(200);
-    const returned = await json(response);
+    const returned = await json<LoanDocument>(response);
     expect(returned).toMatchObject({
       id: loan.id,
       book_id: bookId,
@@ -213,15 +229,15 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
       returned_at: expect.stringMatching(ISO_UTC),
       status: 'returned',
     });
-    expect(Date.parse(returned.returned_at)).toBeGreaterThanOrEqual(Date.parse(loan.borrowed_at));
+    expect(Date.parse(returned.returned_at ?? '')).toBeGreaterThanOrEqual(Date.parse(loan.borrowed_at));
     expect(returned.controls).toEqual({});
-    expect(await json(await asMember.request(`/loans/${loan.id}`))).toEqual(returned);
+    expect(await json<LoanDocument>(await asMember.request(`/loans/${loan.id}`))).toEqual(returned);
 
     for (const client of [asMember, t]) {
       const again = await returnLoan(client, loan.id);
       await expectError(again, 409);
     }
-    const after = await json(await asMember.request(`/loans/${loan.id}`));
+    const after = await json<LoanDocument>(await asMember.request(`/loans/${loan.id}`));
     expect(after.returned_at).toBe(returned.returned_at);
 
     for (const client of [asMember, t]) {
@@ -236,12 +252,12 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const bookId = await addBook(t, 'Strict Return Body', 1955, author);
     const member = await addUser(t, 'Ursula Strictbody', 'member');
     const asMember = t.as(member.token);
-    const loan = await json(await borrowByControl(asMember, bookId));
+    const loan = await json<LoanDocument>(await borrowByControl(asMember, bookId));
     for (const body of [{ status: 'active' }, { status: 'lost' }, {}, { returned_at: '2020-01-01T00:00:00.000Z' }]) {
       const response = await asMember.send('PATCH', `/loans/${loan.id}`, body);
       await expectError(response, 400, { what: JSON.stringify(body) });
     }
-    expect(await json(await asMember.request(`/loans/${loan.id}`))).toMatchObject({
+    expect(await json<LoanDocument>(await asMember.request(`/loans/${loan.id}`))).toMatchObject({
       status: 'active',
       returned_at: null,
     });
@@ -251,24 +267,24 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const bookId = await addBook(t, 'Borrowed Twice Over', 1956, author);
     const first = await addUser(t, 'Valentina Firstloan', 'member');
     const second = await addUser(t, 'Wilhelmina Secondloan', 'member');
-    const firstLoan = await json(await borrowByControl(t.as(first.token), bookId));
+    const firstLoan = await json<LoanDocument>(await borrowByControl(t.as(first.token), bookId));
     expect((await returnByControl(t.as(first.token), firstLoan.id)).status).toBe(200);
 
-    const book = await json(await t.as(second.token).request(`/books/${bookId}`));
+    const book = await json<BookDocument>(await t.as(second.token).request(`/books/${bookId}`));
     expect(book).toMatchObject({ available: true, due_at: null });
     expect(book.controls.borrow).toBeDefined();
 
-    const response = await submit(t.as(second.token), book.controls.borrow);
+    const response = await submit(t.as(second.token), controlOf(book, 'borrow'));
     expect(response.status).toBe(201);
-    const secondLoan = await json(response);
+    const secondLoan = await json<LoanDocument>(response);
     expect(secondLoan).toMatchObject({ book_id: bookId, borrower_id: second.id, status: 'active' });
 
-    const history = await json(await t.request(`/loans?filter=book_id:${bookId}`));
+    const history = await json<CollectionDocument<LoanDocument>>(await t.request(`/loans?filter=book_id:${bookId}`));
     expect(history.map((l: { id: number; status: string }) => [l.id, l.status])).toEqual([
       [firstLoan.id, 'returned'],
       [secondLoan.id, 'active'],
     ]);
-    expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({
+    expect(await json<BookDocument>(await t.request(`/books/${bookId}`))).toMatchObject({
       available: false,
       due_at: secondLoan.due_at,
     });
@@ -278,8 +294,8 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const bookId = await addBook(t, 'Lent By The Desk', 1957, author);
     const member = await addUser(t, 'Xavier Deskloan', 'member');
 
-    const book = await json(await t.request(`/books/${bookId}`));
-    expect(book.controls.borrow.fields).toEqual([
+    const book = await json<BookDocument>(await t.request(`/books/${bookId}`));
+    expect(book.controls.borrow?.fields).toEqual([
       expect.objectContaining({
         name: 'borrower_id',
         type: 'integer',
@@ -295,16 +311,16 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
         }),
       }),
     ]);
-    const response = await submit(t, book.controls.borrow, { borrower_id: member.id });
+    const response = await submit(t, controlOf(book, 'borrow'), { borrower_id: member.id });
     expect(response.status).toBe(201);
-    const loan = await json(response);
+    const loan = await json<LoanDocument>(response);
     expect(loan).toMatchObject({ book_id: bookId, borrower_id: member.id, status: 'active' });
     expect(loan.links).toContainEqual({ rel: 'borrower', href: `/users/${member.id}` });
 
     const asMember = t.as(member.token);
-    const mine = await json(await asMember.request('/loans'));
+    const mine = await json<CollectionDocument<LoanDocument>>(await asMember.request('/loans'));
     expect(ids(mine)).toEqual([loan.id]);
-    const own = await json(await asMember.request(`/loans/${loan.id}`));
+    const own = await json<LoanDocument>(await asMember.request(`/loans/${loan.id}`));
     expect(own.controls.return).toBeDefined();
   });
 
@@ -313,8 +329,13 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const response = await borrow(t, bookId, { borrower_id: 987654 });
     const body = await expectError(response, 422);
     expect(body.error.details).toHaveProperty('borrower_id');
-    expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({ available: true, due_at: null });
-    expect(await json(await t.request(`/loans?filter=book_id:${bookId}`))).toEqual([]);
+    expect(await json<BookDocument>(await t.request(`/books/${bookId}`))).toMatchObject({
+      available: true,
+      due_at: null,
+    });
+    expect(await json<CollectionDocument<LoanDocument>>(await t.request(`/loans?filter=book_id:${bookId}`))).toEqual(
+      [],
+    );
   });
 
   it('borrowing a book that does not exist is 404; borrowing anonymously is 401', async () => {
@@ -325,7 +346,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const anonymous = await borrow(t.anonymous, bookId);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({ available: true });
+    expect(await json<BookDocument>(await t.request(`/books/${bookId}`))).toMatchObject({ available: true });
   });
 });
 
@@ -340,11 +361,14 @@ describe('the loan period is the library’s setting', () => {
     const member = await addUser(t, 'Yolanda Weekly', 'member');
     const response = await borrowByControl(t.as(member.token), bookId);
     expect(response.status).toBe(201);
-    const loan = await json(response);
+    const loan = await json<LoanDocument>(response);
     expect(loan.borrowed_at).toMatch(ISO_UTC);
     expect(loan.due_at).toMatch(ISO_UTC);
     expect(Date.parse(loan.due_at) - Date.parse(loan.borrowed_at)).toBe(7 * DAY_MS);
-    expect(await json(await t.request(`/books/${bookId}`))).toMatchObject({ available: false, due_at: loan.due_at });
+    expect(await json<BookDocument>(await t.request(`/books/${bookId}`))).toMatchObject({
+      available: false,
+      due_at: loan.due_at,
+    });
   });
 });
 
@@ -387,10 +411,11 @@ describe('listing loans', () => {
 
   const L = (n: number) => loan[n - 1] as number;
   const B = (n: number) => book[n - 1] as number;
-  const list = async (client: TestClient, path: string) => {
+  /** A listing of loans: unpaged (an array) unless `T` names the page the path asks for. */
+  const list = async <T = CollectionDocument<LoanDocument>>(client: TestClient, path: string) => {
     const response = await client.request(path);
     expect(response.status, path).toBe(200);
-    return json(response);
+    return json<T>(response);
   };
 
   it('lists every loan for a librarian, by id, as a bare array', async () => {
@@ -420,7 +445,7 @@ describe('listing loans', () => {
   });
 
   it('an overdue loan shows its past due date and status overdue; it may be returned, not renewed', async () => {
-    const overdue = await list(t.as(alice.token), `/loans/${L(2)}`);
+    const overdue = await list<LoanDocument>(t.as(alice.token), `/loans/${L(2)}`);
     expect(overdue).toMatchObject({ status: 'overdue', returned_at: null });
     expect(Object.keys(overdue.controls)).toEqual(['return']);
     expect(Date.parse(overdue.due_at)).toBeLessThan(Date.now());
@@ -445,25 +470,25 @@ describe('listing loans', () => {
   });
 
   it('pages with meta and links', async () => {
-    const first = await list(t, '/loans?per_page=2');
+    const first = await list<PageDoc<LoanDocument>>(t, '/loans?per_page=2');
     expect(first.meta).toEqual({ page: 1, per_page: 2, total_pages: 3, total_items: 5 });
     expect(ids(first.data)).toEqual([L(1), L(2)]);
     const rels = first.links.map((l: { rel: string }) => l.rel);
     expect(rels).toEqual(expect.arrayContaining(['self', 'first', 'last', 'next']));
     expect(rels).not.toContain('prev');
 
-    const last = await list(t, '/loans?per_page=2&page=3');
+    const last = await list<PageDoc<LoanDocument>>(t, '/loans?per_page=2&page=3');
     expect(last.meta).toEqual({ page: 3, per_page: 2, total_pages: 3, total_items: 5 });
     expect(ids(last.data)).toEqual([L(5)]);
 
-    const filtered = await list(t, '/loans?filter=status:active&page=1');
+    const filtered = await list<PageDoc<LoanDocument>>(t, '/loans?filter=status:active&page=1');
     expect(filtered.meta).toEqual({ page: 1, per_page: 20, total_pages: 1, total_items: 3 });
 
-    const past = await list(t, '/loans?page=9&per_page=2');
+    const past = await list<PageDoc<LoanDocument>>(t, '/loans?page=9&per_page=2');
     expect(past.data).toEqual([]);
     expect(past.meta).toEqual({ page: 9, per_page: 2, total_pages: 3, total_items: 5 });
 
-    const own = await list(t.as(bruno.token), `/users/${bruno.id}/loans?per_page=1`);
+    const own = await list<PageDoc<LoanDocument>>(t.as(bruno.token), `/users/${bruno.id}/loans?per_page=1`);
     expect(own.meta).toEqual({ page: 1, per_page: 1, total_pages: 2, total_items: 2 });
     expect(ids(own.data)).toEqual([L(4)]);
   });
@@ -488,9 +513,9 @@ describe('listing loans', () => {
       'active',
       'returned',
     ]);
-    expect(bare[0].links).toContainEqual({ rel: 'self', href: `/loans/${L(1)}` });
+    expect(bare[0]?.links).toContainEqual({ rel: 'self', href: `/loans/${L(1)}` });
 
-    const page = await list(t, '/loans?fields=borrowed_at,returned_at&page=1');
+    const page = await list<PageDoc<LoanDocument>>(t, '/loans?fields=borrowed_at,returned_at&page=1');
     for (const item of page.data) expect(Object.keys(item).sort()).toEqual(['borrowed_at', 'links', 'returned_at']);
   });
 
@@ -518,7 +543,7 @@ describe('listing loans', () => {
     expect(ids(await list(asAlice, '/loans'))).toEqual([L(1), L(2), L(3)]);
     expect(ids(await list(asAlice, `/loans?filter=borrower_id:${bruno.id}`))).toEqual([]);
     expect(ids(await list(asAlice, `/loans?filter=book_id:${B(1)}`))).toEqual([L(1)]);
-    expect((await list(asAlice, '/loans?page=1')).meta.total_items).toBe(3);
+    expect((await list<PageDoc<LoanDocument>>(asAlice, '/loans?page=1')).meta.total_items).toBe(3);
     expect(ids(await list(t.as(bruno.token), '/loans'))).toEqual([L(4), L(5)]);
 
     for (const path of [`/loans/${L(4)}`, `/users/${bruno.id}/loans`]) {
@@ -530,16 +555,20 @@ describe('listing loans', () => {
   });
 
   it('books filter on availability', async () => {
-    expect(ids(await list(t, '/books?filter=available:false'))).toEqual([B(2), B(3), B(4)]);
-    expect(ids(await list(t, '/books?filter=available:true'))).toEqual([B(1), B(5)]);
-    const page = await list(t.anonymous, '/books?filter=available:false&page=1');
+    expect(ids(await list<CollectionDocument<BookDocument>>(t, '/books?filter=available:false'))).toEqual([
+      B(2),
+      B(3),
+      B(4),
+    ]);
+    expect(ids(await list<CollectionDocument<BookDocument>>(t, '/books?filter=available:true'))).toEqual([B(1), B(5)]);
+    const page = await list<PageDoc<BookDocument>>(t.anonymous, '/books?filter=available:false&page=1');
     expect(page.meta.total_items).toBe(3);
     for (const item of page.data)
       expect(item).toMatchObject({ available: false, due_at: expect.stringMatching(ISO_UTC) });
   });
 
   it('a book with loan history cannot be deleted (409) and offers no delete control; one without history can', async () => {
-    const kept = await list(t, `/books/${B(1)}`);
+    const kept = await list<BookDocument>(t, `/books/${B(1)}`);
     expect(kept).toMatchObject({ available: true, due_at: null });
     expect(Object.keys(kept.controls)).toEqual(expect.arrayContaining(['borrow', 'update', 'edit']));
     expect(kept.controls).not.toHaveProperty('delete');
@@ -549,11 +578,11 @@ describe('listing loans', () => {
     expect((await t.request(`/books/${B(1)}`)).status).toBe(200);
     expect(ids(await list(t, `/loans?filter=book_id:${B(1)}`))).toEqual([L(1), L(5)]);
 
-    const onLoan = await list(t, `/books/${B(2)}`);
+    const onLoan = await list<BookDocument>(t, `/books/${B(2)}`);
     expect(onLoan.controls).not.toHaveProperty('delete');
     expect((await t.request(`/books/${B(2)}`, { method: 'DELETE' })).status).toBe(409);
 
-    const neverLent = await list(t, `/books/${B(5)}`);
+    const neverLent = await list<BookDocument>(t, `/books/${B(5)}`);
     expect(neverLent.controls.delete).toMatchObject({ href: `/books/${B(5)}`, method: 'DELETE' });
   });
 });
@@ -578,10 +607,10 @@ describe('the cap on a member’s active loans (maxActiveLoans 2)', () => {
     const other = await addUser(t, 'Adelheid Uncapped', 'member');
     const asCapped = t.as(capped.token);
 
-    const first = await json(await borrowByControl(asCapped, one));
+    const first = await json<LoanDocument>(await borrowByControl(asCapped, one));
     expect((await borrowByControl(asCapped, two)).status).toBe(201);
 
-    const third = await json(await asCapped.request(`/books/${three}`));
+    const third = await json<BookDocument>(await asCapped.request(`/books/${three}`));
     expect(third.available).toBe(true);
     expect(third.controls).not.toHaveProperty('borrow');
     const refused = await borrow(asCapped, three);
@@ -591,17 +620,26 @@ describe('the cap on a member’s active loans (maxActiveLoans 2)', () => {
     // A librarian lending to the capped member is refused the same way.
     const lent = await borrow(t, three, { borrower_id: capped.id });
     expect(lent.status).toBe(409);
-    expect((await json(lent)).error.message).toMatch(/2 active loans/);
-    expect(await json(await t.request(`/books/${three}`))).toMatchObject({ available: true, due_at: null });
+    expect((await json<ErrorDocument>(lent)).error.message).toMatch(/2 active loans/);
+    expect(await json<BookDocument>(await t.request(`/books/${three}`))).toMatchObject({
+      available: true,
+      due_at: null,
+    });
 
-    const forOther = await json(await t.as(other.token).request(`/books/${three}`));
+    const forOther = await json<BookDocument>(await t.as(other.token).request(`/books/${three}`));
     expect(forOther.controls.borrow).toBeDefined();
 
     expect((await returnByControl(asCapped, first.id)).status).toBe(200);
     const response = await borrowByControl(asCapped, three);
     expect(response.status).toBe(201);
-    expect(await json(response)).toMatchObject({ book_id: three, borrower_id: capped.id, status: 'active' });
-    expect(ids(await json(await asCapped.request('/loans?filter=status:active'))).length).toBe(2);
+    expect(await json<LoanDocument>(response)).toMatchObject({
+      book_id: three,
+      borrower_id: capped.id,
+      status: 'active',
+    });
+    expect(
+      ids(await json<CollectionDocument<LoanDocument>>(await asCapped.request('/loans?filter=status:active'))).length,
+    ).toBe(2);
   });
 
   it('librarians are not capped when borrowing for themselves', async () => {
@@ -631,9 +669,11 @@ describe('the default lending policy', () => {
 
     for (const bookId of books.slice(0, 10)) expect((await borrowByControl(asMember, bookId)).status).toBe(201);
     const eleventh = books[10] as number;
-    expect((await json(await asMember.request(`/books/${eleventh}`))).controls).not.toHaveProperty('borrow');
+    expect((await json<BookDocument>(await asMember.request(`/books/${eleventh}`))).controls).not.toHaveProperty(
+      'borrow',
+    );
     const refused = await borrow(asMember, eleventh);
     expect(refused.status).toBe(409);
-    expect((await json(refused)).error.message).toMatch(/10 active loans/);
+    expect((await json<ErrorDocument>(refused)).error.message).toMatch(/10 active loans/);
   });
 });

@@ -9,6 +9,13 @@ import { Marc } from 'marcjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.js';
 import { addAuthor, addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import {
+  type AuthorDocument,
+  type BookDocument,
+  type ChangesPageDocument,
+  linkOf,
+  type PageDoc,
+} from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 const MARCXML = 'application/marcxml+xml';
@@ -71,11 +78,11 @@ describe('importing records', () => {
   }
 
   it('is offered on the books collection to librarians only, and refused to others in the error shape', async () => {
-    const books = await json(await t.request('/books?page=1&per_page=1'));
+    const books = await json<PageDoc<BookDocument>>(await t.request('/books?page=1&per_page=1'));
     expect(books.controls.import).toMatchObject({ href: '/imports', method: 'POST', contentType: MARCXML });
     const member = await addUser(t, 'Import Member');
     for (const client of [t.anonymous, t.as(member.token)]) {
-      const listing = await json(await client.request('/books?page=1&per_page=1'));
+      const listing = await json<PageDoc<BookDocument>>(await client.request('/books?page=1&per_page=1'));
       expect(listing.controls.import).toBeUndefined();
     }
     const file = await fixture('mixed.xml');
@@ -105,7 +112,7 @@ describe('importing records', () => {
     expect(pride?.links[0]?.title).toBe('Pride and prejudice');
     expect(noTitle?.links).toEqual([]);
 
-    const book = await json(await t.request(`/books/${hobbit?.book_id}`));
+    const book = await json<BookDocument>(await t.request(`/books/${hobbit?.book_id}`));
     expect(book).toMatchObject({
       title: 'The hobbit: or, There and back again',
       publication_year: 1937,
@@ -115,9 +122,9 @@ describe('importing records', () => {
       subjects: ['Fantasy fiction', 'Dragons'],
       publisher: 'Allen & Unwin',
     });
-    const austen = await json(await t.request(`/books/${pride?.book_id}`));
+    const austen = await json<BookDocument>(await t.request(`/books/${pride?.book_id}`));
     expect(austen).toMatchObject({ publication_year: 1813, publisher: 'T. Egerton' });
-    const author = await json(await t.request(`/authors/${austen.author_id}`));
+    const author = await json<AuthorDocument>(await t.request(`/authors/${austen.author_id}`));
     expect(author.name).toBe('Jane Austen');
   });
 
@@ -140,7 +147,7 @@ describe('importing records', () => {
     const file = `<marc:collection xmlns:marc="http://www.loc.gov/MARC21/slim">${record('g1', 'XYZ', 'TOLKIEN, J.R.R., 1892-1973')}</marc:collection>`;
     const first = await imported(file, MARCXML);
     expect(first).toMatchObject({ imported: 1, authors_created: 0 });
-    const book = await json(await t.request(`/books/${first.data[0]?.book_id}`));
+    const book = await json<BookDocument>(await t.request(`/books/${first.data[0]?.book_id}`));
     expect(book).toMatchObject({ title: 'Farmer Giles of Ham', publication_year: 1949, author_id: tolkien });
     // The same number from another source is another record; `source` names it for records without a 003.
     const other = await imported(file.replace('XYZ', 'ABC'), MARCXML);
@@ -282,9 +289,9 @@ describe('importing records', () => {
     expect(report).toMatchObject({ records: 3, imported: 2, refused: 1, authors_created: 1 });
     expect(report.data[1]).toMatchObject({ number: 2, status: 'refused' });
     expect(report.data[1]?.reason).toMatch(/not an ISO 2709 record/);
-    const book = await json(await t.request(`/books/${report.data[0]?.book_id}`));
+    const book = await json<BookDocument>(await t.request(`/books/${report.data[0]?.book_id}`));
     expect(book).toMatchObject({ title: 'A wizard of Earthsea', publication_year: 1968, isbn: '9780553383041' });
-    expect((await json(await t.request(`/authors/${book.author_id}`))).name).toBe('Ursula K. Le Guin');
+    expect((await json<AuthorDocument>(await t.request(`/authors/${book.author_id}`))).name).toBe('Ursula K. Le Guin');
     expect(await imported(file, 'application/marc')).toMatchObject({ imported: 0, matched: 2, refused: 1 });
   });
 
@@ -299,7 +306,7 @@ describe('importing records', () => {
     const report = await imported(csv, 'text/csv');
     expect(report).toMatchObject({ records: 4, imported: 2, refused: 2 });
     expect(report.data.find((e) => e.number === 4)?.reason).toMatch(/no author 999999/);
-    const smith = await json(await t.request(`/books/${report.data[0]?.book_id}`));
+    const smith = await json<BookDocument>(await t.request(`/books/${report.data[0]?.book_id}`));
     expect(smith).toMatchObject({ language: 'eng', subjects: ['Fairies', 'Fantasy fiction'], author_id: tolkien });
     const unknown = await expectError(await upload('title,year\nA,1', 'text/csv'), 400);
     expect(unknown.error.message).toMatch(/unknown columns: year/);
@@ -324,14 +331,17 @@ describe('importing records', () => {
   });
 
   it('shows its creations in the change feed like any other', async () => {
-    const start = await json(await t.request('/changes?from=now'));
-    const resume = start.links.find((l: { rel: string }) => l.rel === 'next').href as string;
+    const start = await json<ChangesPageDocument>(await t.request('/changes?from=now'));
+    const resume = linkOf(start, 'next').href;
     const file = `<collection><record><controlfield tag="001">feed-1</controlfield><controlfield tag="003">FEED</controlfield>
       <datafield tag="100" ind1="1" ind2=" "><subfield code="a">Feedwriter, Fiona.</subfield></datafield>
       <datafield tag="245" ind1="1" ind2="0"><subfield code="a">News of the day.</subfield></datafield>
       <datafield tag="264" ind1=" " ind2="1"><subfield code="c">2020</subfield></datafield></record></collection>`;
     const report = await imported(file, MARCXML);
-    const events = (await json(await t.request(resume))).data as { type: string; links: { href: string }[] }[];
+    const events = (await json<ChangesPageDocument>(await t.request(resume))).data as {
+      type: string;
+      links: { href: string }[];
+    }[];
     const types = events.map((e) => e.type);
     expect(types).toContain('author.created');
     expect(types).toContain('book.created');

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { ImportReportDocument } from './support/documents.js';
 
 interface Book {
   id: number;
@@ -106,7 +107,7 @@ describe.each(['application/marcxml+xml', 'application/marc'])('exported as %s, 
       headers: { 'Content-Type': type },
     });
     expect(response.status).toBe(200);
-    expect(await json(response)).toMatchObject({ imported: 4, matched: 0, refused: 0 });
+    expect(await json<ImportReportDocument>(response)).toMatchObject({ imported: 4, matched: 0, refused: 0 });
     expect(await recordsOf(target)).toEqual(await recordsOf(source));
   });
 
@@ -116,7 +117,7 @@ describe.each(['application/marcxml+xml', 'application/marc'])('exported as %s, 
       body: await exported(type),
       headers: { 'Content-Type': type },
     });
-    expect(await json(response)).toMatchObject({ imported: 0, matched: 4, refused: 0 });
+    expect(await json<ImportReportDocument>(response)).toMatchObject({ imported: 0, matched: 4, refused: 0 });
     expect((await recordsOf(target)).length).toBe(4);
   });
 });

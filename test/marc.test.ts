@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { AuthorDocument, BookDocument, ErrorDocument, PageDoc } from './support/documents.js';
 import { type MarcFields, marcSchemaErrors, readIso2709, readMarcXml } from './support/marc.js';
 
 const MARCXML = 'application/marcxml+xml';
@@ -48,10 +49,10 @@ describe('MARC out', () => {
       subjects: ['Anarchism', 'Science fiction'],
       publisher: 'Harper & Row',
     });
-    book = (await json(created)).id;
+    book = (await json<BookDocument>(created)).id;
     const kafka = await addAuthor(t, 'Franz Kafka');
     german = (
-      await json(
+      await json<BookDocument>(
         await t.send('POST', '/books', {
           title: 'Der Process',
           publication_year: 1925,
@@ -163,20 +164,20 @@ describe('MARC out', () => {
   });
 
   async function countBooks(): Promise<number> {
-    return (await json(await t.request('/books?page=1&per_page=1'))).meta.total_items;
+    return (await json<PageDoc<BookDocument>>(await t.request('/books?page=1&per_page=1'))).meta.total_items;
   }
 
   it('answers what is not a book in the next format Accept likes, else 406; a write asking for MARC alone changes nothing', async () => {
     for (const accept of [MARCXML, MARC]) {
       const refused = await get(`/authors/${author}`, accept);
       expect(refused.status).toBe(406);
-      expect((await json(refused)).error.code).toBe(406);
+      expect((await json<ErrorDocument>(refused)).error.code).toBe(406);
       expect((await get('/authors', accept)).status).toBe(406);
     }
     const fallback = await get(`/authors/${author}`, `${MARCXML}, application/json;q=0.5`);
     expect(fallback.status).toBe(200);
     expect(fallback.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect((await json(fallback)).name).toBe('Ursula K. Le Guin');
+    expect((await json<AuthorDocument>(fallback)).name).toBe('Ursula K. Le Guin');
 
     const before = await countBooks();
     const write = await t.send(
@@ -193,7 +194,7 @@ describe('MARC out', () => {
     for (const accept of [MARCXML, MARC]) {
       const missing = await get('/books/999999', accept);
       expect(missing.status).toBe(404);
-      expect(await json(missing)).toEqual({ error: { code: 404, message: expect.any(String) } });
+      expect(await json<ErrorDocument>(missing)).toEqual({ error: { code: 404, message: expect.any(String) } });
       expect((await get('/books?per_page=0', accept)).status).toBe(400);
     }
   });

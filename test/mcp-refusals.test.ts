@@ -58,7 +58,7 @@ async function rpc(message: unknown): Promise<{ status: number; body: Record<str
     headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
     body: typeof message === 'string' ? message : JSON.stringify(message),
   });
-  return { status: response.status, body: await json(response) };
+  return { status: response.status, body: await json<Record<string, unknown>>(response) };
 }
 
 /** `"x"` in `depth` lists, as JSON text: `[[…["x"]…]]` (the SDK's client cannot write thousands of levels). */

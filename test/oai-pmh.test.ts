@@ -22,6 +22,7 @@ import {
   type TestCatalogue,
   type TestClient,
 } from './support/catalogue.js';
+import type { ErrorDocument, RootDocument } from './support/documents.js';
 import { readOai, schemaErrors, textOf } from './support/oai-pmh.js';
 import { defaultRateLimits } from './support/rate-limit.js';
 
@@ -111,7 +112,7 @@ describe('the OAI-PMH endpoint', () => {
   afterAll(() => t?.close());
 
   it('is linked from the root with rel oai-pmh, for anyone who may read', async () => {
-    const root = await json(await t.anonymous.request('/'));
+    const root = await json<RootDocument>(await t.anonymous.request('/'));
     expect(linkHref(root, 'oai-pmh')).toBe(`https://${REPOSITORY}/library/oai`);
   });
 
@@ -303,7 +304,7 @@ describe('the OAI-PMH endpoint', () => {
     expect(errorOf(bad).code).toBe('badVerb');
     const asJson = await t.anonymous.send('POST', '/oai', { verb: 'Identify' });
     expect(asJson.status).toBe(415);
-    expect(await json(asJson)).toEqual({
+    expect(await json<ErrorDocument>(asJson)).toEqual({
       error: { code: 415, message: 'request body must be sent as application/x-www-form-urlencoded' },
     });
   });
@@ -590,12 +591,12 @@ describe('in a closed catalogue', () => {
       }),
     ]) {
       expect(response.status).toBe(401);
-      expect((await json(response)).error.code).toBe(401);
+      expect((await json<ErrorDocument>(response)).error.code).toBe(401);
     }
-    expect(linkHref(await json(await t.anonymous.request('/')), 'oai-pmh')).toBeUndefined();
+    expect(linkHref(await json<RootDocument>(await t.anonymous.request('/')), 'oai-pmh')).toBeUndefined();
     const signedIn = await oai(t, 'verb=Identify');
     await expectValid([signedIn]);
     expect(signedIn.doc.Identify.deletedRecord).toBe('transient');
-    expect(linkHref(await json(await t.request('/')), 'oai-pmh')).toBe('/oai');
+    expect(linkHref(await json<RootDocument>(await t.request('/')), 'oai-pmh')).toBe('/oai');
   });
 });

@@ -20,6 +20,7 @@ import { routesOf } from '../src/http/route.js';
 import { paths } from '../src/hypermedia/uris.js';
 import { controls as controlVocabulary } from '../src/hypermedia/vocabulary.js';
 import { json, linkHref, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { RootDocument } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is inspected loosely by design
@@ -32,11 +33,11 @@ let doc: Doc;
 
 beforeAll(async () => {
   t = await openTestCatalogue();
-  const root = await json(await t.anonymous.request('/'));
+  const root = await json<RootDocument>(await t.anonymous.request('/'));
   const response = await t.anonymous.request(linkHref(root, 'service-desc') as string);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-  doc = await json(response);
+  doc = await json<Doc>(response);
 });
 afterAll(() => t.close());
 
@@ -284,10 +285,10 @@ describe('the OpenAPI document', () => {
     const base = 'https://example.org/catalogue';
     const proxied = await openTestCatalogue({ publicUrl: base });
     try {
-      const root = await json(await proxied.anonymous.request('/'));
+      const root = await json<RootDocument>(await proxied.anonymous.request('/'));
       const href = linkHref(root, 'service-desc') as string;
       expect(href).toBe(`${base}/openapi.json`);
-      const described = await json(await proxied.anonymous.request(href.slice(base.length)));
+      const described = await json<Doc>(await proxied.anonymous.request(href.slice(base.length)));
       expect(described.servers).toEqual([{ url: base }]);
       expect(described.externalDocs.url).toBe(`${base}/profile`);
       expect(Object.keys(described.paths)).toEqual(Object.keys(doc.paths));

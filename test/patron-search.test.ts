@@ -10,7 +10,15 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json } from './support/catalogue.js';
 import { borrowed } from './support/circulation.js';
+import {
+  type BookDocument,
+  type NewTokenDocument,
+  type PageDoc,
+  present,
+  type UserDocument,
+} from './support/documents.js';
 import { clientOf, type RunningServer, startServer } from './support/server.js';
 
 const ADMIN_TOKEN = `patron-admin-${randomBytes(12).toString('hex')}`;
@@ -25,14 +33,14 @@ let memberToken: string;
 /** The one of Jane Austen's books of the 1810s that is out on loan. */
 let lentTitle: string;
 
-// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are checked by the assertions that read them.
-async function api(path: string, init: RequestInit = {}): Promise<any> {
+/** The document `T` at `path`, read as the librarian. */
+async function api<T = unknown>(path: string, init: RequestInit = {}): Promise<T> {
   const response = await fetch(new URL(path, server?.url), {
     ...init,
     headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json', ...init.headers },
   });
   expect(response.ok, `${path}: ${response.status}`).toBe(true);
-  return response.json();
+  return json<T>(response);
 }
 
 /** Serious and critical violations axe finds on the page (its source injected, so the CSP is bypassed). */
@@ -53,12 +61,12 @@ beforeAll(async () => {
   server = await startServer({ env: { CATALOGUE_ADMIN_TOKEN: ADMIN_TOKEN } });
   browser = await chromium.launch(LAUNCH);
   // A member to borrow with, and one of Austen's books of the 1810s out on loan (to someone else).
-  const member = await api('/users', {
+  const member = await api<UserDocument>('/users', {
     method: 'POST',
     body: JSON.stringify({ name: 'Patron Reader', role: 'member' }),
   });
-  memberToken = (await api(`/users/${member.id}/tokens`, { method: 'POST', body: '{}' })).token;
-  const [emma] = (await api('/books?query=emma&author=austen&page=1')).data;
+  memberToken = (await api<NewTokenDocument>(`/users/${member.id}/tokens`, { method: 'POST', body: '{}' })).token;
+  const emma = present((await api<PageDoc<BookDocument>>('/books?query=emma&author=austen&page=1')).data[0], 'Emma');
   lentTitle = emma.title;
   await borrowed(clientOf(server as RunningServer, ADMIN_TOKEN), emma.id);
 }, 180_000);

@@ -22,6 +22,13 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrowed } from './support/circulation.js';
+import {
+  type ChangesPageDocument,
+  type OpenApiDocument,
+  type ProblemDocument,
+  type ProfileDocument,
+  present,
+} from './support/documents.js';
 
 const PROBLEM = 'application/problem+json';
 const SEARCHES = 2;
@@ -46,7 +53,7 @@ beforeAll(async () => {
   member = (await addUser(t, 'Problem Member')).token;
   // Lent out, so that borrowing it again is a conflict.
   await borrowed(t.as(member), book);
-  const page = await json(await t.request('/changes?per_page=1'));
+  const page = await json<ChangesPageDocument>(await t.request('/changes?per_page=1'));
   pruned = linkHref(page, 'next') as string;
   await t.database.db.execute(sql`update changes set at = at - interval '400 days'`);
   expect(await pruneChanges(t.database.db, { retentionDays: 30 })).toBeGreaterThan(1);
@@ -118,7 +125,7 @@ async function expectProblem(response: Response, status: number, profile = '/pro
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toBe(PROBLEM);
   expect(response.headers.get('vary')).toMatch(/Accept/);
-  const body = await json(response);
+  const body = await json<ProblemDocument>(response);
   const type = problemTypes[status];
   expect(type, `a problem type for ${status}`).toBeDefined();
   expect(body).toMatchObject({
@@ -155,8 +162,8 @@ describe('every error status, in both shapes', () => {
 
   it('validation errors name each field in `errors`', async () => {
     const problem = await expectProblem(await (cases[400] as ErrorCase)(PROBLEM), 400);
-    expect(problem.errors.map((e: { field: string }) => e.field).sort()).toEqual(['publication_year', 'title']);
-    for (const error of problem.errors) expect(error.message).toEqual(expect.any(String));
+    expect(problem.errors?.map((e: { field: string }) => e.field).sort()).toEqual(['publication_year', 'title']);
+    for (const error of present(problem.errors, 'the errors')) expect(error.message).toEqual(expect.any(String));
     const unprocessable = await expectProblem(await (cases[422] as ErrorCase)(PROBLEM), 422);
     expect(unprocessable.errors).toEqual([{ field: 'author_id', message: expect.any(String) }]);
   });
@@ -227,7 +234,7 @@ describe('which Accept asks for problem details', () => {
 
 describe('problem types', () => {
   it('are each described in the profile, by the fragment the type names', async () => {
-    const profile = await json(await t.request('/profile'));
+    const profile = await json<ProfileDocument>(await t.request('/profile'));
     const described = profile.problems.types;
     for (const [status, type] of Object.entries(problemTypes)) {
       expect(described[`problem-${type.slug}`]).toEqual({
@@ -250,8 +257,11 @@ describe('problem types', () => {
   });
 
   it('are in the OpenAPI description beside the default shape', async () => {
-    const doc = await json(await t.request('/openapi.json'));
-    expect(Object.keys(doc.components.responses.Error404.content)).toEqual(['application/json', PROBLEM]);
-    expect(doc.components.schemas.Problem.required).toEqual(['type', 'title', 'status', 'detail', 'code']);
+    const doc = await json<OpenApiDocument>(await t.request('/openapi.json'));
+    expect(Object.keys(present(doc.components.responses.Error404, 'Error404').content)).toEqual([
+      'application/json',
+      PROBLEM,
+    ]);
+    expect(doc.components.schemas.Problem?.required).toEqual(['type', 'title', 'status', 'detail', 'code']);
   });
 });

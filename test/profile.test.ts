@@ -17,12 +17,24 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrow, borrowed, placeHold } from './support/circulation.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: documents are inspected loosely by design
-type Doc = Record<string, any>;
+import {
+  type BookDocument,
+  type ControlDoc,
+  type CopyDocument,
+  type Doc,
+  type HalDocument,
+  halHref,
+  linkOf,
+  type OpenApiDocument,
+  type PageDoc,
+  type ProfileDocument,
+  present,
+  type RootDocument,
+  type TokenDocument,
+} from './support/documents.js';
 
 let t: TestCatalogue;
-let profile: Doc;
+let profile: ProfileDocument;
 /** Documents as their callers see them, each offering some controls. */
 const documents: { who: string; path: string; doc: Doc }[] = [];
 
@@ -37,8 +49,8 @@ beforeAll(async () => {
   const lending = await borrow(asMember, lent);
   expect(lending.status).toBe(201);
   const loan = lending.headers.get('location') as string;
-  const tokens = await json(await asMember.request(`/users/${member.id}/tokens`));
-  const token = tokens.data[0].links.find((l: Doc) => l.rel === 'self').href as string;
+  const tokens = await json<PageDoc<TokenDocument>>(await asMember.request(`/users/${member.id}/tokens`));
+  const token = linkOf(present(tokens.data[0], 'the token'), 'self').href;
   // A book whose one copy another member has: the member joins its queue, and the hold can be cancelled.
   const held = await addBook(t, 'Held Horizons', 1992, author);
   const borrower = await addUser(t, 'Profile Borrower');
@@ -47,10 +59,13 @@ beforeAll(async () => {
   expect(placed.status).toBe(201);
   const hold = placed.headers.get('location') as string;
   // The copy on the shelf, which a librarian may withdraw.
-  const copiesOfUntouched = linkHref(await json(await t.request(`/books/${untouched}`)), 'copies') as string;
-  const copies = await json(await t.request(copiesOfUntouched));
+  const copiesOfUntouched = linkHref(
+    await json<BookDocument>(await t.request(`/books/${untouched}`)),
+    'copies',
+  ) as string;
+  const copies = await json<PageDoc<CopyDocument>>(await t.request(copiesOfUntouched));
   expect(copies.data).toHaveLength(1);
-  const copy = copies.data[0].links.find((l: Doc) => l.rel === 'self').href as string;
+  const copy = linkOf(present(copies.data[0], 'the copy'), 'self').href;
 
   const callers: Record<string, TestClient> = { anonymous: t.anonymous, member: asMember, librarian: t };
   const paths = [
@@ -80,18 +95,18 @@ beforeAll(async () => {
   for (const [who, client] of Object.entries(callers)) {
     for (const path of paths) {
       const response = await client.request(path);
-      if (response.status === 200) documents.push({ who, path, doc: await json(response) });
+      if (response.status === 200) documents.push({ who, path, doc: await json<Doc>(response) });
     }
   }
   // Signing in through a browser session answers the root with `logout`.
   const session = await t.anonymous.send('POST', '/session', { token: member.token });
   expect(session.status).toBe(200);
-  documents.push({ who: 'member (session)', path: 'POST /session', doc: await json(session) });
+  documents.push({ who: 'member (session)', path: 'POST /session', doc: await json<Doc>(session) });
 
-  const root = await json(await t.anonymous.request('/'));
+  const root = await json<RootDocument>(await t.anonymous.request('/'));
   const response = await t.anonymous.request(linkHref(root, 'profile') as string);
   expect(response.status).toBe(200);
-  profile = await json(response);
+  profile = await json<ProfileDocument>(response);
 });
 afterAll(() => t.close());
 
@@ -103,7 +118,7 @@ function matches(template: string, href: string): boolean {
 }
 
 /** What a field is, whatever its value: its type, bounds and label (the name is the profile's key). */
-function typeOf(field: Doc): Doc {
+function typeOf(field: { name?: string; value?: unknown; options?: unknown }): object {
   const { name: _name, value: _value, options: _options, ...rest } = field;
   return rest;
 }
@@ -111,10 +126,10 @@ function typeOf(field: Doc): Doc {
 describe('the profile', () => {
   it('is linked from the root as profile, for every caller and in every format', async () => {
     for (const client of [t.anonymous, t]) {
-      const root = await json(await client.request('/'));
+      const root = await json<RootDocument>(await client.request('/'));
       expect(linkHref(root, 'profile')).toBe('/profile');
-      const hal = await json(await client.request('/', { headers: { Accept: 'application/hal+json' } }));
-      expect(hal._links.profile.href).toBe('/profile');
+      const hal = await json<HalDocument>(await client.request('/', { headers: { Accept: 'application/hal+json' } }));
+      expect(halHref(hal, 'profile')).toBe('/profile');
     }
     const head = await t.anonymous.request('/');
     expect(head.headers.get('link')).toContain('</profile>; rel="profile"');
@@ -128,7 +143,7 @@ describe('the profile', () => {
       expect(profile.vocabulary.rels[name]).toEqual({ means: entry.means });
     }
     for (const [name, entry] of Object.entries(controlVocabulary)) {
-      const described = profile.vocabulary.controls[name];
+      const described = present(profile.vocabulary.controls[name], name);
       expect(described).toMatchObject({ does: entry.does, method: entry.method });
       expect(Object.keys(described.targets).length, `targets of ${name}`).toBeGreaterThan(0);
       // Where it appears is gathered from each place it is declared: one sentence per target.
@@ -146,7 +161,7 @@ describe('the profile', () => {
 
   it('states the fields of a control with the types and bounds of the input definitions', () => {
     const { create, edit, update, search } = profile.vocabulary.controls;
-    expect(create.targets['/books']).toEqual({
+    expect(create?.targets['/books']).toEqual({
       appears: 'on the books collection and an author\u2019s books, for librarians',
       contentType: 'application/json',
       fields: {
@@ -170,14 +185,14 @@ describe('the profile', () => {
     expect(Object.keys(profile.book_fields)).toEqual(['isbn', 'language', 'subjects', 'publisher', 'clearing']);
     // PUT and PATCH both change only the fields sent: neither requires any.
     for (const control of [update, edit]) {
-      for (const field of Object.values(control.targets['/books/{id}'].fields)) {
+      for (const field of Object.values(present(control?.targets['/books/{id}'], 'a change of a book').fields)) {
         expect((field as { required: boolean }).required).toBe(false);
       }
     }
-    expect(profile.vocabulary.controls.return.targets['/loans/{id}'].fields).toEqual({
+    expect(profile.vocabulary.controls.return?.targets['/loans/{id}']?.fields).toEqual({
       status: { type: 'string', required: true, enum: ['returned'], title: 'Status' },
     });
-    expect(Object.keys(search.targets['/authors'].fields)).toEqual([
+    expect(Object.keys(present(search?.targets['/authors'], 'the search of authors').fields)).toEqual([
       'query',
       'filter',
       'sort',
@@ -185,8 +200,8 @@ describe('the profile', () => {
       'per_page',
       'fields',
     ]);
-    expect(search.targets['/books'].fields.per_page).toMatchObject({ type: 'integer', min: 1, max: 100 });
-    expect(profile.vocabulary.controls.delete.targets['/books/{id}']).toEqual({
+    expect(search?.targets['/books']?.fields.per_page).toMatchObject({ type: 'integer', min: 1, max: 100 });
+    expect(profile.vocabulary.controls.delete?.targets['/books/{id}']).toEqual({
       appears: 'on a book without loan history, for librarians',
       fields: {},
     });
@@ -196,14 +211,13 @@ describe('the profile', () => {
     const seen = new Set<string>();
     let offered = 0;
     for (const { who, path, doc } of documents) {
-      for (const [name, control] of Object.entries(doc.controls ?? {}) as [string, Doc][]) {
+      for (const [name, control] of Object.entries<ControlDoc>(doc.controls ?? {})) {
         const where = `${name} on ${path} as ${who}`;
-        const described = profile.vocabulary.controls[name];
-        expect(described, where).toBeDefined();
+        const described = present(profile.vocabulary.controls[name], where);
         expect(control.method, where).toBe(described.method);
         const target = Object.keys(described.targets).find((template) => matches(template, control.href));
         expect(target, `${where}: ${control.href} among ${Object.keys(described.targets)}`).toBeDefined();
-        const fields = described.targets[target as string].fields;
+        const fields = present(described.targets[target as string], where).fields;
         for (const field of control.fields) {
           expect(typeOf(fields[field.name] ?? {}), `${where}: field ${field.name}`).toEqual(typeOf(field));
         }
@@ -211,7 +225,7 @@ describe('the profile', () => {
         // its fields.
         if (name !== 'borrow')
           expect(
-            control.fields.map((f: Doc) => f.name),
+            control.fields.map((f) => f.name),
             where,
           ).toEqual(Object.keys(fields));
         seen.add(`${name} ${target}`);
@@ -220,7 +234,7 @@ describe('the profile', () => {
     }
     expect(offered).toBeGreaterThan(40);
     const described = Object.entries(profile.vocabulary.controls).flatMap(([name, entry]) =>
-      Object.keys((entry as Doc).targets).map((target) => `${name} ${target}`),
+      Object.keys(entry.targets).map((target) => `${name} ${target}`),
     );
     expect([...seen].sort()).toEqual(described.sort());
   });
@@ -228,8 +242,8 @@ describe('the profile', () => {
   it('comes in HAL-FORMS and HTML too, as any resource does', async () => {
     const hal = await t.anonymous.request('/profile', { headers: { Accept: 'application/prs.hal-forms+json' } });
     expect(hal.status).toBe(200);
-    const halDoc = await json(hal);
-    expect(halDoc._links['service-desc'].href).toBe('/openapi.json');
+    const halDoc = await json<HalDocument>(hal);
+    expect(halHref(halDoc, 'service-desc')).toBe('/openapi.json');
     expect(halDoc.vocabulary).toEqual(profile.vocabulary);
     expect(halDoc._templates).toBeUndefined();
 
@@ -246,12 +260,14 @@ describe('the profile', () => {
     const base = 'https://example.org/catalogue';
     const proxied = await openTestCatalogue({ publicUrl: base });
     try {
-      const root = await json(await proxied.anonymous.request('/'));
+      const root = await json<RootDocument>(await proxied.anonymous.request('/'));
       const href = linkHref(root, 'profile') as string;
       expect(href).toBe(`${base}/profile`);
-      const doc = await json(await proxied.anonymous.request(href.slice(base.length)));
+      const doc = await json<ProfileDocument>(await proxied.anonymous.request(href.slice(base.length)));
       expect(linkHref(doc, 'self')).toBe(`${base}/profile`);
-      expect(Object.keys(doc.vocabulary.controls.borrow.targets)).toEqual([`${base}/books/{id}/borrow`]);
+      expect(Object.keys(present(doc.vocabulary.controls.borrow, 'borrow').targets)).toEqual([
+        `${base}/books/{id}/borrow`,
+      ]);
     } finally {
       await proxied.close();
     }
@@ -260,15 +276,20 @@ describe('the profile', () => {
 
 describe('what must be sent', () => {
   it('the profile, the OpenAPI document and the validator agree for every control with a body', async () => {
-    const openapi = await json(await t.request('/openapi.json'));
+    const openapi = await json<OpenApiDocument>(await t.request('/openapi.json'));
     let compared = 0;
-    for (const [name, control] of Object.entries(profile.vocabulary.controls as Doc)) {
-      for (const [path, target] of Object.entries(control.targets as Doc)) {
+    for (const [name, control] of Object.entries(profile.vocabulary.controls)) {
+      for (const [path, target] of Object.entries(control.targets)) {
         if (target.contentType === undefined) continue;
-        const operation = openapi.paths[path]?.[String(control.method).toLowerCase()];
-        expect(operation, `${name} ${path} in OpenAPI`).toBeDefined();
-        const schema = operation.requestBody.content['application/json'].schema;
-        const required = Object.entries(target.fields as Doc)
+        const operation = present(
+          openapi.paths[path]?.[String(control.method).toLowerCase()],
+          `${name} ${path} in OpenAPI`,
+        );
+        const schema = present(
+          operation.requestBody?.content['application/json'],
+          `${name} ${path}: a JSON body`,
+        ).schema;
+        const required = Object.entries(target.fields)
           .filter(([, field]) => field.required)
           .map(([field]) => field);
         expect(schema.required ?? [], `${name} ${control.method} ${path}`).toEqual(required);
@@ -285,7 +306,7 @@ describe('what must be sent', () => {
       const year = method === 'PUT' ? 1971 : 1972;
       const changed = await t.send(method, `/books/${book}`, { publication_year: year });
       expect(changed.status).toBe(200);
-      expect(await json(changed)).toMatchObject({
+      expect(await json<BookDocument>(changed)).toMatchObject({
         title: 'One Field At A Time',
         publication_year: year,
         author_id: author,

@@ -14,6 +14,7 @@ import { ProcessQuotaCounter, type QuotaCounter } from '../src/http/quota-counte
 import { SharedQuotaCounter } from '../src/http/shared-quota-counter.js';
 import type { Logger } from '../src/log.js';
 import { json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { PageDoc, TokenDocument } from './support/documents.js';
 import { expectError } from './support/errors.js';
 import { quotaLeft } from './support/rate-limit.js';
 
@@ -60,7 +61,7 @@ describe.each(['database', 'process'] as const)('counted in the %s', (counting) 
       expect(retryAfter).toBeLessThanOrEqual(60);
       expect(refused.headers.get('ratelimit')).toMatch(/^"write";r=0;t=\d+$/);
       await expectError(refused, 429, { message: /at most 3 per 60 s/, details: [] });
-      const tokens = await json(await t.request(`/users/${writer.id}/tokens`));
+      const tokens = await json<PageDoc<TokenDocument>>(await t.request(`/users/${writer.id}/tokens`));
       expect(tokens.data.map((token: { name: string }) => token.name)).not.toContain('one too many');
     });
 

@@ -20,7 +20,16 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrow, borrowed, cancelled, held, renewed, returned } from './support/circulation.js';
-import { type ControlDoc, type Doc, type FieldDoc, submit } from './support/documents.js';
+import {
+  type ControlDoc,
+  type Doc,
+  type FieldDoc,
+  type LoanDocument,
+  type RootDocument,
+  submit,
+  type TokenDocument,
+  type UserDocument,
+} from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 type Role = 'anonymous' | 'member' | 'otherMember' | 'librarian';
@@ -45,7 +54,7 @@ async function expectRefusal(response: Response, status: number, what: string): 
 
 /** The id in the `me` link of the root, as seen by this client. */
 async function ownId(client: TestClient): Promise<number> {
-  const root = await json(await client.request('/'));
+  const root = await json<RootDocument>(await client.request('/'));
   const me = linkHref(root, 'me');
   if (!me) throw new Error('no me link in the root');
   return Number(me.split('/').pop());
@@ -73,13 +82,13 @@ async function firstCopyOf(t: TestCatalogue, bookId: number): Promise<number> {
 async function addTokenOf(t: TestCatalogue, userId: number): Promise<number> {
   const response = await t.send('POST', `/users/${userId}/tokens`, { name: unique('matrix token') });
   if (response.status !== 201) throw new Error(`token for ${userId}: ${response.status} ${await response.text()}`);
-  return (await json(response)).id;
+  return (await json<TokenDocument>(response)).id;
 }
 
 async function addPlainUser(t: TestCatalogue): Promise<number> {
   const response = await t.send('POST', '/users', { name: unique('Matrix Patron'), role: 'member' });
   if (response.status !== 201) throw new Error(`creating user: ${response.status} ${await response.text()}`);
-  return (await json(response)).id;
+  return (await json<UserDocument>(response)).id;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -455,7 +464,7 @@ const writeRows: Row[] = [
     'PATCH',
     '/copies/{fresh, on loan to member} withdraw',
     async (s) => {
-      const loan = await json(await s.t.request(`/loans/${await s.freshLoan()}`));
+      const loan = await json<LoanDocument>(await s.t.request(`/loans/${await s.freshLoan()}`));
       return `/copies/${loan.copy_id}`;
     },
     { status: 'withdrawn' },
@@ -948,7 +957,9 @@ const resourceCases: ResourceCase[] = [
   {
     name: 'a copy on loan',
     async make(w) {
-      const loan = await json(await w.t.request(`/loans/${await lend(w.t, await freshBookIn(w), w.member.id)}`));
+      const loan = await json<LoanDocument>(
+        await w.t.request(`/loans/${await lend(w.t, await freshBookIn(w), w.member.id)}`),
+      );
       const href = `/copies/${loan.copy_id}`;
       return { href, unoffered: [{ control: 'withdraw', method: 'PATCH', href, body: { status: 'withdrawn' } }] };
     },

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { BookDocument, JsonLdDocument } from './support/documents.js';
 
 const LD = 'application/ld+json';
 
@@ -33,7 +34,7 @@ describe('schema.org', () => {
       subjects: ['Anarchism', 'Science fiction'],
       publisher: 'Harper & Row',
     });
-    book = (await json(created)).id;
+    book = (await json<BookDocument>(created)).id;
   });
   afterAll(() => t?.close());
 
@@ -41,7 +42,7 @@ describe('schema.org', () => {
     const response = await get(`/books/${book}`, LD);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/ld+json; charset=utf-8');
-    expect(await json(response)).toEqual({
+    expect(await json<JsonLdDocument>(response)).toEqual({
       '@context': 'https://schema.org',
       '@type': 'Book',
       url: `/books/${book}`,
@@ -63,10 +64,10 @@ describe('schema.org', () => {
     for (const path of [`/books/${book}`, `/authors/${author}`]) {
       const page = await get(path, 'text/html');
       expect(page.status).toBe(200);
-      const document = await json(await get(path, LD));
+      const document = await json<JsonLdDocument>(await get(path, LD));
       expect(embedded(await page.text()), path).toEqual(document);
     }
-    expect(await json(await get(`/authors/${author}`, LD))).toEqual({
+    expect(await json<JsonLdDocument>(await get(`/authors/${author}`, LD))).toEqual({
       '@context': 'https://schema.org',
       '@type': 'Person',
       url: `/authors/${author}`,
@@ -82,14 +83,14 @@ describe('schema.org', () => {
       author_id: author,
       language: 'grc',
     });
-    const id = (await json(created)).id;
+    const id = (await json<BookDocument>(created)).id;
     const html = await (await get(`/books/${id}`, 'text/html')).text();
     expect(html).not.toContain('<script>alert(1)');
     const document = embedded(html) as { name: string; inLanguage: string };
     expect(document.name).toBe(title);
     // A language without a two-letter code keeps its three letters, as BCP 47 does.
     expect(document.inLanguage).toBe('grc');
-    expect(document).toEqual(await json(await get(`/books/${id}`, LD)));
+    expect(document).toEqual(await json<JsonLdDocument>(await get(`/books/${id}`, LD)));
   });
 
   it('answers other resources in the next format Accept likes, else 406', async () => {

@@ -9,6 +9,7 @@ import { rowsOf } from '../src/db/client.js';
 import { ROMANISATION_MARKS } from '../src/db/queries/search.js';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
 import { dictionaryAndRecount } from './support/dictionary.js';
+import type { ErrorDocument } from './support/documents.js';
 
 let t: TestCatalogue;
 const b: Record<string, number> = {};
@@ -379,6 +380,8 @@ describe('bad input still answers in the error shape', () => {
       `/books?query=${encodeURIComponent(Array.from({ length: 17 }, () => 'w').join(' '))}`,
     );
     expect(response.status).toBe(400);
-    expect(await json(response)).toMatchObject({ error: { code: 400, message: expect.stringContaining('query') } });
+    expect(await json<ErrorDocument>(response)).toMatchObject({
+      error: { code: 400, message: expect.stringContaining('query') },
+    });
   });
 });

@@ -1,6 +1,7 @@
 /** The endpoints and rules of the seed specification, over HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { AuthorDocument, BookDocument, CollectionDocument } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 let t: TestCatalogue;
@@ -22,12 +23,12 @@ describe('POST /books', () => {
       author_id: tolkien,
     });
     expect(response.status).toBe(201);
-    const book = await json(response);
+    const book = await json<BookDocument>(response);
     expect(book).toMatchObject({ title: 'The Hobbit', publication_year: 1937, author_id: tolkien });
     expect(Number.isInteger(book.id)).toBe(true);
     expect(response.headers.get('location')).toBe(`/books/${book.id}`);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    const read = await json(await t.request(`/books/${book.id}`));
+    const read = await json<BookDocument>(await t.request(`/books/${book.id}`));
     expect(read).toEqual(book);
   });
 });
@@ -37,7 +38,7 @@ describe('GET /books/{id}', () => {
     const id = await addBook(t, 'The Silmarillion', 1977, tolkien);
     const response = await t.request(`/books/${id}`);
     expect(response.status).toBe(200);
-    expect(await json(response)).toMatchObject({
+    expect(await json<BookDocument>(response)).toMatchObject({
       id,
       title: 'The Silmarillion',
       publication_year: 1977,
@@ -55,7 +56,7 @@ describe('PUT and PATCH /books/{id}', () => {
     const id = await addBook(t, 'The Dispossessed', 1974, tolkien);
     const response = await t.send('PUT', `/books/${id}`, { author_id: leGuin });
     expect(response.status).toBe(200);
-    expect(await json(response)).toMatchObject({
+    expect(await json<BookDocument>(response)).toMatchObject({
       id,
       title: 'The Dispossessed',
       publication_year: 1974,
@@ -67,7 +68,7 @@ describe('PUT and PATCH /books/{id}', () => {
     const id = await addBook(t, 'A Wizard of Earthsea', 1967, leGuin);
     const response = await t.send('PATCH', `/books/${id}`, { publication_year: 1968 });
     expect(response.status).toBe(200);
-    expect(await json(response)).toMatchObject({
+    expect(await json<BookDocument>(response)).toMatchObject({
       id,
       title: 'A Wizard of Earthsea',
       publication_year: 1968,
@@ -93,7 +94,7 @@ describe('GET /books/{id}/author', () => {
     const id = await addBook(t, 'The Lord of the Rings', 1954, tolkien);
     const response = await t.request(`/books/${id}/author`);
     expect(response.status).toBe(200);
-    expect(await json(response)).toMatchObject({ id: tolkien, name: 'J. R. R. Tolkien' });
+    expect(await json<AuthorDocument>(response)).toMatchObject({ id: tolkien, name: 'J. R. R. Tolkien' });
     expect(response.headers.get('content-location')).toBe(`/authors/${tolkien}`);
   });
 
@@ -114,7 +115,10 @@ describe('authors', () => {
   });
 
   it('GET /authors/{id} answers the author, 404 when missing', async () => {
-    expect(await json(await t.request(`/authors/${leGuin}`))).toMatchObject({ id: leGuin, name: 'Ursula K. Le Guin' });
+    expect(await json<AuthorDocument>(await t.request(`/authors/${leGuin}`))).toMatchObject({
+      id: leGuin,
+      name: 'Ursula K. Le Guin',
+    });
     await expectError(await t.request('/authors/777777'), 404);
   });
 
@@ -123,7 +127,7 @@ describe('authors', () => {
     const id = await addBook(t, 'Only Book', 2001, author);
     const response = await t.request(`/authors/${author}/books`);
     expect(response.status).toBe(200);
-    const books = await json(response);
+    const books = await json<CollectionDocument<BookDocument>>(response);
     expect(Array.isArray(books)).toBe(true);
     expect(books).toEqual([
       expect.objectContaining({ id, title: 'Only Book', publication_year: 2001, author_id: author }),

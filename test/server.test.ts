@@ -13,7 +13,18 @@ import { openDatabase } from '../src/db/client.js';
 import type { DatabaseTarget } from '../src/db/target.js';
 import { json } from './support/catalogue.js';
 import { type FreshDatabase, freshDatabase } from './support/database.js';
-import { ANONYMOUS_ROOT_RELS } from './support/documents.js';
+import {
+  ANONYMOUS_ROOT_RELS,
+  type AuthorDocument,
+  type BookDocument,
+  type CollectionDocument,
+  linkOf,
+  type PageDoc,
+  present,
+  type RootDocument,
+  type TokenDocument,
+  type UserDocument,
+} from './support/documents.js';
 import { runScript } from './support/script.js';
 import { type RunningServer, startServer } from './support/server.js';
 
@@ -42,15 +53,15 @@ describe('the server process', () => {
   it('serves the root with links and controls, over a real socket', async () => {
     const response = await fetch(server.url);
     expect(response.status).toBe(200);
-    const root = await json(response);
+    const root = await json<RootDocument>(response);
     expect(root.links.map((l: { rel: string }) => l.rel)).toEqual(ANONYMOUS_ROOT_RELS);
     expect(Object.keys(root.controls)).toEqual(['login', 'search']);
   });
 
   it('loads the sample catalogue on first start', async () => {
-    const page = await json(await fetch(new URL('/books?per_page=1', server.url)));
+    const page = await json<PageDoc<BookDocument>>(await fetch(new URL('/books?per_page=1', server.url)));
     expect(page.meta.total_items).toBeGreaterThanOrEqual(300);
-    const authors = await json(await fetch(new URL('/authors?per_page=1', server.url)));
+    const authors = await json<PageDoc<AuthorDocument>>(await fetch(new URL('/authors?per_page=1', server.url)));
     expect(authors.meta.total_items).toBeGreaterThanOrEqual(30);
   });
 
@@ -91,11 +102,11 @@ describe('the server process', () => {
   it('that token signs in as a librarian over HTTP, and never reaches the request log', async () => {
     const [token] = generatedTokens(server.stdout());
     const headers = { Authorization: `Bearer ${token}` };
-    const root = await json(await fetch(server.url, { headers }));
-    const me = root.links.find((l: { rel: string }) => l.rel === 'me');
+    const root = await json<RootDocument>(await fetch(server.url, { headers }));
+    const me = linkOf(root, 'me');
     expect(me).toBeDefined();
     expect(root.links.map((l: { rel: string }) => l.rel)).toContain('users');
-    expect(await json(await fetch(new URL(me.href, server.url), { headers }))).toMatchObject({
+    expect(await json<UserDocument>(await fetch(new URL(me.href, server.url), { headers }))).toMatchObject({
       name: 'Librarian',
       role: 'librarian',
     });
@@ -195,9 +206,12 @@ describe('the first start on a database that persists', () => {
       firstToken = printed[0] as string;
       const users = await fetch(new URL('/users', server.url), bearer(firstToken));
       expect(users.status).toBe(200);
-      expect((await json(users)).map((u: { name: string; role: string }) => [u.name, u.role])).toEqual([
-        ['Librarian', 'librarian'],
-      ]);
+      expect(
+        (await json<CollectionDocument<UserDocument>>(users)).map((u: { name: string; role: string }) => [
+          u.name,
+          u.role,
+        ]),
+      ).toEqual([['Librarian', 'librarian']]);
     } finally {
       await server.stop();
     }
@@ -208,9 +222,9 @@ describe('the first start on a database that persists', () => {
     try {
       expect(generatedTokens(server.output())).toEqual([]);
       expect(server.output()).not.toContain(adminToken);
-      const root = await json(await fetch(server.url, bearer(adminToken)));
-      const me = root.links.find((l: { rel: string }) => l.rel === 'me');
-      expect(await json(await fetch(new URL(me.href, server.url), bearer(adminToken)))).toMatchObject({
+      const root = await json<RootDocument>(await fetch(server.url, bearer(adminToken)));
+      const me = linkOf(root, 'me');
+      expect(await json<UserDocument>(await fetch(new URL(me.href, server.url), bearer(adminToken)))).toMatchObject({
         name: 'Administrator',
         role: 'librarian',
       });
@@ -225,7 +239,9 @@ describe('the first start on a database that persists', () => {
     const server = await startServer({ database, env: { CATALOGUE_ADMIN_TOKEN: adminToken } });
     try {
       expect(generatedTokens(server.output())).toEqual([]);
-      const users = await json(await fetch(new URL('/users', server.url), bearer(adminToken)));
+      const users = await json<CollectionDocument<UserDocument>>(
+        await fetch(new URL('/users', server.url), bearer(adminToken)),
+      );
       expect(users.map((u: { name: string; role: string }) => [u.name, u.role])).toEqual([
         ['Librarian', 'librarian'],
         ['Administrator', 'librarian'],
@@ -270,12 +286,14 @@ describe('the operator CLI (src/cli.ts)', () => {
     await withApp(database.target, async (app) => {
       const me = await app.request(`/users/${memberId}`, bearer(memberToken));
       expect(me.status).toBe(200);
-      expect(await json(me)).toMatchObject({ id: memberId, name: 'Clive Commandline', role: 'member' });
+      expect(await json<UserDocument>(me)).toMatchObject({ id: memberId, name: 'Clive Commandline', role: 'member' });
       expect((await app.request('/users', bearer(memberToken))).status).toBe(403);
-      const tokens = await json(await app.request(`/users/${memberId}/tokens`, bearer(memberToken)));
+      const tokens = await json<PageDoc<TokenDocument>>(
+        await app.request(`/users/${memberId}/tokens`, bearer(memberToken)),
+      );
       expect(tokens.data).toHaveLength(1);
-      memberTokenId = tokens.data[0].id;
-      const users = await json(await app.request('/users', bearer(librarianToken)));
+      memberTokenId = present(tokens.data[0], 'the member\u2019s token').id;
+      const users = await json<CollectionDocument<UserDocument>>(await app.request('/users', bearer(librarianToken)));
       expect(users.map((u: { name: string; role: string }) => [u.name, u.role])).toEqual([
         ['Librarian', 'librarian'],
         ['Clive Commandline', 'member'],
@@ -309,7 +327,7 @@ describe('the operator CLI (src/cli.ts)', () => {
     );
     expect(generatedTokens(run.stdout)).toEqual([]);
     await withApp(database.target, async (app) => {
-      const users = await json(await app.request('/users', bearer(librarianToken)));
+      const users = await json<CollectionDocument<UserDocument>>(await app.request('/users', bearer(librarianToken)));
       expect(users.map((u: { name: string }) => u.name)).toEqual(['Librarian', 'Clive Commandline']);
     });
   }, 120_000);

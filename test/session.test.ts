@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { PageDoc, RootDocument, TokenDocument } from './support/documents.js';
 
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 const SAME_SITE = { 'Sec-Fetch-Site': 'same-origin' };
@@ -26,7 +27,7 @@ async function signIn(token: string): Promise<string> {
 }
 
 const controlsFor = async (cookie: string) =>
-  Object.keys((await json(await t.anonymous.request('/', { headers: { Cookie: cookie } }))).controls);
+  Object.keys((await json<RootDocument>(await t.anonymous.request('/', { headers: { Cookie: cookie } }))).controls);
 
 describe('browser sessions', () => {
   it('the cookie carries a session credential of its own, not the token signed in with', async () => {
@@ -35,7 +36,7 @@ describe('browser sessions', () => {
     expect(cookie).toMatch(/^catalogue_session=cat_/);
     expect(cookie).not.toContain(member.token);
     expect(await controlsFor(cookie)).toContain('logout');
-    const tokens = await json(await t.as(member.token).request(`/users/${member.id}/tokens`));
+    const tokens = await json<PageDoc<TokenDocument>>(await t.as(member.token).request(`/users/${member.id}/tokens`));
     expect(tokens.data.map((token: { name: string }) => token.name)).toContain('browser session');
   });
 
@@ -48,7 +49,7 @@ describe('browser sessions', () => {
     // A copy of the cookie taken before signing out (another tab, a stolen header) is worth nothing now.
     const replay = await t.anonymous.request('/', { headers: { Cookie: cookie } });
     expect(replay.headers.get('set-cookie')).toMatch(/^catalogue_session=; Max-Age=0/);
-    expect(Object.keys((await json(replay)).controls)).toContain('login');
+    expect(Object.keys((await json<RootDocument>(replay)).controls)).toContain('login');
     const write = await t.anonymous.request('/authors', {
       method: 'POST',
       headers: { Cookie: cookie, ...SAME_SITE, 'Content-Type': 'application/json' },
@@ -57,7 +58,7 @@ describe('browser sessions', () => {
     expect(write.status).toBe(401);
 
     expect((await t.as(member.token).request(`/users/${member.id}`)).status).toBe(200);
-    const tokens = await json(await t.as(member.token).request(`/users/${member.id}/tokens`));
+    const tokens = await json<PageDoc<TokenDocument>>(await t.as(member.token).request(`/users/${member.id}/tokens`));
     expect(tokens.data.map((token: { name: string }) => token.name)).not.toContain('browser session');
   });
 

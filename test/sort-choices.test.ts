@@ -5,7 +5,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, linkHref, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
-import type { BookDocument, PageDoc } from './support/documents.js';
+import {
+  type BookDocument,
+  controlOf,
+  type Doc,
+  type ErrorDocument,
+  type FieldDoc,
+  type OpenApiDocument,
+  type PageDoc,
+  type ProfileDocument,
+  present,
+  type RootDocument,
+} from './support/documents.js';
 
 interface Choice {
   value: string;
@@ -14,10 +25,11 @@ interface Choice {
 
 let t: TestCatalogue;
 
-/** The `sort` field of the search control a document offers, as the seed's JSON writes it. */
-async function sortField(path: string) {
-  const body = await json(await t.request(path));
-  return body.controls.search.fields.find((f: { name: string }) => f.name === 'sort');
+/** The `sort` field of the search control a document offers, as the seed's JSON writes it: its choices inline. */
+async function sortField(path: string): Promise<FieldDoc & { options: Choice[] }> {
+  const body = await json<Doc>(await t.request(path));
+  const field = controlOf(body, 'search').fields.find((f: { name: string }) => f.name === 'sort');
+  return present(field, 'the sort field') as FieldDoc & { options: Choice[] };
 }
 
 const titles = async (path: string) =>
@@ -51,8 +63,10 @@ describe('the search control offers labelled orders', () => {
       'Name Z\u2013A',
       'Newest added first',
     ]);
-    const profile = await json(await t.anonymous.request(linkHref(await json(await t.request('/')), 'profile') ?? ''));
-    expect(profile.vocabulary.controls.search.targets['/books'].fields.sort.options).toEqual(field.options);
+    const profile = await json<ProfileDocument>(
+      await t.anonymous.request(linkHref(await json<RootDocument>(await t.request('/')), 'profile') ?? ''),
+    );
+    expect(profile.vocabulary.controls.search?.targets['/books']?.fields.sort?.options).toEqual(field.options);
   });
 
   it('every choice is an order its listing accepts, and answers as its label says', async () => {
@@ -78,13 +92,15 @@ describe('the search control offers labelled orders', () => {
     ]);
     const refused = await t.request('/books?page=1&sort=colour');
     expect(refused.status).toBe(400);
-    expect((await json(refused)).error.code).toBe(400);
+    expect((await json<ErrorDocument>(refused)).error.code).toBe(400);
   });
 
   it('OpenAPI names the labelled orders of each listing as examples of `sort`, each accepted there', async () => {
-    const doc = await json(await t.request(linkHref(await json(await t.request('/')), 'service-desc') ?? ''));
+    const doc = await json<OpenApiDocument>(
+      await t.request(linkHref(await json<RootDocument>(await t.request('/')), 'service-desc') ?? ''),
+    );
     const examplesOf = (path: string) =>
-      doc.paths[path].get.parameters.find((p: { name: string }) => p.name === 'sort').examples as Record<
+      doc.paths[path]?.get?.parameters?.find((p: { name: string }) => p.name === 'sort')?.examples as Record<
         string,
         { summary: string; value: string }
       >;

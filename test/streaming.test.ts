@@ -9,6 +9,7 @@ import { rowsOf } from '../src/db/client.js';
 import { authors, books } from '../src/db/schema/index.js';
 import { loadSampleCatalogue } from '../src/db/seed.js';
 import { addAuthor, json, linkHref, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { AuthorDocument, BookDocument, PageDoc } from './support/documents.js';
 
 interface Item {
   id?: number;
@@ -115,7 +116,9 @@ describe('streaming a large collection', () => {
     const members: string[] = [];
     let next: string | undefined = '/books?per_page=100';
     while (next) {
-      const page: { data: unknown[]; links: { rel: string; href: string }[] } = await json(await t.request(next));
+      const page: { data: unknown[]; links: { rel: string; href: string }[] } = await json<PageDoc>(
+        await t.request(next),
+      );
       members.push(...page.data.map((item) => JSON.stringify(item)));
       next = page.links.find((l) => l.rel === 'next')?.href;
     }
@@ -157,8 +160,11 @@ describe('streaming a large collection', () => {
 
     // Single documents, pages and writes still answer.
     const one = inserted[42];
-    expect(await json(await t.request(`/books/${one?.id}`))).toMatchObject({ id: one?.id, title: one?.title });
-    const page = await json(await t.request('/books?per_page=5&page=2'));
+    expect(await json<BookDocument>(await t.request(`/books/${one?.id}`))).toMatchObject({
+      id: one?.id,
+      title: one?.title,
+    });
+    const page = await json<PageDoc<BookDocument>>(await t.request('/books?per_page=5&page=2'));
     expect(page.meta).toEqual({ page: 2, per_page: 5, total_pages: BOOK_COUNT / 5, total_items: BOOK_COUNT });
     const renamed = await t.send('PATCH', `/authors/${authorIds[2]}`, { name: 'Streamer Gamma Renamed' });
     expect(renamed.status).toBe(200);
@@ -192,8 +198,8 @@ describe('the sample catalogue', () => {
   afterAll(() => s.close());
 
   async function totals(): Promise<{ authors: number; books: number }> {
-    const a = await json(await s.request('/authors?per_page=1'));
-    const b = await json(await s.request('/books?per_page=1'));
+    const a = await json<PageDoc<AuthorDocument>>(await s.request('/authors?per_page=1'));
+    const b = await json<PageDoc<BookDocument>>(await s.request('/books?per_page=1'));
     return { authors: a.meta.total_items, books: b.meta.total_items };
   }
 

@@ -10,6 +10,18 @@ import { parse } from 'uri-template';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_QUERY_PARAM_LENGTH } from '../src/domain/limits.js';
 import { addAuthor, addBook, json, linkHref, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import {
+  type AuthorDocument,
+  type BookDocument,
+  type HalDocument,
+  halHref,
+  linkOf,
+  type OpenApiDocument,
+  type ProfileDocument,
+  present,
+  type RootDocument,
+  type SuggestionsDocument,
+} from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 interface Suggestion {
@@ -38,8 +50,8 @@ afterAll(() => t?.close());
 
 /** The suggestions link of the root, expanded for `text`, as a client builds it. */
 async function suggestionsHref(text: string, client = t.anonymous): Promise<string> {
-  const root = await json(await client.request('/'));
-  const link = root.links.find((l: { rel: string }) => l.rel === 'suggestions');
+  const root = await json<RootDocument>(await client.request('/'));
+  const link = linkOf(root, 'suggestions');
   expect(link).toMatchObject({ href: '/suggestions{?query}', templated: true });
   return parse(link.href).expand({ query: text });
 }
@@ -48,7 +60,7 @@ async function suggest(text: string): Promise<Suggestion[]> {
   const href = await suggestionsHref(text);
   const response = await t.anonymous.request(href);
   expect(response.status).toBe(200);
-  const body = await json(response);
+  const body = await json<SuggestionsDocument>(response);
   expect(body.query).toBe(text);
   expect(linkHref(body, 'self')).toBe(href);
   return body.data;
@@ -64,7 +76,7 @@ describe('suggestions for a text typed so far', () => {
       label: 'Selma Lagerlöf',
       links: [{ rel: 'author', href: `/authors/${ids.lagerlof}`, title: 'Selma Lagerlöf' }],
     });
-    const author = await json(await t.anonymous.request(first?.links[0]?.href as string));
+    const author = await json<AuthorDocument>(await t.anonymous.request(first?.links[0]?.href as string));
     expect(author.name).toBe('Selma Lagerlöf');
   });
 
@@ -77,7 +89,7 @@ describe('suggestions for a text typed so far', () => {
         links: [{ rel: 'book', href: `/books/${ids.gosta}`, title: 'Gösta Berlings saga' }],
       },
     ]);
-    const book = await json(await t.anonymous.request(suggestions[0]?.links[0]?.href as string));
+    const book = await json<BookDocument>(await t.anonymous.request(suggestions[0]?.links[0]?.href as string));
     expect(book.title).toBe('Gösta Berlings saga');
     expect(labels(await suggest('lagerlof'))).toContain('Selma Lagerlöf');
   });
@@ -118,9 +130,9 @@ describe('suggestions for a text typed so far', () => {
   it('answer every format: HAL, HAL-FORMS, HTML and an MCP agent', async () => {
     const href = await suggestionsHref('hamsu');
     for (const accept of ['application/hal+json', 'application/prs.hal-forms+json']) {
-      const hal = await json(await t.anonymous.request(href, { headers: { Accept: accept } }));
-      expect(hal._links.self.href).toBe(href);
-      expect(hal._embedded.item[0]).toMatchObject({
+      const hal = await json<HalDocument>(await t.anonymous.request(href, { headers: { Accept: accept } }));
+      expect(halHref(hal, 'self')).toBe(href);
+      expect(hal._embedded?.item[0]).toMatchObject({
         type: 'author',
         label: 'Knut Hamsun',
         _links: { author: { href: `/authors/${ids.hamsun}`, title: 'Knut Hamsun' } },
@@ -150,10 +162,10 @@ describe('suggestions for a text typed so far', () => {
 
 describe('suggestions, described', () => {
   it('in the profile (the rel and its links) and in the OpenAPI document (the required query)', async () => {
-    const profile = await json(await t.anonymous.request('/profile'));
-    expect(profile.vocabulary.rels.suggestions.means).toMatch(/text a person has typed so far/);
-    const openapi = await json(await t.anonymous.request('/openapi.json'));
-    const operation = openapi.paths['/suggestions'].get;
+    const profile = await json<ProfileDocument>(await t.anonymous.request('/profile'));
+    expect(profile.vocabulary.rels.suggestions?.means).toMatch(/text a person has typed so far/);
+    const openapi = await json<OpenApiDocument>(await t.anonymous.request('/openapi.json'));
+    const operation = present(openapi.paths['/suggestions']?.get, 'GET /suggestions');
     expect(operation.parameters).toEqual([
       expect.objectContaining({
         name: 'query',
@@ -185,12 +197,12 @@ describe('what suggestions refuse', () => {
   it('anonymous callers of a closed catalogue: no link, and 401 in the error shape; signed in, suggestions', async () => {
     const closed = await openTestCatalogue({ access: { publicReads: false } });
     try {
-      const root = await json(await closed.anonymous.request('/'));
+      const root = await json<RootDocument>(await closed.anonymous.request('/'));
       expect(linkHref(root, 'suggestions')).toBeUndefined();
       await expectError(await closed.anonymous.request('/suggestions?query=any'), 401);
       const signedIn = await closed.request(await suggestionsHref('any', closed));
       expect(signedIn.status).toBe(200);
-      expect((await json(signedIn)).data).toEqual([]);
+      expect((await json<SuggestionsDocument>(signedIn)).data).toEqual([]);
     } finally {
       await closed.close();
     }

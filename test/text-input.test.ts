@@ -5,6 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type {
+  AuthorDocument,
+  BookDocument,
+  CollectionDocument,
+  ErrorDocument,
+  PageDoc,
+  UserDocument,
+} from './support/documents.js';
 
 const NFC = 'Zo\u00eb Br\u00fcckner';
 const NFD = 'Zoe\u0308 Bru\u0308ckner';
@@ -19,9 +27,11 @@ describe('Unicode normal form', () => {
   it('a name sent decomposed (NFD) is stored composed (NFC), and an NFC search finds it', async () => {
     expect(NFD).not.toBe(NFC);
     const id = await addAuthor(t, NFD);
-    const author = await json(await t.request(`/authors/${id}`));
+    const author = await json<AuthorDocument>(await t.request(`/authors/${id}`));
     expect(author.name).toBe(NFC);
-    const found = await json(await t.request(`/authors?query=${encodeURIComponent(NFC)}`));
+    const found = await json<CollectionDocument<AuthorDocument>>(
+      await t.request(`/authors?query=${encodeURIComponent(NFC)}`),
+    );
     expect(found.map((a: { id: number }) => a.id)).toContain(id);
   });
 
@@ -33,16 +43,18 @@ describe('Unicode normal form', () => {
       author_id: authorId,
     });
     expect(created.status).toBe(201);
-    expect((await json(created)).title).toBe(`Caf\u00e9 ${NFC}`);
+    expect((await json<BookDocument>(created)).title).toBe(`Caf\u00e9 ${NFC}`);
     const changed = await t.send('PATCH', `/authors/${authorId}`, { name: NFD });
     expect(changed.status).toBe(200);
-    expect((await json(changed)).name).toBe(NFC);
+    expect((await json<AuthorDocument>(changed)).name).toBe(NFC);
   });
 
   it('a search, an author name and a filter sent decomposed find what was stored composed', async () => {
     const id = await addAuthor(t, 'Jos\u00e9 Sara\u00e9go');
     const decomposed = 'Jose\u0301 Sarae\u0301go';
-    const byQuery = await json(await t.request(`/authors?query=${encodeURIComponent(decomposed)}`));
+    const byQuery = await json<CollectionDocument<AuthorDocument>>(
+      await t.request(`/authors?query=${encodeURIComponent(decomposed)}`),
+    );
     expect(byQuery.map((a: { id: number }) => a.id)).toContain(id);
     const created = await t.send('POST', '/books', {
       title: 'Caf\u00e9 Stories',
@@ -50,9 +62,13 @@ describe('Unicode normal form', () => {
       author_id: id,
     });
     expect(created.status).toBe(201);
-    const byAuthor = await json(await t.request(`/books?author=${encodeURIComponent(decomposed)}`));
+    const byAuthor = await json<CollectionDocument<BookDocument>>(
+      await t.request(`/books?author=${encodeURIComponent(decomposed)}`),
+    );
     expect(byAuthor.map((b: { title: string }) => b.title)).toEqual(['Caf\u00e9 Stories']);
-    const byFilter = await json(await t.request(`/books?filter=${encodeURIComponent('title:Cafe\u0301 Stories')}`));
+    const byFilter = await json<CollectionDocument<BookDocument>>(
+      await t.request(`/books?filter=${encodeURIComponent('title:Cafe\u0301 Stories')}`),
+    );
     expect(byFilter.map((b: { title: string }) => b.title)).toEqual(['Caf\u00e9 Stories']);
   });
 });
@@ -62,7 +78,7 @@ describe('searches are bounded', () => {
     const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
     const over = await t.request(`/books?query=${encodeURIComponent(words(17))}`);
     expect(over.status).toBe(400);
-    expect(await json(over)).toEqual({
+    expect(await json<ErrorDocument>(over)).toEqual({
       error: {
         code: 400,
         message: 'query parameter "query" must have at most 16 words',
@@ -86,25 +102,28 @@ describe('invisible text is blank', () => {
   };
   for (const [what, name] of Object.entries(invisible)) {
     it(`a name of ${what} is refused as blank, and nothing is created`, async () => {
-      const before = (await json(await t.request('/authors?page=1&per_page=1'))).meta.total_items;
+      const before = (await json<PageDoc<AuthorDocument>>(await t.request('/authors?page=1&per_page=1'))).meta
+        .total_items;
       const response = await t.send('POST', '/authors', { name });
       expect(response.status).toBe(400);
-      const body = await json(response);
+      const body = await json<ErrorDocument>(response);
       expect(body.error).toMatchObject({ code: 400, details: { name: 'must not be blank' } });
-      expect((await json(await t.request('/authors?page=1&per_page=1'))).meta.total_items).toBe(before);
+      expect(
+        (await json<PageDoc<AuthorDocument>>(await t.request('/authors?page=1&per_page=1'))).meta.total_items,
+      ).toBe(before);
     });
   }
 
   it('visible text with invisible characters in it is kept', async () => {
     const id = await addAuthor(t, 'Anna\u200bMaria');
-    expect((await json(await t.request(`/authors/${id}`))).name).toBe('Anna\u200bMaria');
+    expect((await json<AuthorDocument>(await t.request(`/authors/${id}`))).name).toBe('Anna\u200bMaria');
   });
 });
 
 describe('text that is not well-formed Unicode is refused', () => {
   /** Each write of text, and what it changes: a count, or the text read back. */
   async function counted(path: string): Promise<number> {
-    return (await json(await t.request(`${path}?page=1&per_page=1`))).meta.total_items;
+    return (await json<PageDoc>(await t.request(`${path}?page=1&per_page=1`))).meta.total_items;
   }
 
   function expectRefused(body: { error: unknown }, field: string) {
@@ -121,44 +140,44 @@ describe('text that is not well-formed Unicode is refused', () => {
       const authors = await counted('/authors');
       const author = await t.send('POST', '/authors', { name: text });
       expect(author.status).toBe(400);
-      expectRefused(await json(author), 'name');
+      expectRefused(await json<ErrorDocument>(author), 'name');
       expect(await counted('/authors')).toBe(authors);
 
       const authorId = await addAuthor(t, `Well Formed ${what}`);
       const renamed = await t.send('PATCH', `/authors/${authorId}`, { name: text });
       expect(renamed.status).toBe(400);
-      expectRefused(await json(renamed), 'name');
-      expect((await json(await t.request(`/authors/${authorId}`))).name).toBe(`Well Formed ${what}`);
+      expectRefused(await json<ErrorDocument>(renamed), 'name');
+      expect((await json<AuthorDocument>(await t.request(`/authors/${authorId}`))).name).toBe(`Well Formed ${what}`);
 
       const books = await counted('/books');
       const book = await t.send('POST', '/books', { title: text, publication_year: 2000, author_id: authorId });
       expect(book.status).toBe(400);
-      expectRefused(await json(book), 'title');
+      expectRefused(await json<ErrorDocument>(book), 'title');
       expect(await counted('/books')).toBe(books);
 
       const users = await counted('/users');
       const user = await t.send('POST', '/users', { name: text, role: 'member' });
       expect(user.status).toBe(400);
-      expectRefused(await json(user), 'name');
+      expectRefused(await json<ErrorDocument>(user), 'name');
       expect(await counted('/users')).toBe(users);
     });
   }
 
   it('a token label holding a lone surrogate is refused, and no token is made', async () => {
     const created = await t.send('POST', '/users', { name: 'Token Holder', role: 'member' });
-    const { id } = await json(created);
+    const { id } = await json<UserDocument>(created);
     const token = await t.send('POST', `/users/${id}/tokens`, { name: 'laptop \udfff' });
     expect(token.status).toBe(400);
-    expectRefused(await json(token), 'name');
+    expectRefused(await json<ErrorDocument>(token), 'name');
     expect(await counted(`/users/${id}/tokens`)).toBe(0);
   });
 
   it('the surrogate escape as sent in the JSON text is refused too, and a whole pair is kept', async () => {
     const escaped = await t.send('POST', '/authors', '{"name":"A\\ud800B"}');
     expect(escaped.status).toBe(400);
-    expectRefused(await json(escaped), 'name');
+    expectRefused(await json<ErrorDocument>(escaped), 'name');
     const id = await addAuthor(t, 'Grinning \ud83d\ude00');
-    expect((await json(await t.request(`/authors/${id}`))).name).toBe('Grinning \u{1f600}');
+    expect((await json<AuthorDocument>(await t.request(`/authors/${id}`))).name).toBe('Grinning \u{1f600}');
   });
 
   it('a body whose bytes are not UTF-8 is refused rather than read with replacement characters', async () => {
@@ -170,17 +189,23 @@ describe('text that is not well-formed Unicode is refused', () => {
       body: bytes,
     });
     expect(raw.status).toBe(400);
-    expect((await json(raw)).error).toMatchObject({ code: 400, message: expect.stringMatching(/UTF-8/) });
+    expect((await json<ErrorDocument>(raw)).error).toMatchObject({
+      code: 400,
+      message: expect.stringMatching(/UTF-8/),
+    });
     const form = await t.request('/authors', {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: 'name=A%ED%A0%80B',
     });
     expect(form.status).toBe(400);
-    expect((await json(form)).error).toMatchObject({ code: 400, message: expect.stringMatching(/UTF-8/) });
+    expect((await json<ErrorDocument>(form)).error).toMatchObject({
+      code: 400,
+      message: expect.stringMatching(/UTF-8/),
+    });
     expect(await counted('/authors')).toBe(authors);
     // The replacement character itself, sent as such, is text like any other.
     const id = await addAuthor(t, 'Unknown \ufffd Glyph');
-    expect((await json(await t.request(`/authors/${id}`))).name).toBe('Unknown \ufffd Glyph');
+    expect((await json<AuthorDocument>(await t.request(`/authors/${id}`))).name).toBe('Unknown \ufffd Glyph');
   });
 });

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TOKENS_PER_USER } from '../src/domain/limits.js';
 import { addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { type PageDoc, present, type TokenDocument } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 let t: TestCatalogue;
@@ -16,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function tokenCount(userId: number): Promise<number> {
-  return (await json(await t.request(`/users/${userId}/tokens`))).data.length;
+  return (await json<PageDoc<TokenDocument>>(await t.request(`/users/${userId}/tokens`))).data.length;
 }
 
 describe('tokens per user', () => {
@@ -33,7 +34,7 @@ describe('tokens per user', () => {
       expect(created.status).toBe(201);
     }
     expect(await tokenCount(member.id)).toBe(MAX_TOKENS_PER_USER);
-    const page = await json(await as.request(`/users/${member.id}/tokens`));
+    const page = await json<PageDoc<TokenDocument>>(await as.request(`/users/${member.id}/tokens`));
     expect(Object.keys(page.controls ?? {})).not.toContain('create');
 
     const refused = await as.send('POST', `/users/${member.id}/tokens`, { name: 'one too many' });
@@ -44,9 +45,9 @@ describe('tokens per user', () => {
     expect(await tokenCount(member.id)).toBe(MAX_TOKENS_PER_USER);
 
     // Revoking one makes room for one, and the control comes back.
-    const newest = page.data.at(-1);
+    const newest = present(page.data.at(-1), 'the newest token');
     expect((await as.request(`/users/${member.id}/tokens/${newest.id}`, { method: 'DELETE' })).status).toBe(204);
-    const again = await json(await as.request(`/users/${member.id}/tokens`));
+    const again = await json<PageDoc<TokenDocument>>(await as.request(`/users/${member.id}/tokens`));
     expect(Object.keys(again.controls ?? {})).toContain('create');
     expect((await as.send('POST', `/users/${member.id}/tokens`, { name: 'room again' })).status).toBe(201);
   });

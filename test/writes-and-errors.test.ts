@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAuthor, addBook, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import type { AuthorDocument, BookDocument, CollectionDocument, PageDoc } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
 let t: TestCatalogue;
@@ -30,21 +31,21 @@ afterAll(() => t.close());
 async function countOf(collection: '/books' | '/authors'): Promise<number> {
   const response = await t.request(`${collection}?per_page=1`);
   expect(response.status).toBe(200);
-  return (await json(response)).meta.total_items;
+  return (await json<PageDoc>(response)).meta.total_items;
 }
 
 /** What a resource reads back as: the whole document and its ETag. */
 async function snapshot(path: string): Promise<{ etag: string | null; body: unknown }> {
   const response = await t.request(path);
   expect(response.status).toBe(200);
-  return { etag: response.headers.get('etag'), body: await json(response) };
+  return { etag: response.headers.get('etag'), body: await json<unknown>(response) };
 }
 
 /** Books with exactly this title (a filter on the collection). */
 async function booksTitled(title: string): Promise<unknown[]> {
   const response = await t.request(`/books?${new URLSearchParams({ filter: `title:${title}` })}`);
   expect(response.status).toBe(200);
-  return json(response);
+  return json<CollectionDocument<BookDocument>>(response);
 }
 
 /** Sends a raw body with the given headers (no Content-Type unless given). */
@@ -139,11 +140,11 @@ describe('POST /books', () => {
     const before = await countOf('/books');
     const response = await t.send('POST', '/books', validBook('Freshly Created Book'));
     expect(response.status).toBe(201);
-    const book = await json(response);
+    const book = await json<BookDocument>(response);
     expect(book).toMatchObject({ title: 'Freshly Created Book', publication_year: 1999, author_id: writer });
     expect(Number.isInteger(book.id)).toBe(true);
     expect(response.headers.get('location')).toBe(`/books/${book.id}`);
-    const read = await json(await t.request(`/books/${book.id}`));
+    const read = await json<BookDocument>(await t.request(`/books/${book.id}`));
     expect(read).toEqual(book);
     expect(await countOf('/books')).toBe(before + 1);
   });
@@ -170,9 +171,9 @@ describe('POST /books', () => {
     ]) {
       const response = await t.send('POST', '/books', body);
       expect(response.status).toBe(201);
-      const created = await json(response);
+      const created = await json<BookDocument>(response);
       expect(created).toMatchObject(body);
-      expect(await json(await t.request(`/books/${created.id}`))).toMatchObject(body);
+      expect(await json<BookDocument>(await t.request(`/books/${created.id}`))).toMatchObject(body);
     }
   });
 
@@ -316,9 +317,9 @@ describe.each(['PUT', 'PATCH'])('%s /books/{id}', (method) => {
     for (const [change, expected] of steps) {
       const response = await t.send(method, `/books/${id}`, change);
       expect(response.status).toBe(200);
-      const body = await json(response);
+      const body = await json<BookDocument>(response);
       expect(body).toMatchObject({ id, ...expected });
-      expect(await json(await t.request(`/books/${id}`))).toEqual(body);
+      expect(await json<BookDocument>(await t.request(`/books/${id}`))).toEqual(body);
     }
   });
 
@@ -327,7 +328,7 @@ describe.each(['PUT', 'PATCH'])('%s /books/{id}', (method) => {
     for (const change of [{ title: 'b'.repeat(500) }, { publication_year: -3000 }, { publication_year: 2100 }]) {
       const response = await t.send(method, `/books/${id}`, change);
       expect(response.status).toBe(200);
-      expect(await json(await t.request(`/books/${id}`))).toMatchObject(change);
+      expect(await json<BookDocument>(await t.request(`/books/${id}`))).toMatchObject(change);
     }
   });
 
@@ -415,11 +416,11 @@ describe('POST /authors', () => {
     const before = await countOf('/authors');
     const response = await t.send('POST', '/authors', { name: 'Freshly Created Author' });
     expect(response.status).toBe(201);
-    const author = await json(response);
+    const author = await json<AuthorDocument>(response);
     expect(author).toMatchObject({ name: 'Freshly Created Author' });
     expect(Number.isInteger(author.id)).toBe(true);
     expect(response.headers.get('location')).toBe(`/authors/${author.id}`);
-    expect(await json(await t.request(`/authors/${author.id}`))).toEqual(author);
+    expect(await json<AuthorDocument>(await t.request(`/authors/${author.id}`))).toEqual(author);
     expect(await countOf('/authors')).toBe(before + 1);
   });
 
@@ -427,8 +428,8 @@ describe('POST /authors', () => {
     for (const name of [`Long${'n'.repeat(196)}`, '\u{1F58B}'.repeat(200)]) {
       const response = await t.send('POST', '/authors', { name });
       expect(response.status).toBe(201);
-      const { id } = await json(response);
-      expect((await json(await t.request(`/authors/${id}`))).name).toBe(name);
+      const { id } = await json<AuthorDocument>(response);
+      expect((await json<AuthorDocument>(await t.request(`/authors/${id}`))).name).toBe(name);
     }
   });
 
@@ -469,9 +470,9 @@ describe.each(['PUT', 'PATCH'])('%s /authors/{id}', (method) => {
     const id = await addAuthor(t, `Renamed Author Before ${method}`);
     const response = await t.send(method, `/authors/${id}`, { name: `Renamed Author After ${method}` });
     expect(response.status).toBe(200);
-    const body = await json(response);
+    const body = await json<AuthorDocument>(response);
     expect(body).toMatchObject({ id, name: `Renamed Author After ${method}` });
-    expect(await json(await t.request(`/authors/${id}`))).toEqual(body);
+    expect(await json<AuthorDocument>(await t.request(`/authors/${id}`))).toEqual(body);
   });
 
   it('rejects every invalid body with 400, 415 or 413 and changes nothing', async () => {
@@ -520,7 +521,7 @@ describe('DELETE /authors/{id}', () => {
     expect(await response.text()).toBe('');
     await expectError(await t.request(`/authors/${author}`), 404);
     expect(await countOf('/authors')).toBe(authorsBefore - 1);
-    expect(await json(await t.request(`/books/${second}`))).toMatchObject({ author_id: otherWriter });
+    expect(await json<BookDocument>(await t.request(`/books/${second}`))).toMatchObject({ author_id: otherWriter });
   });
 
   it('an author that does not exist is 404', async () => {

@@ -9,6 +9,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json } from '../support/catalogue.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
+import { type AuthorDocument, type ChangesPageDocument, linkOf } from '../support/documents.js';
 import { millisecondsUntil } from '../support/poll.js';
 import { call, created, type RunningServer, startServer } from '../support/server.js';
 import { SseReader } from '../support/sse.js';
@@ -38,9 +39,9 @@ describe('the change feed on two server processes', () => {
   async function poll(server: RunningServer, href: string): Promise<{ events: Event[]; resume: string }> {
     const events: Event[] = [];
     for (let at = href; ; ) {
-      const page = await json(await get(server, at));
+      const page = await json<ChangesPageDocument>(await get(server, at));
       events.push(...page.data);
-      const next = page.links.find((l: { rel: string }) => l.rel === 'next').href;
+      const next = linkOf(page, 'next').href;
       if (page.data.length === 0) return { events, resume: next };
       at = next;
     }
@@ -88,7 +89,7 @@ describe('the change feed on two server processes', () => {
       expect(waits).toBeLessThan(Number.POSITIVE_INFINITY);
       expect((await poll(b, resume)).events).toEqual([]);
     });
-    const second = await created(await (writing as Promise<Response>), 'author');
+    const second = await created<AuthorDocument>(await (writing as Promise<Response>), 'author');
     const { events } = await poll(b, resume);
     expect(events.map((e) => e.links[0]?.href)).toEqual([`/authors/${first}`, `/authors/${second.id}`]);
   });
@@ -100,7 +101,7 @@ describe('the change feed on two server processes', () => {
     // Each writer creates an author and renames them: the feed must show every pair, created first.
     const writes = Array.from({ length: writers }, async (_, i) => {
       const server = i % 2 === 0 ? a : b;
-      const author = await created(
+      const author = await created<AuthorDocument>(
         await call(server, ADMIN_TOKEN, 'POST', '/authors', { name: `Writer ${i}` }),
         'author',
       );

@@ -11,6 +11,14 @@ import { SWEEP_EVERY_MS } from '../../src/db/hold-expiry.js';
 import { json } from '../support/catalogue.js';
 import { borrow, borrowed, held, returned } from '../support/circulation.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
+import type {
+  AuthorDocument,
+  BookDocument,
+  HoldDocument,
+  LoanDocument,
+  NewTokenDocument,
+  UserDocument,
+} from '../support/documents.js';
 import { expectError } from '../support/errors.js';
 import { millisecondsUntil } from '../support/poll.js';
 import { call, clientOf, created, type RunningServer, startServer } from '../support/server.js';
@@ -33,8 +41,12 @@ describe('circulation across two server processes on one PostgreSQL database', (
     };
     [a, b] = await Promise.all([startServer(options), startServer(options)]);
     database = await openDatabase({ kind: 'postgres', url: shared.url });
-    author = (await created(await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Two Process Author' }), 'author'))
-      .id;
+    author = (
+      await created<AuthorDocument>(
+        await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Two Process Author' }),
+        'author',
+      )
+    ).id;
   });
 
   afterAll(async () => {
@@ -44,16 +56,19 @@ describe('circulation across two server processes on one PostgreSQL database', (
   });
 
   async function member(): Promise<{ id: number; token: string }> {
-    const user = await created(
+    const user = await created<UserDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/users', { name: `Two Process Member ${++serial}`, role: 'member' }),
       'user',
     );
-    const token = await created(await call(b, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}), 'token');
+    const token = await created<NewTokenDocument>(
+      await call(b, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}),
+      'token',
+    );
     return { id: user.id, token: token.token };
   }
 
   async function oneCopyBook(): Promise<number> {
-    const book = await created(
+    const book = await created<BookDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/books', {
         title: `Two Process Book ${++serial}`,
         publication_year: 2021,
@@ -87,12 +102,12 @@ describe('circulation across two server processes on one PostgreSQL database', (
       for (const response of responses.filter((r) => r.status === 409)) {
         await expectError(response, 409, { message: /hold/, what: `round ${round}` });
       }
-      const loan = await json(responses[statuses.indexOf(201)] as Response);
+      const loan = await json<LoanDocument>(responses[statuses.indexOf(201)] as Response);
       expect(await run(sql`select borrower_id from loans where book_id = ${id} and returned_at is null`)).toEqual([
         { borrower_id: loan.borrower_id },
       ]);
       for (const server of [a, b]) {
-        expect(await json(await call(server, ADMIN_TOKEN, 'GET', `/books/${id}`))).toMatchObject({
+        expect(await json<BookDocument>(await call(server, ADMIN_TOKEN, 'GET', `/books/${id}`))).toMatchObject({
           available: false,
           copies_available: 0,
         });
@@ -107,7 +122,7 @@ describe('circulation across two server processes on one PostgreSQL database', (
     const firstHold = await held(clientOf(a, first.token), id);
     const nextHold = await held(clientOf(b, next.token), id);
     await returned(clientOf(b, lender.token), loan.id);
-    expect(await json(await call(a, first.token, 'GET', `/holds/${firstHold.id}`))).toMatchObject({
+    expect(await json<HoldDocument>(await call(a, first.token, 'GET', `/holds/${firstHold.id}`))).toMatchObject({
       status: 'ready',
       copy_id: loan.copy_id,
     });
@@ -115,20 +130,20 @@ describe('circulation across two server processes on one PostgreSQL database', (
     // Its time runs out; nobody touches the book. One of the processes' sweeps passes the copy on.
     await run(sql`update holds set ready_until = now() - interval '1 second' where id = ${firstHold.id}`);
     const readyForNext = async () =>
-      (await json(await call(b, next.token, 'GET', `/holds/${nextHold.id}`))).status === 'ready';
+      (await json<HoldDocument>(await call(b, next.token, 'GET', `/holds/${nextHold.id}`))).status === 'ready';
     const waited = await millisecondsUntil(readyForNext, 2 * SWEEP_EVERY_MS + 10_000);
     expect(waited, 'the next hold became ready within two sweeps').toBeLessThan(Number.POSITIVE_INFINITY);
 
-    expect(await json(await call(a, first.token, 'GET', `/holds/${firstHold.id}`))).toMatchObject({
+    expect(await json<HoldDocument>(await call(a, first.token, 'GET', `/holds/${firstHold.id}`))).toMatchObject({
       status: 'expired',
     });
-    const forNext = await json(await call(a, next.token, 'GET', `/books/${id}`));
+    const forNext = await json<BookDocument>(await call(a, next.token, 'GET', `/books/${id}`));
     expect(forNext).toMatchObject({ hold_status: 'ready' });
     expect(forNext.controls.borrow).toBeDefined();
     await expectError(await borrow(clientOf(b, first.token), id), 409);
     const lent = await borrow(clientOf(a, next.token), id);
     expect(lent.status).toBe(201);
-    expect(await json(lent)).toMatchObject({ borrower_id: next.id, copy_id: loan.copy_id });
+    expect(await json<LoanDocument>(lent)).toMatchObject({ borrower_id: next.id, copy_id: loan.copy_id });
   }, 60_000);
 
   it('a hold placed through one process keeps the returned copy from a borrow through the other', async () => {
@@ -138,13 +153,13 @@ describe('circulation across two server processes on one PostgreSQL database', (
     await held(clientOf(a, holder.token), id);
     await returned(clientOf(a, lender.token), loan.id);
 
-    const seen = await json(await call(b, other.token, 'GET', `/books/${id}`));
+    const seen = await json<BookDocument>(await call(b, other.token, 'GET', `/books/${id}`));
     expect(seen.controls.borrow).toBeUndefined();
     expect(seen.controls.hold).toBeDefined();
     await expectError(await borrow(clientOf(b, other.token), id), 409);
     await expectError(await borrow(clientOf(b, ADMIN_TOKEN), id, { borrower_id: other.id }), 409);
     const lent = await borrow(clientOf(b, holder.token), id);
     expect(lent.status).toBe(201);
-    expect(await json(lent)).toMatchObject({ borrower_id: holder.id, copy_id: loan.copy_id });
+    expect(await json<LoanDocument>(lent)).toMatchObject({ borrower_id: holder.id, copy_id: loan.copy_id });
   });
 });

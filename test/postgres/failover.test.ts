@@ -9,6 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LISTENING_APPLICATION_NAME } from '../../src/db/listen.js';
 import { reportFigure } from '../reliability/figures.js';
 import { json } from '../support/catalogue.js';
+import {
+  type AuthorDocument,
+  type ChangesPageDocument,
+  linkOf,
+  type NewTokenDocument,
+  type UserDocument,
+} from '../support/documents.js';
 import { createReplicatedClusters, multiHostUrl, psql, type ReplicatedClusters } from '../support/pg-cluster.js';
 import { millisecondsUntil } from '../support/poll.js';
 import { call, created, type RunningServer, startServer } from '../support/server.js';
@@ -110,11 +117,14 @@ describe('failover to a promoted standby, two server processes on a multi-host D
     reportFigure('both processes listening on the new primary', relistened, 'ms', 'after the first write');
     expect(relistened).toBeLessThan(10_000);
 
-    const user = await created(
+    const user = await created<UserDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/users', { name: 'Revoked After Failover', role: 'member' }),
       'user',
     );
-    const token = await created(await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}), 'token');
+    const token = await created<NewTokenDocument>(
+      await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}),
+      'token',
+    );
     // Used on both, more than once, so that B remembers it.
     for (const server of [a, b, a, b]) expect((await call(server, token.token, 'GET', '/')).status).toBe(200);
     const revoked = await call(a, ADMIN_TOKEN, 'DELETE', `/users/${user.id}/tokens/${token.id}`);
@@ -126,8 +136,8 @@ describe('failover to a promoted standby, two server processes on a multi-host D
   it('a live change-feed stream on B hears a write made through A', async () => {
     let resume = '/changes';
     for (;;) {
-      const page = await json(await call(b, ADMIN_TOKEN, 'GET', resume));
-      resume = page.links.find((link: { rel: string }) => link.rel === 'next').href;
+      const page = await json<ChangesPageDocument>(await call(b, ADMIN_TOKEN, 'GET', resume));
+      resume = linkOf(page, 'next').href;
       if (page.data.length === 0) break;
     }
     const stream = await fetch(new URL(resume, b.url), {
@@ -136,7 +146,10 @@ describe('failover to a promoted standby, two server processes on a multi-host D
     expect(stream.status).toBe(200);
     const sse = new SseReader(stream);
     try {
-      const author = await created(await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Heard On B' }), 'author');
+      const author = await created<AuthorDocument>(
+        await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Heard On B' }),
+        'author',
+      );
       const heard = await Promise.race([
         sse.events(1),
         new Promise<never>((_, reject) => setTimeout(() => reject(new Error('B heard nothing in 5 s')), 5_000)),

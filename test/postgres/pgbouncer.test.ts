@@ -13,6 +13,13 @@ import { LISTENING_APPLICATION_NAME } from '../../src/db/listen.js';
 import { json } from '../support/catalogue.js';
 import { borrow, borrowed, returnLoan } from '../support/circulation.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
+import type {
+  AuthorDocument,
+  BookDocument,
+  LoanDocument,
+  NewTokenDocument,
+  UserDocument,
+} from '../support/documents.js';
 import { type Pgbouncer, startPgbouncer } from '../support/pgbouncer.js';
 import { millisecondsUntil } from '../support/poll.js';
 import { call, clientOf, created, type RunningServer, startServer } from '../support/server.js';
@@ -118,8 +125,11 @@ describe('two server processes behind pgbouncer in transaction mode, DATABASE_PR
   });
 
   it('writes, lends and returns through it, each step seen by the other server', async () => {
-    const author = await created(await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Pooled Author' }), 'author');
-    const book = await created(
+    const author = await created<AuthorDocument>(
+      await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Pooled Author' }),
+      'author',
+    );
+    const book = await created<BookDocument>(
       await call(b, ADMIN_TOKEN, 'POST', '/books', {
         title: 'Pooled Book',
         publication_year: 2025,
@@ -127,22 +137,26 @@ describe('two server processes behind pgbouncer in transaction mode, DATABASE_PR
       }),
       'book',
     );
-    expect(await json(await call(a, ADMIN_TOKEN, 'GET', `/books/${book.id}`))).toMatchObject({ title: 'Pooled Book' });
+    expect(await json<BookDocument>(await call(a, ADMIN_TOKEN, 'GET', `/books/${book.id}`))).toMatchObject({
+      title: 'Pooled Book',
+    });
     const edited = await call(a, ADMIN_TOKEN, 'PATCH', `/books/${book.id}`, { title: 'Pooled Book, Revised' });
     expect(edited.status).toBe(200);
     expect(await (await call(b, ADMIN_TOKEN, 'GET', '/books?query=revised')).text()).toContain('Pooled Book, Revised');
 
-    const member = await created(
+    const member = await created<UserDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/users', { name: 'Pooled Member', role: 'member' }),
       'user',
     );
-    const token = (await created(await call(b, ADMIN_TOKEN, 'POST', `/users/${member.id}/tokens`, {}), 'token')).token;
+    const token = (
+      await created<NewTokenDocument>(await call(b, ADMIN_TOKEN, 'POST', `/users/${member.id}/tokens`, {}), 'token')
+    ).token;
     const loan = await borrowed(clientOf(a, token), book.id);
     // The only copy is out: borrowing it again through the other server is refused by the database.
     expect((await borrow(clientOf(b, token), book.id)).status).toBe(409);
     const returned = await returnLoan(clientOf(b, token), loan.id);
     expect(returned.status, await returned.clone().text()).toBe(200);
-    expect(await json(returned)).toMatchObject({ status: 'returned' });
+    expect(await json<LoanDocument>(returned)).toMatchObject({ status: 'returned' });
     expect(a.output() + b.output()).not.toMatch(/prepared statement/);
   });
 
@@ -153,11 +167,14 @@ describe('two server processes behind pgbouncer in transaction mode, DATABASE_PR
       where datname = ${shared.name} and application_name = ${LISTENING_APPLICATION_NAME}`;
     expect(listening[0]?.n).toBeGreaterThanOrEqual(2);
 
-    const user = await created(
+    const user = await created<UserDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/users', { name: 'Revoked Pooled', role: 'member' }),
       'user',
     );
-    const token = await created(await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}), 'token');
+    const token = await created<NewTokenDocument>(
+      await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}),
+      'token',
+    );
     for (const server of [a, b, a, b]) expect((await call(server, token.token, 'GET', '/books/1')).status).toBe(200);
     expect((await call(a, ADMIN_TOKEN, 'DELETE', `/users/${user.id}/tokens/${token.id}`)).status).toBe(204);
     const ms = await millisecondsUntil(async () => (await call(b, token.token, 'GET', '/books/1')).status === 401);

@@ -8,6 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportFigure } from '../reliability/figures.js';
 import { json } from '../support/catalogue.js';
 import { borrowed } from '../support/circulation.js';
+import type {
+  AuthorDocument,
+  BookDocument,
+  ErrorDocument,
+  LoanDocument,
+  NewTokenDocument,
+  PageDoc,
+  UserDocument,
+} from '../support/documents.js';
 import { createReplicatedClusters, psql, type ReplicatedClusters } from '../support/pg-cluster.js';
 import { millisecondsUntil } from '../support/poll.js';
 import { ADMIN_TOKEN, call, clientOf, created, type RunningServer, startServer } from '../support/server.js';
@@ -146,29 +155,38 @@ describe('read replicas', () => {
 
 describe('read-your-writes, across processes, while the standby lags', () => {
   it('a librarian reads the book they created through A, and a search and listing with it, through B', async () => {
-    const author = await created(await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Lagging Author' }), 'author');
+    const author = await created<AuthorDocument>(
+      await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Lagging Author' }),
+      'author',
+    );
     psql(clusters.standby.url, 'select pg_wal_replay_pause()');
     try {
       const books: number[] = [];
       for (let i = 0; i < 15; i++) {
         const title = `Replayed Later Volume${i}x`;
-        const book = await created(
+        const book = await created<BookDocument>(
           await call(a, ADMIN_TOKEN, 'POST', '/books', { title, publication_year: 2024, author_id: author.id }),
           'book',
         );
         books.push(book.id);
         const read = await call(b, ADMIN_TOKEN, 'GET', `/books/${book.id}`);
         expect(read.status).toBe(200);
-        expect(await json(read)).toMatchObject({ id: book.id, title });
-        const search = await json(await call(b, ADMIN_TOKEN, 'GET', `/books?query=volume${i}x&page=1`));
+        expect(await json<BookDocument>(read)).toMatchObject({ id: book.id, title });
+        const search = await json<PageDoc<BookDocument>>(
+          await call(b, ADMIN_TOKEN, 'GET', `/books?query=volume${i}x&page=1`),
+        );
         expect(search.data.map((found: { id: number }) => found.id)).toContain(book.id);
-        const listing = await json(await call(b, ADMIN_TOKEN, 'GET', `/authors/${author.id}/books?page=1`));
+        const listing = await json<PageDoc<BookDocument>>(
+          await call(b, ADMIN_TOKEN, 'GET', `/authors/${author.id}/books?page=1`),
+        );
         expect(listing.data.map((listed: { id: number }) => listed.id).sort()).toEqual([...books].sort());
       }
       // Anyone else reads from the standby, which has not replayed them, through either process.
       for (const server of [a, b]) {
         expect((await fetch(new URL(`/books/${books[0]}`, server.url))).status).toBe(404);
-        const listing = await json(await fetch(new URL(`/authors/${author.id}/books?page=1`, server.url)));
+        const listing = await json<PageDoc<BookDocument>>(
+          await fetch(new URL(`/authors/${author.id}/books?page=1`, server.url)),
+        );
         expect(listing.data).toEqual([]);
       }
       psql(clusters.standby.url, 'select pg_wal_replay_resume()');
@@ -183,13 +201,19 @@ describe('read-your-writes, across processes, while the standby lags', () => {
   }, 60_000);
 
   it('a member who borrowed through A sees the loan through B at once', async () => {
-    const user = await created(
+    const user = await created<UserDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/users', { name: 'Lagging Member', role: 'member' }),
       'user',
     );
-    const { token } = await created(await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}), 'token');
-    const author = await created(await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Lent Author' }), 'author');
-    const book = await created(
+    const { token } = await created<NewTokenDocument>(
+      await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}),
+      'token',
+    );
+    const author = await created<AuthorDocument>(
+      await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Lent Author' }),
+      'author',
+    );
+    const book = await created<BookDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/books', {
         title: 'Lent While Lagging',
         publication_year: 2020,
@@ -200,11 +224,15 @@ describe('read-your-writes, across processes, while the standby lags', () => {
     psql(clusters.standby.url, 'select pg_wal_replay_pause()');
     try {
       const loan = await borrowed(clientOf(a, token), book.id);
-      const loans = await json(await call(b, token, 'GET', '/loans?page=1'));
+      const loans = await json<PageDoc<LoanDocument>>(await call(b, token, 'GET', '/loans?page=1'));
       expect(loans.data.map((listed: { id: number }) => listed.id)).toContain(loan.id);
-      expect(await json(await call(b, token, 'GET', `/books/${book.id}`))).toMatchObject({ available: false });
+      expect(await json<BookDocument>(await call(b, token, 'GET', `/books/${book.id}`))).toMatchObject({
+        available: false,
+      });
       // Anonymous readers still see the book available, on the standby.
-      expect(await json(await fetch(new URL(`/books/${book.id}`, b.url)))).toMatchObject({ available: true });
+      expect(await json<BookDocument>(await fetch(new URL(`/books/${book.id}`, b.url)))).toMatchObject({
+        available: true,
+      });
     } finally {
       psql(clusters.standby.url, 'select pg_wal_replay_resume()');
     }
@@ -221,7 +249,7 @@ describe('the live change feed while the standby lags', () => {
     const sse = new SseReader(response);
     psql(clusters.standby.url, 'select pg_wal_replay_pause()');
     try {
-      const author = await created(
+      const author = await created<AuthorDocument>(
         await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Streamed Author' }),
         'author',
       );
@@ -231,7 +259,7 @@ describe('the live change feed while the standby lags', () => {
         links: expect.arrayContaining([expect.objectContaining({ href: `/authors/${author.id}` })]),
       });
       // The author itself, read anonymously from the standby, is not there yet.
-      const page = await json(await fetch(new URL(`/authors/${author.id}`, b.url)));
+      const page = await json<ErrorDocument>(await fetch(new URL(`/authors/${author.id}`, b.url)));
       expect(page).toMatchObject({ error: { code: 404 } });
     } finally {
       await sse.cancel();
@@ -246,8 +274,11 @@ describe('lag and health', () => {
     psql(clusters.standby.url, 'select pg_wal_replay_pause()');
     let book: { id: number };
     try {
-      const author = await created(await call(c, ADMIN_TOKEN, 'POST', '/authors', { name: 'Behind Author' }), 'author');
-      book = await created(
+      const author = await created<AuthorDocument>(
+        await call(c, ADMIN_TOKEN, 'POST', '/authors', { name: 'Behind Author' }),
+        'author',
+      );
+      book = await created<BookDocument>(
         await call(c, ADMIN_TOKEN, 'POST', '/books', { title: 'Behind', publication_year: 2020, author_id: author.id }),
         'book',
       );

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
+import type { NewTokenDocument, UserDocument } from '../support/documents.js';
 import { expectError } from '../support/errors.js';
 import { quotaLeft } from '../support/rate-limit.js';
 import { call, created, type RunningServer, startServer } from '../support/server.js';
@@ -42,8 +43,13 @@ describe('rate limits shared by two server processes on one database', () => {
 
   /** A member and their token, made through the API. */
   async function member(name: string): Promise<string> {
-    const user = await created(await call(a, ADMIN_TOKEN, 'POST', '/users', { name, role: 'member' }), 'user');
-    return (await created(await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}), 'token')).token;
+    const user = await created<UserDocument>(
+      await call(a, ADMIN_TOKEN, 'POST', '/users', { name, role: 'member' }),
+      'user',
+    );
+    return (
+      await created<NewTokenDocument>(await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}), 'token')
+    ).token;
   }
 
   const search = (server: RunningServer, token: string, i: number) =>

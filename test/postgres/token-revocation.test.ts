@@ -9,6 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LISTENING_APPLICATION_NAME } from '../../src/db/listen.js';
 import { json } from '../support/catalogue.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
+import type {
+  AuthorDocument,
+  BookDocument,
+  NewTokenDocument,
+  RootDocument,
+  UserDocument,
+} from '../support/documents.js';
 import { millisecondsUntil } from '../support/poll.js';
 import { call, created, type RunningServer, startServer } from '../support/server.js';
 
@@ -32,11 +39,11 @@ describe('a change made through one server process reaches the other within a se
     };
     a = await startServer(options);
     b = await startServer(options);
-    const author = await created(
+    const author = await created<AuthorDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Revocation Author' }),
       'author',
     );
-    const book = await created(
+    const book = await created<BookDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/books', {
         title: 'Revocation',
         publication_year: 2024,
@@ -55,8 +62,14 @@ describe('a change made through one server process reaches the other within a se
 
   /** A new user with a token, created through server A. */
   async function newUser(userName: string, role: 'member' | 'librarian') {
-    const user = await created(await call(a, ADMIN_TOKEN, 'POST', '/users', { name: userName, role }), 'user');
-    const token = await created(await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}), 'token');
+    const user = await created<UserDocument>(
+      await call(a, ADMIN_TOKEN, 'POST', '/users', { name: userName, role }),
+      'user',
+    );
+    const token = await created<NewTokenDocument>(
+      await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}),
+      'token',
+    );
     return { id: user.id as number, tokenId: token.id as number, token: token.token as string };
   }
 
@@ -91,7 +104,7 @@ describe('a change made through one server process reaches the other within a se
     const ms = await millisecondsUntil(async () => (await call(b, librarian.token, 'GET', '/users')).status === 403);
     expect(ms, `B refused after ${ms} ms`).toBeLessThan(1000);
     // Still a member on both: the token works, the librarian's controls are gone.
-    const book = await json(await call(b, librarian.token, 'GET', bookPath));
+    const book = await json<BookDocument>(await call(b, librarian.token, 'GET', bookPath));
     expect(Object.keys(book.controls)).not.toContain('update');
   });
 
@@ -107,7 +120,7 @@ describe('a change made through one server process reaches the other within a se
     const asSession = (server: RunningServer, method = 'GET', path = '/') =>
       fetch(new URL(path, server.url), { method, headers: { Cookie: cookie, 'Sec-Fetch-Site': 'same-origin' } });
     const signedIn = async (server: RunningServer) =>
-      (await json(await asSession(server))).links.some((link: { rel: string }) => link.rel === 'me');
+      (await json<RootDocument>(await asSession(server))).links.some((link: { rel: string }) => link.rel === 'me');
     expect(await signedIn(a)).toBe(true);
     expect(await signedIn(b)).toBe(true);
     expect((await asSession(a, 'DELETE', '/session')).status).toBeLessThan(400);

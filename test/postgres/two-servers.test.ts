@@ -11,6 +11,14 @@ import { loans } from '../../src/db/schema/index.js';
 import { json } from '../support/catalogue.js';
 import { borrow } from '../support/circulation.js';
 import { createPostgresDatabase, type PostgresDatabase } from '../support/database.js';
+import type {
+  AuthorDocument,
+  BookDocument,
+  CollectionDocument,
+  LoanDocument,
+  NewTokenDocument,
+  UserDocument,
+} from '../support/documents.js';
 import { expectError } from '../support/errors.js';
 import { call, clientOf, created, type RunningServer, startServer } from '../support/server.js';
 
@@ -43,14 +51,17 @@ describe('two server processes on one PostgreSQL database', () => {
     for (const server of [a, b]) {
       const response = await call(server, ADMIN_TOKEN, 'GET', '/users?filter=role:librarian');
       expect(response.status).toBe(200);
-      const librarians = await json(response);
+      const librarians = await json<CollectionDocument<UserDocument>>(response);
       expect(librarians.map((u: { name: string }) => u.name)).toEqual(['Administrator']);
     }
   });
 
   it('30 borrows of one book spread over both servers: one 201, 29 × 409, one active loan', async () => {
-    const author = await created(await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Shared Author' }), 'author');
-    const book = await created(
+    const author = await created<AuthorDocument>(
+      await call(a, ADMIN_TOKEN, 'POST', '/authors', { name: 'Shared Author' }),
+      'author',
+    );
+    const book = await created<BookDocument>(
       await call(a, ADMIN_TOKEN, 'POST', '/books', {
         title: 'One Copy Two Servers',
         publication_year: 2020,
@@ -60,11 +71,14 @@ describe('two server processes on one PostgreSQL database', () => {
     );
     const members: { id: number; token: string }[] = [];
     for (let i = 0; i < 30; i++) {
-      const user = await created(
+      const user = await created<UserDocument>(
         await call(a, ADMIN_TOKEN, 'POST', '/users', { name: `Two Server Member ${i}`, role: 'member' }),
         'user',
       );
-      const token = await created(await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}), 'token');
+      const token = await created<NewTokenDocument>(
+        await call(a, ADMIN_TOKEN, 'POST', `/users/${user.id}/tokens`, {}),
+        'token',
+      );
       members.push({ id: user.id, token: token.token });
     }
 
@@ -75,7 +89,7 @@ describe('two server processes on one PostgreSQL database', () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(29);
 
-    const loan = await json(responses[statuses.indexOf(201)] as Response);
+    const loan = await json<LoanDocument>(responses[statuses.indexOf(201)] as Response);
     expect(loan).toMatchObject({ book_id: book.id, status: 'active', returned_at: null });
     expect(members.map((m) => m.id)).toContain(loan.borrower_id);
     for (const response of responses.filter((r) => r.status === 409)) {
@@ -92,7 +106,7 @@ describe('two server processes on one PostgreSQL database', () => {
 
     // Both servers show the book on loan until the same date.
     for (const server of [a, b]) {
-      const shown = await json(await fetch(new URL(`/books/${book.id}`, server.url)));
+      const shown = await json<BookDocument>(await fetch(new URL(`/books/${book.id}`, server.url)));
       expect(shown).toMatchObject({ available: false, due_at: loan.due_at });
     }
   });

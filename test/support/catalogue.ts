@@ -128,9 +128,8 @@ async function openFreshDatabase(): Promise<{ database: Database; drop: () => Pr
   }
 }
 
-/** Reads a JSON body. */
-// biome-ignore lint/suspicious/noExplicitAny: test bodies are inspected loosely by design
-export async function json<T = any>(response: Response): Promise<T> {
+/** Reads a JSON body as the document `T` the caller names; unnamed, it is `unknown` and must be narrowed. */
+export async function json<T = unknown>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 

@@ -3,9 +3,13 @@
  * submitting a control the way a generic client does: one definition for every test.
  */
 import { expect } from 'vitest';
+import type { ChangeType } from '../../src/domain/change.js';
 import type { CopyStatus } from '../../src/domain/copy.js';
 import type { HoldStatus } from '../../src/domain/hold.js';
+import type { RecordOutcome } from '../../src/domain/imports/report.js';
 import type { LoanStatus } from '../../src/domain/loan.js';
+import type { Facet } from '../../src/hypermedia/model.js';
+import type { Deprecation } from '../../src/hypermedia/vocabulary.js';
 import type { TestClient } from './client.js';
 
 export interface LinkDoc {
@@ -19,6 +23,14 @@ export interface FieldDoc {
   name: string;
   type: string;
   required: boolean;
+  title?: string;
+  /** An identifier the text must be (`isbn`, `language`). */
+  format?: string;
+  /** The value is a list of them, at most `maxItems`. */
+  multiple?: true;
+  maxItems?: number;
+  /** null clears it. */
+  nullable?: true;
   value?: string | number | boolean;
   min?: number;
   max?: number;
@@ -43,12 +55,85 @@ export function remoteOptions(field: FieldDoc | undefined): RemoteOptionsDoc | u
 export interface ControlDoc {
   href: string;
   method: string;
+  title?: string;
   contentType?: string;
   fields: FieldDoc[];
 }
 
 /** A resource of the JSON format: its state `State` beside its links and controls (by name). */
 export type Document<State> = State & { links: LinkDoc[]; controls: Record<string, ControlDoc> };
+
+/**
+ * A collection's member as a page or an unpaged collection lists it: the document's state and links, its
+ * controls only where it has any (they live on its own document).
+ */
+export type Member<D> = { [K in keyof D as K extends 'controls' ? never : K]: D[K] } & {
+  controls?: Record<string, ControlDoc>;
+};
+
+/** An unpaged collection (no `page`, `per_page` or `cursor`): every matching member, as a JSON array. */
+export type CollectionDocument<D> = Member<D>[];
+
+/** The error shape: `{"error":{"code":<status>,"message":…}}`, `details` (field → message) when fields are at fault. */
+export interface ErrorDocument {
+  error: { code: number; message: string; details?: Record<string, string> };
+}
+
+/** An error as RFC 9457 problem details, on request (`Accept: application/problem+json`); `code` is the status again. */
+export interface ProblemDocument {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: number;
+  /** For invalid or unprocessable input: each field at fault, by the name the controls use. */
+  errors?: { field: string; message: string }[];
+}
+
+/** `GET /profile`: what each rel and control means, where each control appears and its fields, and the limits. */
+export type ProfileDocument = Document<{
+  name: string;
+  description: string;
+  vocabulary: {
+    rels: Record<string, { means: string; deprecated?: Deprecation }>;
+    controls: Record<
+      string,
+      {
+        does: string;
+        method: string;
+        appears: string;
+        deprecated?: Deprecation;
+        targets: Record<
+          string,
+          { appears: string; contentType?: string; fields: Record<string, Omit<FieldDoc, 'name'>> }
+        >;
+      }
+    >;
+  };
+  paging: Record<string, string>;
+  listing_facets: Record<string, string>;
+  book_fields: Record<string, string>;
+  problems: {
+    explanation: string;
+    types: Record<string, { type: string; status: number | '4xx'; title: string; means: string }>;
+  };
+  limits: { rate: Record<string, { quota: number; window_seconds: number }> | 'none'; explanation: string };
+}>;
+
+/** The root: the service's name and description, the links a caller may follow and the controls it may submit. */
+export type RootDocument = Document<{ name: string; description: string }>;
+
+/** schema.org in JSON-LD (`application/ld+json`): a `Book` or a `Person`, its properties as schema.org names them. */
+export interface JsonLdDocument {
+  '@context': string;
+  '@type': string;
+  [property: string]: unknown;
+}
+
+/** `GET /health`. */
+export interface HealthDocument {
+  status: 'ok';
+}
 
 /** A book as `GET /books/{id}` answers it; `hold_*` only to a caller with an open hold on it. */
 export type BookDocument = Document<{
@@ -77,6 +162,9 @@ export type UserDocument = Document<{ id: number; name: string; role: 'member' |
 
 /** A token as its owner sees it; `token`, the secret, only in the answer that creates it. */
 export type TokenDocument = Document<{ id: number; user_id: number; name: string; created_at: string; token?: string }>;
+
+/** The answer that creates a token: the only one carrying its secret. */
+export type NewTokenDocument = TokenDocument & { token: string };
 
 /** A copy of a book. */
 export type CopyDocument = Document<{
@@ -124,9 +212,21 @@ export function controlOf(doc: { controls: Record<string, ControlDoc> }, name: s
   return control as ControlDoc;
 }
 
-/** A resource: its own members, loosely typed, beside its links and controls. */
-// biome-ignore lint/suspicious/noExplicitAny: documents are inspected loosely by design
-export type Doc = Record<string, any> & { links: LinkDoc[]; controls: Record<string, ControlDoc> };
+/** The link of this rel on a document, failing the test when the document has none. */
+export function linkOf(doc: { links: LinkDoc[] }, rel: string): LinkDoc {
+  const link = doc.links.find((l) => l.rel === rel);
+  expect(link, `the ${rel} link`).toBeDefined();
+  return link as LinkDoc;
+}
+
+/** A value the test needs to go on (a list's member, a header), failing the test when it is missing. */
+export function present<T>(value: T | undefined, what: string): T {
+  expect(value, what).toBeDefined();
+  return value as T;
+}
+
+/** A resource of any kind: its own members, to be narrowed where read, beside its links and controls. */
+export type Doc = Document<Record<string, unknown>>;
 
 /** The rels of the root's links for an anonymous caller, in order. */
 export const ANONYMOUS_ROOT_RELS = [
@@ -142,11 +242,43 @@ export const ANONYMOUS_ROOT_RELS = [
   'mcp',
 ];
 
-/** A page of a listing. */
-// biome-ignore lint/suspicious/noExplicitAny: listing items are inspected loosely by design
-export interface PageDoc<Item = Record<string, any> & { links: LinkDoc[] }> {
-  data: Item[];
+/** A page of a listing of `D`s: its members, where it stands, the facets asked for, its links and controls. */
+export interface PageDoc<D = Doc> {
+  data: Member<D>[];
   meta: { page: number; per_page: number; total_pages: number; total_items: number; total_items_estimated?: true };
+  facets?: Facet[];
+  links: LinkDoc[];
+  controls: Record<string, ControlDoc>;
+}
+
+/** An event of the change feed: what changed, when, and a link to it (rel: its kind). */
+export type ChangeDocument = Member<Document<{ id: number; type: ChangeType; at: string }>>;
+
+/** A page of the change feed: events oldest first, its size and horizon, and where to resume. */
+export interface ChangesPageDocument {
+  data: ChangeDocument[];
+  meta: { per_page: number; begins_at: string; retention_days: number };
+  links: LinkDoc[];
+  controls: Record<string, ControlDoc>;
+}
+
+/** `GET /suggestions?query=…`: authors and books for a text typed so far, each linked to its document. */
+export interface SuggestionsDocument {
+  data: Member<Document<{ type: 'author' | 'book'; label: string }>>[];
+  query: string;
+  links: LinkDoc[];
+  controls: Record<string, ControlDoc>;
+}
+
+/** An import's report: the counts, and each record listed (linked to its book unless refused). */
+export interface ImportReportDocument {
+  data: Member<Document<Omit<RecordOutcome, 'title'>>>[];
+  records: number;
+  imported: number;
+  matched: number;
+  refused: number;
+  authors_created: number;
+  truncated: boolean;
   links: LinkDoc[];
   controls: Record<string, ControlDoc>;
 }
@@ -210,4 +342,104 @@ export async function submit(
     headers: { 'Content-Type': control.contentType ?? 'application/json' },
     body: JSON.stringify(body),
   });
+}
+
+/** A HAL link: a link of the JSON format without its rel, which keys it. */
+export interface HalLink {
+  href: string;
+  title?: string;
+  templated?: boolean;
+}
+
+/** A HAL-FORMS property: a control's field, typed as an HTML input. */
+export interface HalProperty {
+  name: string;
+  prompt?: string;
+  type: string;
+  required: boolean;
+  value?: string | number | boolean;
+  min?: number;
+  max?: number;
+  maxLength?: number;
+  format?: string;
+  multiple?: true;
+  maxItems?: number;
+  nullable?: true;
+  options?: {
+    inline?: (string | { prompt: string; value: string })[];
+    link?: HalLink;
+    promptField?: string;
+    valueField?: string;
+    minItems: number;
+    maxItems: number;
+  };
+}
+
+/** A HAL-FORMS template: a control. */
+export interface HalTemplate {
+  title?: string;
+  method: string;
+  target: string;
+  contentType?: string;
+  properties: HalProperty[];
+}
+
+/**
+ * A HAL (or HAL-FORMS) document: the state `State` beside `_links` keyed by rel (an array where a rel has
+ * several), members under `_embedded.item`, and with HAL-FORMS `_templates` keyed by control name.
+ */
+export type HalDocument<State = Record<string, unknown>> = State & {
+  _links: Record<string, HalLink | HalLink[]>;
+  _embedded?: { item: HalDocument<State>[] };
+  _templates?: Record<string, HalTemplate>;
+};
+
+/** The href of a HAL document's one link of this rel; undefined when it has none, or several. */
+export function halHref(doc: Pick<HalDocument, '_links'>, rel: string): string | undefined {
+  const link = doc._links[rel];
+  return Array.isArray(link) ? undefined : link?.href;
+}
+
+/** A JSON Schema as the OpenAPI description writes one: the keywords read, any other `unknown`. */
+export interface SchemaDoc {
+  type?: string | string[];
+  properties?: Record<string, SchemaDoc>;
+  required?: string[];
+  items?: SchemaDoc;
+  enum?: unknown[];
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  $ref?: string;
+  [keyword: string]: unknown;
+}
+
+/** A request or response body of one media type. */
+export interface OpenApiMedia {
+  schema: SchemaDoc;
+}
+
+/** An operation of the OpenAPI description. */
+export interface OpenApiOperation {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  parameters?: { name: string; in: string; required?: boolean; schema?: SchemaDoc; [key: string]: unknown }[];
+  requestBody?: { required?: boolean; content: Record<string, OpenApiMedia> };
+  responses: Record<string, { description?: string; content?: Record<string, OpenApiMedia>; $ref?: string }>;
+  [key: string]: unknown;
+}
+
+/** `GET /openapi.json`: the OpenAPI 3.1 description, paths keyed by method. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: Record<string, unknown>;
+  servers?: { url: string }[];
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: {
+    schemas: Record<string, SchemaDoc>;
+    responses: Record<string, { description: string; content: Record<string, OpenApiMedia> }>;
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
 }

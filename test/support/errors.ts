@@ -3,11 +3,10 @@
  * `details` (field → message) the only other key an error may carry.
  */
 import { expect } from 'vitest';
+import type { ErrorDocument } from './documents.js';
 
 /** An error response's body. */
-export interface ErrorBody {
-  error: { code: number; message: string; details?: Record<string, string> };
-}
+export type ErrorBody = ErrorDocument;
 
 export interface ExpectErrorOptions {
   /** Exactly these keys in `error.details`, in any order; `[]`: no `details` at all. */

@@ -34,22 +34,33 @@ const parser = new XMLParser({
 const text = (node: unknown): string =>
   typeof node === 'object' && node !== null ? String((node as { '#text'?: unknown })['#text'] ?? '') : String(node);
 
+/** An element as the parser reads it: attributes under `@name`, text under `#text`. */
+type XmlText = string | { '#text'?: string };
+
+/** A MARCXML record as the parser reads it, its repeatable elements always arrays. */
+interface XmlRecord {
+  leader?: XmlText;
+  controlfield?: ({ '@tag': string } & Exclude<XmlText, string>)[];
+  datafield?: {
+    '@tag': string;
+    '@ind1': string;
+    '@ind2': string;
+    subfield: ({ '@code': string } & Exclude<XmlText, string>)[];
+  }[];
+}
+
 /** The records of a MARCXML document, whether its root is a `<record>` or a `<collection>`. */
 export function readMarcXml(xml: string): MarcFields[] {
-  const document = parser.parse(xml);
-  // biome-ignore lint/suspicious/noExplicitAny: XML read loosely by design
-  const records: any[] = document.collection ? (document.collection.record ?? []) : document.record;
+  const document: { collection?: { record?: XmlRecord[] }; record?: XmlRecord[] } = parser.parse(xml);
+  const records = (document.collection ? (document.collection.record ?? []) : document.record) as XmlRecord[];
   return records.map((record) => ({
     leader: text(record.leader),
     fields: [
-      // biome-ignore lint/suspicious/noExplicitAny: XML read loosely by design
-      ...(record.controlfield ?? []).map((field: any) => [field['@tag'], text(field)]),
-      // biome-ignore lint/suspicious/noExplicitAny: XML read loosely by design
-      ...(record.datafield ?? []).map((field: any) => [
+      ...(record.controlfield ?? []).map((field) => [field['@tag'], text(field)]),
+      ...(record.datafield ?? []).map((field) => [
         field['@tag'],
         `${field['@ind1']}${field['@ind2']}`,
-        // biome-ignore lint/suspicious/noExplicitAny: XML read loosely by design
-        ...field.subfield.flatMap((subfield: any) => [subfield['@code'], text(subfield)]),
+        ...field.subfield.flatMap((subfield) => [subfield['@code'], text(subfield)]),
       ]),
     ],
   }));

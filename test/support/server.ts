@@ -161,8 +161,8 @@ export function clientOf(server: RunningServer, token: string): TestClient {
   };
 }
 
-/** The body of a 201, or an error naming what could not be created. */
-export async function created(response: Response, what: string) {
+/** The body of a 201, the document `T` the caller names, or an error naming what could not be created. */
+export async function created<T = unknown>(response: Response, what: string): Promise<T> {
   if (response.status !== 201) throw new Error(`creating ${what}: ${response.status} ${await response.text()}`);
-  return json(response);
+  return json<T>(response);
 }
