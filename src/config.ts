@@ -10,6 +10,7 @@ import * as z from 'zod';
 import { withWritableTarget } from './db/hosts.js';
 import type { DatabaseTarget } from './db/target.js';
 import { isRepositoryId } from './domain/identifiers.js';
+import type { LendingSettings } from './domain/lending-rules.js';
 import type { AccessPolicy } from './domain/policy.js';
 import type { RateKind, RateLimits } from './domain/rate-limits.js';
 
@@ -318,7 +319,7 @@ const configSchema = environment.transform((env, ctx) => {
       holdDays: env.CATALOGUE_HOLD_DAYS,
       maxHolds: env.CATALOGUE_MAX_HOLDS,
       maxRenewals: env.CATALOGUE_MAX_RENEWALS,
-    } satisfies AccessPolicy,
+    } satisfies AccessPolicy & LendingSettings,
     /** A token that authenticates a librarian, for automation and first use (created at start-up). */
     adminToken: env.CATALOGUE_ADMIN_TOKEN,
     /** Per-caller limits on searches, unpaginated streams and writes; `false` for none. */

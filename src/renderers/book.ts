@@ -31,6 +31,9 @@ export function renderBook(book: RenderableBook, ctx: RenderContext, options: Bo
     { rel: 'collection', href: uris.firstPages.books },
   ];
   if (!options.asItem) links.push(...circulationLinks(book, ctx));
+  const controls = options.asItem ? [] : bookControls(book, ctx);
+  // The due date the caller's loan would get, from the same decision as the borrow control beside it.
+  const borrowDueAt = book.lending && controls.some((c) => c.name === 'borrow') ? book.lending.due_at : undefined;
   const resource: Resource = {
     kind: 'book',
     state: pick(
@@ -52,11 +55,12 @@ export function renderBook(book: RenderableBook, ctx: RenderContext, options: Bo
           hold_position: book.mine.hold.position,
           hold_ready_until: book.mine.hold.ready_until,
         }),
+        ...(borrowDueAt !== undefined && { borrow_due_at: borrowDueAt }),
       },
       options.fields,
     ),
     links,
-    controls: options.asItem ? [] : bookControls(book, ctx),
+    controls,
   };
   if (book.version !== undefined) resource.version = book.version;
   return resource;
@@ -68,6 +72,10 @@ function circulationLinks(book: RenderableBook, ctx: RenderContext): Link[] {
   const links: Link[] = [{ rel: 'copies', href: uris.bookCopies(book.id, firstPage), title: 'Copies' }];
   if (policy.seeBookHolds(caller).allowed) {
     links.push({ rel: 'holds', href: uris.bookHolds(book.id, firstPage), title: 'Holds (the queue)' });
+  }
+  if (caller.kind === 'user') {
+    // A librarian may add `borrower_id`, `copy_id` and `branch_id` to ask about someone else's loan.
+    links.push({ rel: 'explain', href: uris.bookExplain(book.id), title: 'Why a loan of it gets its terms' });
   }
   const hold = book.mine?.hold;
   if (hold) {
