@@ -26,30 +26,41 @@ type RuleRow = Omit<LoanRule, 'max_loans' | 'fine_cap' | 'lost_after_days' | 'na
   loans_in_scope: number | null;
 };
 
+/** The statement's parameters: placeholders for the prepared statement, values to plan it in a test. */
+export type CandidateParams = Record<'category' | 'item_type' | 'loan_branch' | 'home_branch' | 'borrower', unknown>;
+
+const placeholders: CandidateParams = {
+  category: sql.placeholder('category'),
+  item_type: sql.placeholder('item_type'),
+  loan_branch: sql.placeholder('loan_branch'),
+  home_branch: sql.placeholder('home_branch'),
+  borrower: sql.placeholder('borrower'),
+};
+
 /**
  * The rule's scope column is one of the facts, or "any": the scope's unique index (NULLS NOT DISTINCT)
  * answers each of the 2 × 2 × 3 combinations exactly, so a matrix of any size reads at most 12 rows.
  */
-const candidates: SQL = (() => {
-  const category = [eq(loanRules.patronCategoryId, sql.placeholder('category')), isNull(loanRules.patronCategoryId)];
-  const type = [eq(loanRules.itemTypeId, sql.placeholder('item_type')), isNull(loanRules.itemTypeId)];
+function candidates(p: CandidateParams): SQL {
+  const category = [sql`${loanRules.patronCategoryId} = ${p.category}`, isNull(loanRules.patronCategoryId)];
+  const type = [sql`${loanRules.itemTypeId} = ${p.item_type}`, isNull(loanRules.itemTypeId)];
   const branch = [
-    eq(loanRules.branchId, sql.placeholder('loan_branch')),
-    eq(loanRules.branchId, sql.placeholder('home_branch')),
+    sql`${loanRules.branchId} = ${p.loan_branch}`,
+    sql`${loanRules.branchId} = ${p.home_branch}`,
     isNull(loanRules.branchId),
   ];
   const arms = category.flatMap((c) => type.flatMap((t) => branch.map((b) => and(c, t, b) as SQL)));
   return sql`(${sql.join(arms, sql` or `)})`;
-})();
+}
 
 /** The borrower's active loans within the outer rule's scope, for a rule that caps them. */
-const loansInScope = sql<number | null>`case when ${loanRules.maxLoans} is not null then (
+const loansInScope = (borrower: unknown) => sql<number | null>`case when ${loanRules.maxLoans} is not null then (
   select count(*)::int from ${loans} as "out" join ${copies} as "out_copy" on "out_copy"."id" = "out"."copy_id"
-  where "out"."borrower_id" = ${sql.placeholder('borrower')} and "out"."returned_at" is null
+  where "out"."borrower_id" = ${borrower} and "out"."returned_at" is null
     and (${loanRules.itemTypeId} is null or "out_copy"."item_type_id" = ${loanRules.itemTypeId})
     and (${loanRules.branchId} is null or "out"."branch_id" = ${loanRules.branchId})) end`;
 
-function candidateRulesQuery(db: Db) {
+export function candidateRulesQuery(db: Db, params: CandidateParams = placeholders) {
   return db
     .select({
       id: loanRules.id,
@@ -74,13 +85,13 @@ function candidateRulesQuery(db: Db) {
       category_name: patronCategories.name,
       item_type_name: itemTypes.name,
       branch_name: branches.name,
-      loans_in_scope: loansInScope.as('loans_in_scope'),
+      loans_in_scope: loansInScope(params.borrower).as('loans_in_scope'),
     })
     .from(loanRules)
     .leftJoin(patronCategories, eq(patronCategories.id, loanRules.patronCategoryId))
     .leftJoin(itemTypes, eq(itemTypes.id, loanRules.itemTypeId))
     .leftJoin(branches, eq(branches.id, loanRules.branchId))
-    .where(candidates);
+    .where(candidates(params));
 }
 
 /**
