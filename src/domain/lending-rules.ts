@@ -232,11 +232,6 @@ export function dueDate(from: Date, period: Period): Date {
   return new Date(from.getTime() + hours * 3_600_000);
 }
 
-/** A period as an ISO 8601 duration: `P14D`, `PT48H`. */
-export function isoDuration(period: Period): string {
-  return period.unit === 'hours' ? `PT${period.period}H` : `P${period.period}D`;
-}
-
 /**
  * Whose loans count against the `max_loans` of the rule that supplied it: the borrower's active loans of
  * its item type if it names one, lent at its branch if it names one.

@@ -48,7 +48,6 @@ export const paths = {
   loan: template('/loans/{id}'),
   loanRenewals: template('/loans/{id}/renewals'),
   loanExplain: template('/loans/{id}/explain'),
-  loanRule: template('/loan-rules/{id}'),
   users: template('/users{?query,filter*,sort,page,per_page,cursor,fields}'),
   user: template('/users/{id}'),
   userLoans: template('/users/{id}/loans{?filter*,sort,page,per_page,cursor,fields}'),
@@ -74,7 +73,8 @@ const expand = {
   loan: byId(paths.loan),
   loanRenewals: byId(paths.loanRenewals),
   loanExplain: byId(paths.loanExplain),
-  loanRule: byId(paths.loanRule),
+  // Served by the loan rules' resource; the explanation links each value to its rule.
+  loanRule: byId(template('/loan-rules/{id}')),
   copy: byId(paths.copy),
   hold: byId(paths.hold),
   user: byId(paths.user),

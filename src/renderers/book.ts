@@ -4,7 +4,6 @@ import { borrowBook, changeBook, deleteBook } from '../affordances/books.js';
 import type { RenderContext } from '../affordances/context.js';
 import { holdBook } from '../affordances/holds.js';
 import type { BibliographicFields } from '../domain/book.js';
-import { isoDuration } from '../domain/lending-rules.js';
 import type { BookSubject } from '../domain/policy.js';
 import type { Control, Link, Resource } from '../hypermedia/model.js';
 import { firstPage } from '../hypermedia/uris.js';
@@ -33,12 +32,6 @@ export function renderBook(book: RenderableBook, ctx: RenderContext, options: Bo
   ];
   if (!options.asItem) links.push(...circulationLinks(book, ctx));
   const controls = options.asItem ? [] : bookControls(book, ctx);
-  // The loan period the caller's loan would get (due that long after borrowing), from the same decision as
-  // the borrow control beside it: a period, not an instant, so the document stays the same from read to read.
-  const loanPeriod =
-    book.lending && controls.some((c) => c.name === 'borrow')
-      ? isoDuration(book.lending.decision.terms.loan_period)
-      : undefined;
   const resource: Resource = {
     kind: 'book',
     state: pick(
@@ -60,7 +53,6 @@ export function renderBook(book: RenderableBook, ctx: RenderContext, options: Bo
           hold_position: book.mine.hold.position,
           hold_ready_until: book.mine.hold.ready_until,
         }),
-        ...(loanPeriod !== undefined && { loan_period: loanPeriod }),
       },
       options.fields,
     ),
