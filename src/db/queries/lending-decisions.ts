@@ -114,13 +114,9 @@ export async function decideHold(
   db: Db,
   borrower: Borrower & { homeBranchId: number },
   bookId: number,
+  hasCopies = true,
 ): Promise<LendingDecision> {
-  const [copy] = await db
-    .select(copyFacts)
-    .from(copies)
-    .where(and(eq(copies.bookId, bookId), isNull(copies.withdrawnAt)))
-    .orderBy(asc(copies.id))
-    .limit(1);
+  const copy = hasCopies ? await findCopyOfBook(db, { bookId }) : undefined;
   const facts: LendingFacts = {
     patron_category_id: borrower.patronCategoryId,
     item_type_id: copy?.item_type_id ?? null,

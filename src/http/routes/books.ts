@@ -340,7 +340,7 @@ export async function bookAsSeenBy(
     const desk = ctx.policy.lendForOthers(caller) ? caller.homeBranchId : undefined;
     if (copy) book.lending = await decideBorrow(db, caller, copy, desk);
   } else if (!mine.hold) {
-    book.holding = await decideHold(db, caller, id);
+    book.holding = await decideHold(db, caller, id, book.copies_total > 0);
   }
   return book;
 }
