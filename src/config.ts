@@ -10,6 +10,7 @@ import * as z from 'zod';
 import { withWritableTarget } from './db/hosts.js';
 import type { DatabaseTarget } from './db/target.js';
 import { isRepositoryId } from './domain/identifiers.js';
+import type { LendingSettings } from './domain/lending-rules.js';
 import { canonicalTimeZone, isTimeZone } from './domain/local-dates.js';
 import type { AccessPolicy } from './domain/policy.js';
 import type { RateKind, RateLimits } from './domain/rate-limits.js';
@@ -330,7 +331,7 @@ const configSchema = environment.transform((env, ctx) => {
       holdDays: env.CATALOGUE_HOLD_DAYS,
       maxHolds: env.CATALOGUE_MAX_HOLDS,
       maxRenewals: env.CATALOGUE_MAX_RENEWALS,
-    } satisfies AccessPolicy,
+    } satisfies AccessPolicy & LendingSettings,
     /** The library's IANA time zone: the days of its calendars (due dates, closures, fines) are its days. */
     timeZone: env.CATALOGUE_TIME_ZONE,
     /** A token that authenticates a librarian, for automation and first use (created at start-up). */

@@ -28,7 +28,11 @@ async function main(): Promise<void> {
   if (cluster.isWorker) return serveCatalogue(config, log);
   if (config.workers > 1 && config.database.kind === 'postgres') {
     showFirstToken(
-      await preparePostgres(config.database, { seedSample: config.seedSample, adminToken: config.adminToken }),
+      await preparePostgres(config.database, {
+        seedSample: config.seedSample,
+        adminToken: config.adminToken,
+        lending: config.access,
+      }),
     );
     return superviseWorkers(config.workers, log);
   }
@@ -39,7 +43,13 @@ async function main(): Promise<void> {
     });
   }
   const database = await openDatabase(config.database, { log });
-  showFirstToken(await prepareDatabase(database, { seedSample: config.seedSample, adminToken: config.adminToken }));
+  showFirstToken(
+    await prepareDatabase(database, {
+      seedSample: config.seedSample,
+      adminToken: config.adminToken,
+      lending: config.access,
+    }),
+  );
   return serveCatalogue(config, log, database);
 }
 

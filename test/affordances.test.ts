@@ -151,7 +151,11 @@ describe('a validated body', () => {
       subjects?: string[] | null;
       publisher?: string | null;
     }>();
-    expectTypeOf(borrowBook.validate).returns.toEqualTypeOf<{ borrower_id?: number; copy_id?: number }>();
+    expectTypeOf(borrowBook.validate).returns.toEqualTypeOf<{
+      borrower_id?: number;
+      copy_id?: number;
+      branch_id?: number;
+    }>();
     expectTypeOf(returnLoan.validate).returns.toEqualTypeOf<{ status: 'returned' }>();
     expectTypeOf(addUser.validate).returns.toEqualTypeOf<{ name: string; role: Role }>();
   });

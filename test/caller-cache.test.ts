@@ -75,6 +75,14 @@ describe('changes written straight into the database reach the remembered caller
       copyId: sql`(select id from copies where book_id = ${otherBookId} limit 1)`,
       borrowerId: member.id,
       dueAt: new Date(Date.now() + 86_400_000),
+      branchId: sql`default_branch()`,
+      loanPeriod: 1,
+      loanPeriodUnit: 'days',
+      renewalsAllowed: 0,
+      finePerDay: 0,
+      graceDays: 0,
+      lostCharge: 0,
+      floating: false,
     });
     const ms = await millisecondsUntil(async () => !(await offersBorrow()));
     expect(ms, `${t.kind}: control gone after ${ms} ms`).toBeLessThan(1000);

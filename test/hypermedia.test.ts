@@ -251,6 +251,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'collection', href: '/books?page=1&per_page=20' },
         { rel: 'copies', href: `/books/${id}/copies?page=1&per_page=20` },
         { rel: 'holds', href: `/books/${id}/holds?page=1&per_page=20` },
+        { rel: 'explain', href: `/books/${id}/explain` },
       ]);
     });
 
@@ -293,6 +294,8 @@ describe('hypermedia (path-absolute hrefs)', () => {
             promptField: 'label',
           },
         }),
+        // The desk lending it: the librarian's home branch unless named.
+        expect.objectContaining({ name: 'branch_id', type: 'integer', required: false }),
       ]);
       expect(borrow.fields[0]?.value).toBeUndefined();
       expect(borrow.fields[1]?.value).toBeUndefined();

@@ -95,6 +95,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
         { rel: 'book', href: `/books/${bookId}` },
         { rel: 'copy', href: `/copies/${copyId}` },
         { rel: 'borrower', href: `/users/${member.id}` },
+        { rel: 'explain', href: `/loans/${loan.id}/explain`, title: 'Why it has its terms' },
         { rel: 'collection', href: '/loans?page=1&per_page=20' },
       ],
       controls: {
@@ -310,6 +311,8 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
           href: `/books/${bookId}/copies?filter=status%3Aavailable&fields=id%2Clabel`,
         }),
       }),
+      // The desk lending it: the librarian's home branch unless named.
+      expect.objectContaining({ name: 'branch_id', type: 'integer', required: false }),
     ]);
     const response = await submit(t, controlOf(book, 'borrow'), { borrower_id: member.id });
     expect(response.status).toBe(201);

@@ -12,7 +12,7 @@ import { authorOptions, copyOptions, inputFields, userOptions } from './fields.j
 const librarians = 'for librarians';
 
 /** A book to borrow, and for whom when a librarian lends it. */
-type BorrowSubject = { book: BookSubject; borrowerId?: number | undefined };
+type BorrowSubject = { book: BookSubject; borrowerId?: number | undefined; branchId?: number | undefined };
 
 /** Searching books: on the root and the books collection. */
 export const searchBooks = affordance({
@@ -88,14 +88,15 @@ export const deleteBook = affordance<BookSubject>({
 export const borrowBook = affordance({
   name: 'borrow',
   path: paths.borrow,
-  summary: 'Borrow a copy of a book (a librarian may lend it to `borrower_id`, and name the `copy_id`)',
+  summary:
+    'Borrow a copy of a book (a librarian may lend it to `borrower_id`, name the `copy_id`, and the `branch_id` lending it: their home branch unless named)',
   body: { fields: borrowInputFields, mode: 'create', optional: true },
   errors: [409, 422],
   title: 'Borrow this book',
   appears:
     'on a book with a copy on the shelf or set aside for the caller\u2019s ready hold, for a signed-in user below the loan cap who has no copy of it; for librarians also on a book with a copy to lend to someone (on the shelf, or set aside for a ready hold), with `borrower_id` and `copy_id` offered to librarians only',
-  allows: ({ policy, caller }, { book, borrowerId }: BorrowSubject) =>
-    policy.borrow(caller, bookFacts(book), borrowerId),
+  allows: ({ policy, caller }, { book, borrowerId, branchId }: BorrowSubject) =>
+    policy.borrow(caller, bookFacts(book), borrowerId, branchId),
   href: ({ uris }, { book }) => uris.borrow(book.id),
   fields: (ctx, { book }) => {
     const { policy, caller } = ctx;

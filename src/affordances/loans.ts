@@ -1,5 +1,5 @@
 /** @module The controls on loans: returning and renewing one. */
-import { type Loan, type LoanRecord, returnInputFields } from '../domain/loan.js';
+import { type Loan, type RenewableLoan, returnInputFields } from '../domain/loan.js';
 import { paths } from '../hypermedia/uris.js';
 import { affordance } from './affordance.js';
 import { inputFields } from './fields.js';
@@ -21,13 +21,13 @@ export const returnLoan = affordance({
 export const renewLoan = affordance({
   name: 'renew',
   path: paths.loanRenewals,
-  summary: 'Renew a loan: due a loan period from today',
+  summary: 'Renew a loan: due the lending rules\u2019 renewal period from now',
   // Nothing to send: the due date is the library's, so an empty body or `{}`.
   body: { fields: [], mode: 'create', optional: true },
   errors: [409],
   title: 'Renew this loan',
   appears:
-    'on an active loan that is not overdue, renewed fewer than CATALOGUE_MAX_RENEWALS times, of a book nobody holds; for its borrower and librarians',
-  allows: ({ policy, caller }, loan: LoanRecord) => policy.renewLoan(caller, loan),
+    'on an active loan that is not overdue, renewed fewer times than the lending rules allow (decided again now), of a book nobody holds; for its borrower and librarians',
+  allows: ({ policy, caller }, loan: RenewableLoan) => policy.renewLoan(caller, loan),
   href: ({ uris }, loan) => uris.loanRenewals(loan.id),
 });

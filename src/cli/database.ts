@@ -14,6 +14,7 @@ export async function withDatabase(work: (db: Db) => Promise<void>): Promise<voi
     const firstToken = await prepareDatabase(database, {
       seedSample: config.seedSample,
       adminToken: config.adminToken,
+      lending: config.access,
     });
     if (firstToken) print(`first start: a librarian was created; their token (shown only now):\ntoken ${firstToken}`);
     await work(database.db);

@@ -10,8 +10,10 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import type { LendingSettings } from '../domain/lending-rules.js';
 import { type AccessOptions, ensureAccess } from './access.js';
 import type { Database, Db } from './client.js';
+import { adoptLendingSettings } from './queries/lending-rules.js';
 import { loadSampleCatalogue } from './seed.js';
 import type { DatabaseTarget } from './target.js';
 import { within } from './within.js';
@@ -24,6 +26,11 @@ const STARTUP_LOCK = 7_305_411;
 export interface PrepareOptions extends AccessOptions {
   /** Load the sample catalogue when the database holds no authors and no books. */
   seedSample: boolean;
+  /**
+   * The operator's loan settings, which the default lending rule takes while it follows them
+   * (`from_settings`); left as stored when absent.
+   */
+  lending?: LendingSettings | undefined;
 }
 
 /** Migrates, seeds and ensures a librarian can sign in; answers a token it created, to be shown once. */
@@ -31,6 +38,7 @@ export async function prepareDatabase(database: Database, options: PrepareOption
   if (database.target.kind === 'pglite') {
     await migratePglite(database.db as unknown as ReturnType<typeof drizzlePglite>, { migrationsFolder });
     if (options.seedSample) await loadSampleCatalogue(database.db);
+    if (options.lending) await adoptLendingSettings(database.db, options.lending);
     return ensureAccess(database.db, options);
   }
   return preparePostgres(database.target, options);
@@ -57,6 +65,7 @@ export async function preparePostgres(
     const db = drizzlePostgres(client);
     await migratePostgres(db, { migrationsFolder });
     if (options.seedSample) await loadSampleCatalogue(db as unknown as Db);
+    if (options.lending) await adoptLendingSettings(db as unknown as Db, options.lending);
     const token = await ensureAccess(db as unknown as Db, options);
     await client`select pg_advisory_unlock(${STARTUP_LOCK})`;
     return token;

@@ -8,8 +8,14 @@ import type { Clock } from './clock.js';
 import type { Copy } from './copy.js';
 import { type CatalogueError, Conflict, Forbidden, NotFound, Unauthorized } from './errors.js';
 import { type Hold, holdIsOpen } from './hold.js';
+import {
+  holdRefusalReason,
+  type LendingDecision,
+  lendingRefusalReason,
+  renewalRefusalReason,
+} from './lending-rules.js';
 import { MAX_TOKENS_PER_USER } from './limits.js';
-import { type Loan, type LoanRecord, type LoanStatus, loanStatus } from './loan.js';
+import { type Loan, type LoanStatus, loanStatus, type RenewableLoan } from './loan.js';
 import {
   alreadyBorrowed,
   alreadyHeld,
@@ -21,8 +27,9 @@ import {
   copyWithdrawn,
   holdCapReached,
   holdEnded,
+  holdsNotTaken,
+  lendingRefused,
   loanAlreadyReturned,
-  loanCapReached,
   noCopyAvailable,
   overdueNotRenewable,
   renewalLimitReached,
@@ -30,20 +37,17 @@ import {
 } from './refusals.js';
 import type { Role } from './user.js';
 
-/** The library's rules, as the operator set them. */
+/**
+ * The library's rules, as the operator set them. Loan periods, renewals and caps are the lending rules'
+ * (`lending-rules.ts`), decided per loan.
+ */
 export interface AccessPolicy {
   /** Books and authors can be read without a token (as a library's public catalogue can). */
   publicReads: boolean;
-  /** Days from borrowing to the due date. */
-  loanDays: number;
-  /** Most active loans one member may hold; `undefined` for no limit (the operator's explicit choice). */
-  maxActiveLoans: number | undefined;
   /** Days a copy set aside for a ready hold waits for its borrower before passing to the next in line. */
   holdDays: number;
   /** Most open holds (waiting or ready) one user may have. */
   maxHolds: number;
-  /** Times one loan may be renewed. */
-  maxRenewals: number;
 }
 
 /** Who is making the request. */
@@ -54,7 +58,11 @@ export type Caller =
       readonly id: number;
       readonly name: string;
       readonly role: Role;
-      /** Loans this user holds now; the per-member cap reads it. */
+      /** Which lending rules apply to them. */
+      readonly patronCategoryId: number;
+      /** Their branch: a librarian's desk unless a borrow names another; a member's pickup branch. */
+      readonly homeBranchId: number;
+      /** Loans this user holds now. */
       readonly activeLoans: number;
       /** Holds this user has open (waiting or ready); the cap on holds reads it. */
       readonly openHolds: number;
@@ -119,11 +127,29 @@ export interface BookFacts {
   hasLoans: boolean;
   /** The caller's loan and hold of it; absent when not read (anonymous callers, lists). */
   mine: CallerCirculation | undefined;
+  /** The lending rules' decision for the caller borrowing it now; absent when no copy is theirs to borrow. */
+  lending: BorrowDecision | undefined;
+  /** The lending rules' decision for the caller holding it; absent when no hold could be placed. */
+  holding: LendingDecision | undefined;
+}
+
+/** A decision for one borrower, with their active loans counted in the scope of the rule that caps them. */
+export interface BorrowDecision {
+  decision: LendingDecision;
+  loansInScope: number;
+  /** When a loan made now would be due (ISO 8601). */
+  due_at: string;
 }
 
 /** A book as the predicates about it are given it. */
 export type BookSubject = Book &
-  Availability & { hasLoans?: boolean; copies_ready?: number; mine?: CallerCirculation | undefined };
+  Availability & {
+    hasLoans?: boolean;
+    copies_ready?: number;
+    mine?: CallerCirculation | undefined;
+    lending?: BorrowDecision | undefined;
+    holding?: LendingDecision | undefined;
+  };
 
 /** The facts of a book as read (`hasLoans` unknown counts as true: history is kept unless known absent). */
 export function bookFacts(book: BookSubject): BookFacts {
@@ -134,6 +160,8 @@ export function bookFacts(book: BookSubject): BookFacts {
     due_at: book.due_at,
     hasLoans: book.hasLoans ?? true,
     mine: book.mine,
+    lending: book.lending,
+    holding: book.holding,
   };
 }
 
@@ -205,8 +233,13 @@ export function createPolicy(rules: AccessPolicy, clock: Clock) {
      * Without `borrowerId` (the control, before anyone is named): a member borrows for themselves; a
      * librarian may if they could borrow it themselves or lend it to someone.
      */
-    borrow: (caller: Caller, book: BookFacts, borrowerId?: number): Decision => {
+    borrow: (caller: Caller, book: BookFacts, borrowerId?: number, branchId?: number): Decision => {
       if (!signedIn(caller)) return refuse(() => new Unauthorized());
+      if (branchId !== undefined && !isLibrarian(caller)) {
+        return refuse(
+          () => new Forbidden('a member borrows at the copy\u2019s home branch: only librarians name `branch_id`'),
+        );
+      }
       if (borrowerId === undefined && isLibrarian(caller)) {
         const own = borrowFor(caller, book, caller.id);
         return own.allowed || book.copies_available + book.copies_ready > 0 ? allowed : own;
@@ -223,7 +256,8 @@ export function createPolicy(rules: AccessPolicy, clock: Clock) {
       if (book.mine?.on_loan) return refuse(() => alreadyBorrowed(book.id));
       if (book.mine?.hold) return refuse(() => alreadyHeld(book.id, book.mine?.hold?.id as number));
       if (caller.openHolds >= rules.maxHolds) return refuse(() => holdCapReached(rules.maxHolds));
-      return allowed;
+      const notTaken = book.holding && holdRefusalReason(book.holding);
+      return notTaken ? refuse(() => holdsNotTaken(book.id, notTaken)) : allowed;
     },
     /** A book's queue of holds: librarians. */
     seeBookHolds: (caller: Caller): Decision => librarian(caller, 'see a book\u2019s queue of holds'),
@@ -236,16 +270,22 @@ export function createPolicy(rules: AccessPolicy, clock: Clock) {
       return holdIsOpen(hold) ? allowed : refuse(() => holdEnded(hold.id, hold.status));
     },
     /**
-     * Renew an active loan that is not overdue, renewed fewer than `maxRenewals` times, of a book nobody
-     * holds: its borrower or a librarian.
+     * Renew an active loan that is not overdue, renewed fewer times than the lending rules allow (decided
+     * again now when `decision` is given, else as the loan was made), of a book nobody holds: its borrower
+     * or a librarian.
      */
-    renewLoan: (caller: Caller, loan: LoanRecord): Decision => {
+    renewLoan: (caller: Caller, loan: RenewableLoan): Decision => {
       const decision = selfOrLibrarian(caller, loan.borrower_id, () => new NotFound(`loan ${loan.id} not found`));
       if (!decision.allowed) return decision;
       const status = loanStatus(loan, clock.now());
       if (status === 'returned') return refuse(() => loanAlreadyReturned(loan.id));
       if (status === 'overdue') return refuse(() => overdueNotRenewable(loan.id));
-      if (loan.renewals >= rules.maxRenewals) return refuse(() => renewalLimitReached(loan.id, rules.maxRenewals));
+      const exhausted = loan.decision
+        ? renewalRefusalReason(loan.decision, loan.renewals)
+        : loan.renewals >= loan.renewals_allowed
+          ? `renewed as often as a loan may be (${loan.renewals_allowed} times)`
+          : undefined;
+      if (exhausted) return refuse(() => renewalLimitReached(loan.id, exhausted));
       if (loan.book_held) return refuse(() => bookHeldByOthers(loan.book_id));
       return allowed;
     },
@@ -302,18 +342,12 @@ export function createPolicy(rules: AccessPolicy, clock: Clock) {
     const setAsideForCaller = forSelf && book.mine?.hold?.status === 'ready';
     const lendable = forSelf ? book.copies_available > 0 : book.copies_available + book.copies_ready > 0;
     if (!lendable && !setAsideForCaller) return refuse(() => noCopyAvailable(book.id, book.due_at));
-    if (forSelf && caller.role === 'member' && reachedCap(caller.activeLoans)) {
-      return refuse(() => loanCapReached(rules.maxActiveLoans as number));
-    }
-    return allowed;
+    const refused = forSelf && book.lending && lendingRefusalReason(book.lending.decision, book.lending.loansInScope);
+    return refused ? refuse(() => lendingRefused(refused)) : allowed;
   }
 
   function ownTokens(caller: Caller, userId: number): Decision {
     return selfOrLibrarian(caller, userId, () => new NotFound(`user ${userId} not found`));
-  }
-
-  function reachedCap(activeLoans: number): boolean {
-    return rules.maxActiveLoans !== undefined && activeLoans >= rules.maxActiveLoans;
   }
 }
 

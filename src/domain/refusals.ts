@@ -52,8 +52,19 @@ export function overdueNotRenewable(id: number): Conflict {
   return new Conflict(`loan ${id} is overdue: return it; an overdue loan cannot be renewed`);
 }
 
-export function renewalLimitReached(id: number, max: number): Conflict {
-  return new Conflict(`loan ${id} has been renewed as often as a loan may be (${max} times): return it when due`);
+/** `reason` is the lending rules' (`renewalRefusalReason`): how often, and by which rule. */
+export function renewalLimitReached(id: number, reason: string): Conflict {
+  return new Conflict(`loan ${id} has been ${reason}: return it when due`);
+}
+
+/** The lending rules refuse the loan (`lendingRefusalReason`): the copy is not lent, or the cap is reached. */
+export function lendingRefused(reason: string): Conflict {
+  return new Conflict(reason);
+}
+
+/** The lending rules take no hold on the book for this borrower (`holdRefusalReason`). */
+export function holdsNotTaken(bookId: number, reason: string): Conflict {
+  return new Conflict(`book ${bookId}: ${reason}`);
 }
 
 export function bookHeldByOthers(id: number): Conflict {
@@ -66,10 +77,6 @@ export function copyWithdrawn(id: number): Conflict {
 
 export function copyOnLoan(id: number): Conflict {
   return new Conflict(`copy ${id} is on loan: it can be withdrawn once returned`);
-}
-
-export function loanCapReached(max: number): Conflict {
-  return new Conflict(`the borrower already has ${max} active loans, the most a member may hold`);
 }
 
 export function loanAlreadyReturned(id: number): Conflict {

@@ -135,6 +135,8 @@ export type ResourceKind =
   | 'suggestion'
   | 'import-report'
   | 'import-record'
+  | 'explanation'
+  | 'term'
   | ItemKind
   | `${ItemKind}-page`;
 

@@ -38,6 +38,7 @@ export const paths = {
   author: template('/authors/{id}'),
   authorBooks: template('/authors/{id}/books{?query,author,filter*,sort,page,per_page,cursor,fields,facets}'),
   borrow: template('/books/{id}/borrow'),
+  bookExplain: template('/books/{id}/explain{?borrower_id,copy_id,branch_id}'),
   imports: template('/imports{?source}'),
   bookCopies: template('/books/{id}/copies{?filter*,sort,page,per_page,cursor,fields}'),
   copy: template('/copies/{id}'),
@@ -46,6 +47,7 @@ export const paths = {
   loans: template('/loans{?filter*,sort,page,per_page,cursor,fields}'),
   loan: template('/loans/{id}'),
   loanRenewals: template('/loans/{id}/renewals'),
+  loanExplain: template('/loans/{id}/explain'),
   users: template('/users{?query,filter*,sort,page,per_page,cursor,fields}'),
   user: template('/users/{id}'),
   userLoans: template('/users/{id}/loans{?filter*,sort,page,per_page,cursor,fields}'),
@@ -70,6 +72,9 @@ const expand = {
   borrow: byId(paths.borrow),
   loan: byId(paths.loan),
   loanRenewals: byId(paths.loanRenewals),
+  loanExplain: byId(paths.loanExplain),
+  // Served by the loan rules' resource; the explanation links each value to its rule.
+  loanRule: byId(template('/loan-rules/{id}')),
   copy: byId(paths.copy),
   hold: byId(paths.hold),
   user: byId(paths.user),
@@ -137,6 +142,13 @@ export class Uris {
   loans = (params: ListingParams = {}) => this.at(paths.loans.expand({ ...params }));
   loan = (id: number) => this.at(expand.loan(id));
   loanRenewals = (id: number) => this.at(expand.loanRenewals(id));
+  loanExplain = (id: number) => this.at(expand.loanExplain(id));
+  /** Why a loan of the book would get its terms (for whom, which copy, at which branch: a librarian's choice). */
+  bookExplain = (id: number, params: { borrower_id?: number; copy_id?: number; branch_id?: number } = {}) =>
+    this.at(paths.bookExplain.expand({ id, ...params }));
+  /** The same with its variables left for a librarian to fill. */
+  bookExplainTemplate = (id: number) => this.at(paths.bookExplain.text.replace('{id}', String(id)));
+  loanRule = (id: number) => this.at(expand.loanRule(id));
   bookCopies = (id: number, params: ListingParams = {}) => this.at(paths.bookCopies.expand({ id, ...params }));
   copy = (id: number) => this.at(expand.copy(id));
   bookHolds = (id: number, params: ListingParams = {}) => this.at(paths.bookHolds.expand({ id, ...params }));

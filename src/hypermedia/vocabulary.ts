@@ -83,6 +83,13 @@ export const rels = {
     means: 'Loans: all of them for a librarian, one\u2019s own for a member; from a user, that user\u2019s loans.',
   },
   loan: { means: 'The loan an event of the change feed is about.' },
+  explain: {
+    means:
+      'Why a loan gets its terms: for a book, the terms a loan of it would get now (a librarian may fill in ' +
+      '`borrower_id`, `copy_id` and `branch_id`); for a loan, the terms it keeps. Each value with the lending ' +
+      'rule that supplied it, and every rule considered in precedence order with why it applies.',
+  },
+  loan_rule: { means: 'A lending rule of the rules matrix: from an explanation, the rule that supplied a value.' },
   changes: {
     means:
       'The change feed: every change to books and authors, and the loans the caller may read, in commit order; ' +

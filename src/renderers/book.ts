@@ -31,6 +31,7 @@ export function renderBook(book: RenderableBook, ctx: RenderContext, options: Bo
     { rel: 'collection', href: uris.firstPages.books },
   ];
   if (!options.asItem) links.push(...circulationLinks(book, ctx));
+  const controls = options.asItem ? [] : bookControls(book, ctx);
   const resource: Resource = {
     kind: 'book',
     state: pick(
@@ -56,7 +57,7 @@ export function renderBook(book: RenderableBook, ctx: RenderContext, options: Bo
       options.fields,
     ),
     links,
-    controls: options.asItem ? [] : bookControls(book, ctx),
+    controls,
   };
   if (book.version !== undefined) resource.version = book.version;
   return resource;
@@ -68,6 +69,10 @@ function circulationLinks(book: RenderableBook, ctx: RenderContext): Link[] {
   const links: Link[] = [{ rel: 'copies', href: uris.bookCopies(book.id, firstPage), title: 'Copies' }];
   if (policy.seeBookHolds(caller).allowed) {
     links.push({ rel: 'holds', href: uris.bookHolds(book.id, firstPage), title: 'Holds (the queue)' });
+  }
+  if (caller.kind === 'user') {
+    // A librarian may add `borrower_id`, `copy_id` and `branch_id` to ask about someone else's loan.
+    links.push({ rel: 'explain', href: uris.bookExplain(book.id), title: 'Why a loan of it gets its terms' });
   }
   const hold = book.mine?.hold;
   if (hold) {

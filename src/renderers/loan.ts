@@ -2,7 +2,7 @@
 import { offered } from '../affordances/affordance.js';
 import type { RenderContext } from '../affordances/context.js';
 import { renewLoan, returnLoan } from '../affordances/loans.js';
-import type { Loan, LoanRecord } from '../domain/loan.js';
+import type { Loan, RenewableLoan } from '../domain/loan.js';
 import type { Control, Resource } from '../hypermedia/model.js';
 import { pick } from './pick.js';
 
@@ -11,7 +11,7 @@ export interface LoanRenderOptions {
   asItem?: boolean;
 }
 
-export function renderLoan(loan: Loan | LoanRecord, ctx: RenderContext, options: LoanRenderOptions = {}): Resource {
+export function renderLoan(loan: Loan | RenewableLoan, ctx: RenderContext, options: LoanRenderOptions = {}): Resource {
   const { uris } = ctx;
   const href = uris.loan(loan.id);
   return {
@@ -35,6 +35,7 @@ export function renderLoan(loan: Loan | LoanRecord, ctx: RenderContext, options:
       { rel: 'book', href: uris.book(loan.book_id) },
       { rel: 'copy', href: uris.copy(loan.copy_id) },
       { rel: 'borrower', href: uris.user(loan.borrower_id) },
+      { rel: 'explain', href: uris.loanExplain(loan.id), title: 'Why it has its terms' },
       { rel: 'collection', href: uris.firstPages.loans },
     ],
     controls: options.asItem ? [] : loanControls(loan, ctx),
@@ -42,7 +43,7 @@ export function renderLoan(loan: Loan | LoanRecord, ctx: RenderContext, options:
 }
 
 /** `renew` needs to know whether anyone holds the book: offered from a loan read with that fact. */
-function loanControls(loan: Loan | LoanRecord, ctx: RenderContext): Control[] {
+function loanControls(loan: Loan | RenewableLoan, ctx: RenderContext): Control[] {
   const controls = offered(ctx, loan, [returnLoan]);
   if ('book_held' in loan) controls.push(...offered(ctx, loan, [renewLoan]));
   return controls;

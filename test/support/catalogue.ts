@@ -10,6 +10,7 @@ import { defaultConfig, type OaiConfig } from '../../src/config.js';
 import { type Database, openDatabase, openPglite } from '../../src/db/client.js';
 import { prepareDatabase } from '../../src/db/migrate.js';
 import type { Clock } from '../../src/domain/clock.js';
+import type { LendingSettings } from '../../src/domain/lending-rules.js';
 import type { AccessPolicy } from '../../src/domain/policy.js';
 import type { RateLimits } from '../../src/domain/rate-limits.js';
 import { type ChangeStreamOptions, ChangeStreams, changeStreamOptions } from '../../src/http/change-streams.js';
@@ -39,7 +40,8 @@ export interface TestCatalogue extends TestClient {
 export interface TestCatalogueOptions {
   seedSample?: boolean;
   publicUrl?: string;
-  access?: Partial<AccessPolicy>;
+  /** Who may do what, and the settings the default lending rule takes (as the service's start-up writes them). */
+  access?: Partial<AccessPolicy & LendingSettings>;
   /** Off unless a test is about them: suites make hundreds of writes as one librarian. */
   rateLimits?: RateLimits;
   /** Where they are counted; the app's default for the database when absent. */
@@ -58,7 +60,12 @@ export interface TestCatalogueOptions {
 
 export async function openTestCatalogue(options: TestCatalogueOptions = {}): Promise<TestCatalogue> {
   const { database, drop } = await openFreshDatabase();
-  await prepareDatabase(database, { seedSample: options.seedSample ?? false, adminToken: LIBRARIAN_TOKEN });
+  const access = { ...defaultConfig.access, ...options.access };
+  await prepareDatabase(database, {
+    seedSample: options.seedSample ?? false,
+    adminToken: LIBRARIAN_TOKEN,
+    lending: access,
+  });
   const changeStreams = new ChangeStreams(database, {
     ...changeStreamOptions(defaultConfig.changes),
     ...options.changeStreams,
@@ -67,7 +74,7 @@ export async function openTestCatalogue(options: TestCatalogueOptions = {}): Pro
     changeStreams,
     database,
     publicUrl: options.publicUrl,
-    access: { ...defaultConfig.access, ...options.access },
+    access,
     rateLimits: options.rateLimits ?? false,
     rateLimitCounting: options.rateLimitCounting,
     listingCountLimit: options.listingCountLimit,

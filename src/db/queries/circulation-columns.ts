@@ -22,6 +22,8 @@ export const loanColumns = {
   due_at: isoTimestamp(loans.dueAt).as('due_at'),
   returned_at: nullableTimestamp(loans.returnedAt).as('returned_at'),
   renewals: loans.renewals,
+  branch_id: loans.branchId,
+  renewals_allowed: loans.renewalsAllowed,
 };
 
 /** An open hold on the outer loan's book: then the loan cannot be renewed. */

@@ -6,13 +6,14 @@ import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { Copy } from '../../domain/copy.js';
 import { Conflict, NotFound, UnprocessableEntity } from '../../domain/errors.js';
 import type { Hold } from '../../domain/hold.js';
+import { decideLending, type LendingDecision, lendingRefusalReason } from '../../domain/lending-rules.js';
 import type { Loan, LoanRecord } from '../../domain/loan.js';
 import {
   alreadyBorrowed,
   alreadyHeld,
   copyOnShelf,
   holdCapReached,
-  loanCapReached,
+  lendingRefused,
   noCopyAvailable,
 } from '../../domain/refusals.js';
 import type { Db } from '../client.js';
@@ -20,6 +21,8 @@ import { rowsOf } from '../client.js';
 import { constraintViolation } from '../errors.js';
 import { books, copies, holds, loans, users } from '../schema/index.js';
 import { copyColumns, holdColumns, loanColumns } from './circulation-columns.js';
+import { borrowFacts, type CopyFacts, withLoansCounted } from './lending-decisions.js';
+import { findCandidateRules } from './lending-rules.js';
 import { findLoan } from './loans.js';
 import { businessTime, isoTimestamp } from './sql.js';
 
@@ -50,7 +53,11 @@ async function settle(tx: Tx, bookId: number, holdDays: number, at: Date): Promi
 
 /** The borrower's row, locked: one user's borrows and holds are counted one after another. */
 async function lockBorrower(tx: Tx, borrowerId: number) {
-  const [borrower] = await tx.select({ role: users.role }).from(users).where(eq(users.id, borrowerId)).for('update');
+  const [borrower] = await tx
+    .select({ id: users.id, patronCategoryId: users.patronCategoryId })
+    .from(users)
+    .where(eq(users.id, borrowerId))
+    .for('update');
   if (!borrower) {
     throw new UnprocessableEntity(`borrower_id ${borrowerId} names no user`, { borrower_id: 'names no user' });
   }
@@ -71,30 +78,48 @@ export interface BorrowParams {
   borrowerId: number;
   /** A copy the librarian named; any copy on the shelf otherwise. */
   copyId?: number | undefined;
-  loanDays: number;
-  /** Cap on a member's active loans; `undefined` for none. */
-  maxActiveLoans: number | undefined;
+  /** Where it is lent (a librarian's desk); the copy's home branch when absent (a member's own borrow). */
+  branchId?: number | undefined;
   holdDays: number;
   /** Business time: when the loan is made (`Clock`). */
   at: Date;
 }
 
+/** The terms a loan keeps, from the decision, as the loans table stores them. */
+export function loanTerms(decision: LendingDecision) {
+  const { terms, sources } = decision;
+  const limit = (value: number | 'none') => (value === 'none' ? null : value);
+  return {
+    loanPeriod: terms.loan_period.period,
+    loanPeriodUnit: terms.loan_period.unit,
+    renewalsAllowed: terms.renewals_allowed,
+    finePerDay: terms.fine_per_day,
+    graceDays: terms.grace_days,
+    fineCap: limit(terms.fine_cap),
+    lostAfterDays: limit(terms.lost_after_days),
+    lostCharge: terms.lost_charge,
+    floating: terms.floating,
+    termRules: Object.fromEntries(Object.entries(sources).map(([term, rule]) => [term, rule.id])),
+  };
+}
+
+/** Business time plus a period (the loan's `borrowed_at` is that time too). */
+export function periodFrom(at: Date, period: { period: number; unit: 'days' | 'hours' }): SQL {
+  return period.unit === 'hours'
+    ? sql`${businessTime(at)} + make_interval(hours => ${period.period})`
+    : sql`${businessTime(at)} + make_interval(days => ${period.period})`;
+}
+
 /**
  * Lends a copy: the one set aside for the borrower's ready hold (which it fulfils), or one on the shelf.
- * With none, 409 saying a hold is possible; of two borrowers racing for the last copy, one gets it.
+ * With none, 409 saying a hold is possible; of two borrowers racing for the last copy, one gets it. The
+ * lending rules decide its terms here, under the borrower's lock, so their cap holds against races.
  */
-export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanRecord> {
+export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanRecord & { decision: LendingDecision }> {
   const { bookId, borrowerId } = params;
   try {
     return await db.transaction(async (tx) => {
       const borrower = await lockBorrower(tx, borrowerId);
-      if (borrower.role === 'member' && params.maxActiveLoans !== undefined) {
-        const [held] = await tx
-          .select({ n: count() })
-          .from(loans)
-          .where(and(eq(loans.borrowerId, borrowerId), activeLoan));
-        if ((held?.n ?? 0) >= params.maxActiveLoans) throw loanCapReached(params.maxActiveLoans);
-      }
       if (!(await lockBook(tx, bookId))) throw new NotFound(`book ${bookId} not found`);
       await settle(tx, bookId, params.holdDays, params.at);
       const [ready] = await tx
@@ -102,6 +127,15 @@ export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanReco
         .from(holds)
         .where(and(eq(holds.bookId, bookId), eq(holds.borrowerId, borrowerId), eq(holds.status, 'ready')));
       const copyId = ready ? await heldCopy(params, ready.copyId as number) : await shelfCopy(tx, params);
+      const [copy] = await tx
+        .select({ id: copies.id, item_type_id: copies.itemTypeId, branch_id: copies.branchId })
+        .from(copies)
+        .where(eq(copies.id, copyId));
+      const facts = borrowFacts(borrower, copy as CopyFacts, params.branchId);
+      const { rules, loansInScope } = await findCandidateRules(tx, facts, borrowerId);
+      const decided = withLoansCounted(decideLending(rules, facts), loansInScope, new Date());
+      const refused = lendingRefusalReason(decided.decision, decided.loansInScope);
+      if (refused) throw lendingRefused(refused);
       const [loan] = await tx
         .insert(loans)
         .values({
@@ -109,7 +143,9 @@ export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanReco
           borrowerId,
           copyId,
           borrowedAt: params.at,
-          dueAt: sql`${businessTime(params.at)} + make_interval(days => ${params.loanDays})`,
+          branchId: facts.loan_branch_id as number,
+          dueAt: periodFrom(params.at, decided.decision.terms.loan_period),
+          ...loanTerms(decided.decision),
         })
         .returning(loanColumns);
       if (ready) {
@@ -120,7 +156,8 @@ export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanReco
       }
       await settle(tx, bookId, params.holdDays, params.at);
       // Read as settled, with whether anyone else waits for the book: the answer offers `renew` as a read does.
-      return (await findLoan(tx, { id: (loan as Loan).id })) as LoanRecord;
+      const made = (await findLoan(tx, { id: (loan as Loan).id })) as LoanRecord;
+      return { ...made, decision: decided.decision };
     });
   } catch (error) {
     const violation = constraintViolation(error);
@@ -198,29 +235,35 @@ export async function returnCopy(
 }
 
 /**
- * Renews: a loan period from now, counted, only while the loan is active, not overdue, below the limit
- * and its book held by nobody, all checked by the UPDATE itself under the book's lock. `undefined` when
- * any of it fails (the caller reads the loan again to say which).
+ * Renews: the renewal period from now, counted, only while the loan is active, not overdue, below the
+ * renewals the rules allow now and its book held by nobody, all checked by the UPDATE itself under the
+ * book's lock; the loan takes the terms decided now. `undefined` when any of it fails (the caller reads
+ * the loan again to say which).
  */
 export async function renewLoan(
   db: Db,
-  params: { id: number; loanDays: number; maxRenewals: number; at: Date },
+  params: { id: number; decision: LendingDecision; at: Date },
 ): Promise<Loan | undefined> {
+  const { terms } = params.decision;
   return db.transaction(async (tx) => {
     const [found] = await tx.select({ bookId: loans.bookId }).from(loans).where(eq(loans.id, params.id));
     if (!found || !(await lockBook(tx, found.bookId))) return undefined;
     const [loan] = await tx
       .update(loans)
       .set({
-        dueAt: sql`${businessTime(params.at)} + make_interval(days => ${params.loanDays})`,
+        dueAt: periodFrom(params.at, terms.renewal_period),
         renewals: sql`${loans.renewals} + 1`,
+        ...loanTerms(params.decision),
+        // The loan period stays the one it was lent for; the renewal period is the rule's now.
+        loanPeriod: sql`${loans.loanPeriod}`,
+        loanPeriodUnit: sql`${loans.loanPeriodUnit}`,
       })
       .where(
         and(
           eq(loans.id, params.id),
           activeLoan,
           sql`${loans.dueAt} > ${businessTime(params.at)}`,
-          sql`${loans.renewals} < ${params.maxRenewals}`,
+          sql`${loans.renewals} < ${terms.renewals_allowed}`,
           sql`not exists (select 1 from ${holds} as "held" where "held"."book_id" = ${found.bookId} and "held"."status" in ('waiting', 'ready'))`,
         ),
       )

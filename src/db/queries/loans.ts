@@ -7,7 +7,7 @@ import type { Listing, PagedListing } from '../../domain/listing.js';
 import { loanListingSpec } from '../../domain/listings.js';
 import type { Loan, LoanRecord } from '../../domain/loan.js';
 import type { Database, Db } from '../client.js';
-import { loans } from '../schema/index.js';
+import { copies, loans, users } from '../schema/index.js';
 import { loanBookHeld, loanColumns } from './circulation-columns.js';
 import { type ListingScope, listingTable, readAll, readPage } from './listing.js';
 import { anyOf, businessTime } from './sql.js';
@@ -50,12 +50,41 @@ export interface LoanScope {
   at: Date;
 }
 
+/** A loan with what deciding its renewal needs: whether its book is held, the borrower's category, the copy's kind and home. */
 export async function findLoan(db: Db, params: { id: number }): Promise<LoanRecord | undefined> {
   const [loan] = await db
-    .select({ ...loanColumns, book_held: loanBookHeld.as('book_held') })
+    .select({
+      ...loanColumns,
+      book_held: loanBookHeld.as('book_held'),
+      patron_category_id: users.patronCategoryId,
+      item_type_id: copies.itemTypeId,
+      home_branch_id: copies.branchId,
+    })
     .from(loans)
+    .innerJoin(users, eq(users.id, loans.borrowerId))
+    .innerJoin(copies, eq(copies.id, loans.copyId))
     .where(eq(loans.id, params.id));
   return loan;
+}
+
+/** The terms a loan keeps (as decided when it was made or last renewed), with the rule that supplied each. */
+export async function findLoanTerms(db: Db, params: { id: number }) {
+  const [terms] = await db
+    .select({
+      loan_period: loans.loanPeriod,
+      loan_period_unit: loans.loanPeriodUnit,
+      renewals_allowed: loans.renewalsAllowed,
+      fine_per_day: loans.finePerDay,
+      grace_days: loans.graceDays,
+      fine_cap: loans.fineCap,
+      lost_after_days: loans.lostAfterDays,
+      lost_charge: loans.lostCharge,
+      floating: loans.floating,
+      term_rules: loans.termRules,
+    })
+    .from(loans)
+    .where(eq(loans.id, params.id));
+  return terms;
 }
 
 /** One page of the listing and its total. */

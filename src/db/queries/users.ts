@@ -30,6 +30,8 @@ export async function findCallerByTokenHash(db: Db, params: { hash: string }): P
         id: users.id,
         name: users.name,
         role: users.role,
+        patronCategoryId: users.patronCategoryId,
+        homeBranchId: users.homeBranchId,
         activeLoans: sql<number>`(select count(*)::int from ${loans} as "held" where "held"."borrower_id" = ${users}."id" and "held"."returned_at" is null)`,
         openHolds: sql<number>`(select count(*)::int from ${holds} as "open" where "open"."borrower_id" = ${users}."id" and "open"."status" in ('waiting', 'ready'))`,
       })
@@ -71,8 +73,15 @@ export async function findUser(db: Db, params: { id: number }): Promise<StoredUs
   return user;
 }
 
+/**
+ * A librarian joins the staff category, whose rule lifts the cap on loans (librarians were never capped),
+ * or the default category should the library have none called `staff`.
+ */
+const staffCategory = sql`coalesce((select "id" from "patron_categories" where "code" = 'staff'), default_patron_category())`;
+
 export async function insertUser(db: Db, input: UserInput): Promise<StoredUser> {
-  const [user] = await db.insert(users).values(input).returning(userColumns).catch(rejectedUser);
+  const values = input.role === 'librarian' ? { ...input, patronCategoryId: staffCategory } : input;
+  const [user] = await db.insert(users).values(values).returning(userColumns).catch(rejectedUser);
   return user as StoredUser;
 }
 

@@ -1,8 +1,21 @@
 /** @module The `loans` table: every lending of a book, kept after its return as history. */
 import { sql } from 'drizzle-orm';
-import { check, foreignKey, index, integer, pgTable, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { books } from './books.js';
 import { copies } from './copies.js';
+import { branches } from './lending-lists.js';
+import { PERIOD_UNITS } from './loan-rules.js';
 import { users } from './users.js';
 
 export const loans = pgTable(
@@ -23,6 +36,23 @@ export const loans = pgTable(
     copyId: integer('copy_id').notNull(),
     /** Times the loan was renewed (each moved `due_at` to a loan period from that day). */
     renewals: integer('renewals').notNull().default(0),
+    /** Where it was lent: the librarian's desk, or the copy's home branch for a member's own borrow. */
+    branchId: integer('branch_id')
+      .notNull()
+      .references(() => branches.id, { onDelete: 'restrict' }),
+    // The terms the lending rules gave it, kept so that changing a rule never rewrites a loan made; a
+    // renewal decides them again. `NULL` for a limit is "none".
+    loanPeriod: integer('loan_period').notNull(),
+    loanPeriodUnit: text('loan_period_unit', { enum: PERIOD_UNITS }).notNull(),
+    renewalsAllowed: integer('renewals_allowed').notNull(),
+    finePerDay: integer('fine_per_day').notNull(),
+    graceDays: integer('grace_days').notNull(),
+    fineCap: integer('fine_cap'),
+    lostAfterDays: integer('lost_after_days'),
+    lostCharge: integer('lost_charge').notNull(),
+    floating: boolean('floating').notNull(),
+    /** The rule that supplied each term, by term name (`{"loan_period": 7, …}`). */
+    termRules: jsonb('term_rules').$type<Record<string, number>>().notNull().default(sql`'{}'::jsonb`),
   },
   (t) => [
     foreignKey({ columns: [t.copyId, t.bookId], foreignColumns: [copies.id, copies.bookId] }).onDelete('restrict'),

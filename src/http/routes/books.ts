@@ -1,8 +1,10 @@
 /** @module Books: the collection, one book, and the author of a book. */
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { addBook, borrowBook, changeBook, deleteBook, searchBooks } from '../../affordances/books.js';
+import type { RenderContext } from '../../affordances/context.js';
 import { addCopy } from '../../affordances/copies.js';
 import { holdBook } from '../../affordances/holds.js';
+import type { Db } from '../../db/client.js';
 import { findAuthorOfBook } from '../../db/queries/authors.js';
 import {
   type BookRecord,
@@ -18,16 +20,27 @@ import {
 import { borrowCopy, addCopy as insertCopy, placeHold, settleExpiredHolds } from '../../db/queries/circulation.js';
 import { listCopiesPage, streamCopies } from '../../db/queries/copies.js';
 import { listHoldsPage, streamHolds } from '../../db/queries/holds.js';
+import {
+  decideBorrow,
+  decideHold,
+  findBorrower,
+  findCopyOfBook,
+  findCopyToLend,
+} from '../../db/queries/lending-decisions.js';
 import type { BookInput, StoredBook } from '../../domain/book.js';
+import { Conflict, Forbidden, InvalidInput, Unauthorized, UnprocessableEntity } from '../../domain/errors.js';
 import type { Hold } from '../../domain/hold.js';
+import { type LendingDecision, lendingRefusalReason } from '../../domain/lending-rules.js';
+import { idOf } from '../../domain/limits.js';
 import { parseListing } from '../../domain/listing.js';
 import { bookListingSpec, copyListingSpec, holdListingSpec } from '../../domain/listings.js';
-import { authorize, type SignedIn } from '../../domain/policy.js';
+import { authorize, type BorrowDecision, type CallerCirculation, type SignedIn } from '../../domain/policy.js';
 import { firstPage, paths } from '../../hypermedia/uris.js';
 import { renderAuthor } from '../../renderers/author.js';
 import { renderBook } from '../../renderers/book.js';
 import { bookHoldsCollection, booksCollection, copiesCollection } from '../../renderers/collections.js';
 import { renderCopy } from '../../renderers/copy.js';
+import { renderExplanation } from '../../renderers/explanation.js';
 import { renderHold } from '../../renderers/hold.js';
 import { bookInvalidates, loanInvalidates } from '../../renderers/invalidations.js';
 import { renderLoan } from '../../renderers/loan.js';
@@ -74,7 +87,10 @@ export function bookRoutes(app: Hono<AppEnv>): void {
       async GET(c) {
         const id = idParam(c, 'id', 'book');
         const ctx = c.get('ctx');
-        return send(c, renderBook(await bookAsSeenBy(c, id), ctx));
+        return send(
+          c,
+          renderBook(await bookAsSeenBy(c.get('database').db, id, ctx, c.get('clock').now(), { decide: true }), ctx),
+        );
       },
       PUT: changeHandler(storedBook, changeBook.update),
       PATCH: changeHandler(storedBook, changeBook.edit),
@@ -94,21 +110,22 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const { db } = c.get('database');
         const at = c.get('clock').now();
         await settleExpiredHolds(db, { bookId: id, holdDays: ctx.policy.rules.holdDays, at });
-        const book = await bookAsSeenBy(c, id);
+        const book = await bookAsSeenBy(db, id, ctx, at, { decide: true });
         // Who may borrow at all (for a librarian: lend to someone) is settled before the body is read;
         // for whom, once it is.
         borrowBook.authorize(ctx, { book });
         const input = borrowBook.validate(await readOptionalJson(c));
-        const borrowerId = input.borrower_id ?? (ctx.caller as SignedIn).id;
-        borrowBook.authorize(ctx, { book, borrowerId });
-        const { rules } = ctx.policy;
+        const caller = ctx.caller as SignedIn;
+        const borrowerId = input.borrower_id ?? caller.id;
+        borrowBook.authorize(ctx, { book, borrowerId, branchId: input.branch_id });
+        // A librarian lends at their desk (their home branch unless named); a member at the copy's home.
+        const branchId = ctx.policy.lendForOthers(caller) ? (input.branch_id ?? caller.homeBranchId) : undefined;
         const loan = await borrowCopy(db, {
           bookId: id,
           borrowerId,
           copyId: input.copy_id,
-          loanDays: rules.loanDays,
-          maxActiveLoans: rules.maxActiveLoans,
-          holdDays: rules.holdDays,
+          branchId,
+          holdDays: ctx.policy.rules.holdDays,
           at,
         });
         // The answer is the loan, at its own URI.
@@ -124,13 +141,75 @@ export function bookRoutes(app: Hono<AppEnv>): void {
 
   route(
     app,
+    paths.bookExplain,
+    {
+      GET: {
+        summary:
+          'Why a loan of a book would get its terms now: the rule behind each value and the rules considered (a librarian may name `borrower_id`, `copy_id`, `branch_id`)',
+      },
+    },
+    {
+      async GET(c) {
+        const id = idParam(c, 'id', 'book');
+        const ctx = c.get('ctx');
+        const { db } = c.get('database');
+        const { caller } = ctx;
+        if (caller.kind !== 'user') throw new Unauthorized();
+        const book = await bookAsSeenBy(db, id, ctx, c.get('clock').now());
+        const query = explainQuery(c.req.query());
+        const librarian = ctx.policy.lendForOthers(caller);
+        if (!librarian && (query.branch_id !== undefined || (query.borrower_id ?? caller.id) !== caller.id)) {
+          throw new Forbidden('a member asks about their own loans at the copy\u2019s home branch');
+        }
+        const borrower = query.borrower_id === undefined ? caller : await findBorrower(db, { id: query.borrower_id });
+        if (!borrower) {
+          throw new UnprocessableEntity(`borrower_id ${query.borrower_id} names no user`, {
+            borrower_id: 'names no user',
+          });
+        }
+        const copy =
+          query.copy_id !== undefined
+            ? await findCopyOfBook(db, { bookId: id, copyId: query.copy_id })
+            : ((await findCopyToLend(db, { bookId: id, borrowerId: borrower.id })) ??
+              (await findCopyOfBook(db, { bookId: id })));
+        if (!copy) {
+          if (query.copy_id !== undefined) {
+            throw new UnprocessableEntity(`copy_id ${query.copy_id} names no copy of book ${id}`, {
+              copy_id: 'names no copy of this book',
+            });
+          }
+          throw new Conflict(`book ${id} has no copies: there is no loan of it to explain`);
+        }
+        const desk = librarian ? (query.branch_id ?? caller.homeBranchId) : undefined;
+        const decided = await decideBorrow(db, borrower, copy, desk);
+        return send(
+          c,
+          renderExplanation(
+            {
+              of: 'book',
+              bookId: book.id,
+              borrowerId: borrower.id,
+              copyId: copy.id,
+              decision: decided.decision,
+              dueAt: decided.due_at,
+              refusal: lendingRefusalReason(decided.decision, decided.loansInScope),
+            },
+            ctx,
+          ),
+        );
+      },
+    },
+  );
+
+  route(
+    app,
     paths.bookCopies,
     { GET: { summary: 'The copies of a book', listing: copyListingSpec }, POST: addCopy },
     {
       async GET(c) {
         const ctx = c.get('ctx');
         const database = c.get('database');
-        const book = await bookAsSeenBy(c, idParam(c, 'id', 'book'));
+        const book = await bookAsSeenBy(c.get('database').db, idParam(c, 'id', 'book'), ctx, c.get('clock').now());
         const listing = parseListing(copyListingSpec, queryParams(c));
         return sendListing(
           c,
@@ -147,7 +226,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
       async POST(c) {
         const ctx = c.get('ctx');
         const { db } = c.get('database');
-        const book = await bookAsSeenBy(c, idParam(c, 'id', 'book'));
+        const book = await bookAsSeenBy(c.get('database').db, idParam(c, 'id', 'book'), ctx, c.get('clock').now());
         addCopy.authorize(ctx, book);
         const input = addCopy.validate(await readJson(c));
         const copy = await insertCopy(db, {
@@ -172,7 +251,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const id = idParam(c, 'id', 'book');
         authorize(ctx.policy.seeBookHolds(ctx.caller));
         const at = c.get('clock').now();
-        const book = await bookAsSeenBy(c, id);
+        const book = await bookAsSeenBy(database.db, id, ctx, at);
         // The queue as it stands unless asked otherwise: waiting and ready, in queue order.
         const params = queryParams(c);
         const listing = parseListing(holdListingSpec, {
@@ -198,7 +277,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const id = idParam(c, 'id', 'book');
         const at = c.get('clock').now();
         await settleExpiredHolds(db, { bookId: id, holdDays: ctx.policy.rules.holdDays, at });
-        const book = await bookAsSeenBy(c, id);
+        const book = await bookAsSeenBy(db, id, ctx, at, { decide: true });
         holdBook.authorize(ctx, book);
         holdBook.validate(await readOptionalJson(c));
         const { rules } = ctx.policy;
@@ -230,18 +309,49 @@ export function bookRoutes(app: Hono<AppEnv>): void {
   );
 }
 
+/** The explanation's query: whole-number ids, each optional; anything else is a 400 naming it. */
+function explainQuery(params: Record<string, string>) {
+  const ids: { borrower_id?: number; copy_id?: number; branch_id?: number } = {};
+  for (const name of ['borrower_id', 'copy_id', 'branch_id'] as const) {
+    const raw = params[name];
+    if (raw === undefined || raw === '') continue;
+    const id = idOf(raw);
+    if (id === undefined) throw new InvalidInput(`${name} must be a positive whole number`, { [name]: 'not an id' });
+    ids[name] = id;
+  }
+  return ids;
+}
+
+type BookAsSeen = BookRecord &
+  Partial<{ copies_ready: number; lending: BorrowDecision | undefined; holding: LendingDecision | undefined }>;
+
 /**
  * The book as this caller sees it: for a signed-in caller with their own loan and hold of it (which
- * decide borrow and hold), in the same statement; 404 if there is none.
+ * decide borrow and hold), in the same statement; 404 if there is none. With `decide`, also the lending
+ * rules' decision on the caller borrowing it (when a copy is theirs to borrow) or holding it (when none
+ * is on the shelf): what the borrow and hold controls and requests read.
  */
-async function bookAsSeenBy(c: Context<AppEnv>, id: number): Promise<BookRecord & Partial<{ copies_ready: number }>> {
-  const { caller } = c.get('ctx');
-  const { db } = c.get('database');
-  const book =
-    caller.kind === 'user'
-      ? await findBookForCaller(db, { id, callerId: caller.id, at: c.get('clock').now() })
-      : await findBook(db, { id });
+export async function bookAsSeenBy(
+  db: Db,
+  id: number,
+  ctx: RenderContext,
+  at: Date,
+  options: { decide?: boolean } = {},
+): Promise<BookAsSeen> {
+  const { caller } = ctx;
+  const book: BookAsSeen | undefined =
+    caller.kind === 'user' ? await findBookForCaller(db, { id, callerId: caller.id, at }) : await findBook(db, { id });
   if (!book) throw bookNotFound(id);
+  if (!options.decide || caller.kind !== 'user' || !('mine' in book)) return book;
+  const { mine } = book as { mine: CallerCirculation };
+  if (mine.on_loan) return book;
+  if (book.copies_available > 0 || mine.hold?.status === 'ready') {
+    const copy = await findCopyToLend(db, { bookId: id, borrowerId: caller.id });
+    const desk = ctx.policy.lendForOthers(caller) ? caller.homeBranchId : undefined;
+    if (copy) book.lending = await decideBorrow(db, caller, copy, desk);
+  } else if (!mine.hold) {
+    book.holding = await decideHold(db, caller, id, book.copies_total > 0);
+  }
   return book;
 }
 

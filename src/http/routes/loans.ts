@@ -2,7 +2,8 @@
 import type { Context, Hono } from 'hono';
 import { renewLoan, returnLoan } from '../../affordances/loans.js';
 import { renewLoan as extendLoan, returnCopy } from '../../db/queries/circulation.js';
-import { findLoan, listLoansPage, streamLoans } from '../../db/queries/loans.js';
+import { decideRenewal } from '../../db/queries/lending-decisions.js';
+import { findLoan, findLoanTerms, listLoansPage, streamLoans } from '../../db/queries/loans.js';
 import { Conflict, NotFound } from '../../domain/errors.js';
 import { parseListing } from '../../domain/listing.js';
 import { loanListingSpec } from '../../domain/listings.js';
@@ -12,6 +13,7 @@ import { loanAlreadyReturned } from '../../domain/refusals.js';
 import { paths } from '../../hypermedia/uris.js';
 import type { Collection } from '../../renderers/collection.js';
 import { loansCollection } from '../../renderers/collections.js';
+import { type KeptTerms, renderExplanation } from '../../renderers/explanation.js';
 import { loanInvalidates } from '../../renderers/invalidations.js';
 import { renderLoan } from '../../renderers/loan.js';
 import { readJson, readOptionalJson } from '../body.js';
@@ -46,10 +48,13 @@ export function loanRoutes(app: Hono<AppEnv>): void {
       async GET(c) {
         const id = idParam(c, 'id', 'loan');
         const ctx = c.get('ctx');
-        const loan = await findLoan(c.get('database').db, { id });
+        const { db } = c.get('database');
+        const loan = await findLoan(db, { id });
         if (!loan) throw loanNotFound(id);
         authorize(ctx.policy.seeLoan(ctx.caller, loan));
-        return send(c, renderLoan(loan, ctx));
+        // `renew` is offered as a renewal would be decided: by the rules as they stand now.
+        const decision = loan.returned_at === null ? await decideRenewal(db, loan) : undefined;
+        return send(c, renderLoan({ ...loan, decision }, ctx));
       },
       /** Returning is the one change a loan takes: `{"status":"returned"}`. */
       async PATCH(c) {
@@ -82,30 +87,65 @@ export function loanRoutes(app: Hono<AppEnv>): void {
         const { db } = c.get('database');
         const loan = await findLoan(db, { id });
         if (!loan) throw loanNotFound(id);
-        renewLoan.authorize(ctx, loan);
+        // Decided again now: the borrower's category, the copy and the rules as they stand.
+        const decision = loan.returned_at === null ? await decideRenewal(db, loan) : undefined;
+        renewLoan.authorize(ctx, { ...loan, decision });
         renewLoan.validate(await readOptionalJson(c));
-        const { rules } = ctx.policy;
-        const renewed = await extendLoan(db, {
-          id,
-          loanDays: rules.loanDays,
-          maxRenewals: rules.maxRenewals,
-          at: c.get('clock').now(),
-        });
+        const renewed = decision && (await extendLoan(db, { id, decision, at: c.get('clock').now() }));
         if (!renewed) {
           // Something changed since the read (a renewal, a hold, the clock): the fresh state says what.
           const now = await findLoan(db, { id });
           if (!now) throw loanNotFound(id);
-          renewLoan.authorize(ctx, now);
+          renewLoan.authorize(ctx, {
+            ...now,
+            decision: now.returned_at === null ? await decideRenewal(db, now) : undefined,
+          });
           throw new Conflict(`loan ${id} could not be renewed; read it again`);
         }
         const uri = ctx.uris.loan(id);
-        return send(c, renderLoan({ ...renewed, book_held: false }, ctx), {
+        return send(c, renderLoan({ ...loan, ...renewed, book_held: false, decision }, ctx), {
           headers: { 'Content-Location': uri },
           invalidates: [uri],
         });
       },
     },
   );
+
+  route(
+    app,
+    paths.loanExplain,
+    { GET: { summary: 'Why a loan has its terms: the rule behind each value, and the rules considered' } },
+    {
+      async GET(c) {
+        const id = idParam(c, 'id', 'loan');
+        const ctx = c.get('ctx');
+        const { db } = c.get('database');
+        const loan = await findLoan(db, { id });
+        if (!loan) throw loanNotFound(id);
+        authorize(ctx.policy.seeLoan(ctx.caller, loan));
+        const kept = (await findLoanTerms(db, { id })) as NonNullable<Awaited<ReturnType<typeof findLoanTerms>>>;
+        const decision = await decideRenewal(db, loan);
+        return send(c, renderExplanation({ of: 'loan', loanId: id, kept: keptTerms(kept), decision }, ctx));
+      },
+    },
+  );
+}
+
+/** A loan's kept terms as the explanation shows them (a limit of `NULL` is "none"). */
+function keptTerms(row: NonNullable<Awaited<ReturnType<typeof findLoanTerms>>>): KeptTerms {
+  return {
+    terms: {
+      loan_period: { period: row.loan_period, unit: row.loan_period_unit },
+      renewals_allowed: row.renewals_allowed,
+      fine_per_day: row.fine_per_day,
+      grace_days: row.grace_days,
+      fine_cap: row.fine_cap ?? 'none',
+      lost_after_days: row.lost_after_days ?? 'none',
+      lost_charge: row.lost_charge,
+      floating: row.floating,
+    },
+    rules: row.term_rules,
+  };
 }
 
 /** A listing of loans, optionally of one borrower. */

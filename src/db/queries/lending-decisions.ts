@@ -1,0 +1,135 @@
+/**
+ * @module The lending rules' decisions for a book as a borrower reads it: which copy a borrow would lend,
+ * the candidate rules for it, decided by the domain (`domain/lending-rules.ts`). The lending transaction
+ * decides again under the borrower's lock; these answer the controls and the requests' first checks.
+ */
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { decideLending, dueDate, type LendingDecision, type LendingFacts } from '../../domain/lending-rules.js';
+import type { LoanRecord } from '../../domain/loan.js';
+import { renewalFacts } from '../../domain/loan.js';
+import type { BorrowDecision } from '../../domain/policy.js';
+import type { Db } from '../client.js';
+import { copies, holds, loans, users } from '../schema/index.js';
+import { findCandidateRules } from './lending-rules.js';
+
+/** Who borrows: their id and category. */
+export interface Borrower {
+  id: number;
+  patronCategoryId: number;
+}
+
+/** A copy as the lending rules see it. */
+export interface CopyFacts {
+  id: number;
+  item_type_id: number;
+  branch_id: number;
+}
+
+const copyFacts = { id: copies.id, item_type_id: copies.itemTypeId, branch_id: copies.branchId };
+
+/**
+ * The copy a borrow would lend the borrower: the one set aside for their ready hold, else the first on the
+ * shelf (by id), as the lending transaction picks it.
+ */
+export async function findCopyToLend(db: Db, params: { bookId: number; borrowerId: number }) {
+  const setAside = sql`(select "mine"."copy_id" from ${holds} as "mine" where "mine"."book_id" = ${params.bookId}
+    and "mine"."borrower_id" = ${params.borrowerId} and "mine"."status" = 'ready' and "mine"."ready_until" > now())`;
+  const firstOnShelf = sql`(select "shelf"."id" from ${copies} as "shelf" where "shelf"."book_id" = ${params.bookId}
+    and "shelf"."withdrawn_at" is null
+    and not exists (select 1 from ${loans} as "lent" where "lent"."copy_id" = "shelf"."id" and "lent"."returned_at" is null)
+    and not exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = "shelf"."id" and "set_aside"."status" = 'ready')
+    order by "shelf"."id" limit 1)`;
+  const [copy] = await db
+    .select(copyFacts)
+    .from(copies)
+    .where(eq(copies.id, sql`coalesce(${setAside}, ${firstOnShelf})`));
+  return copy;
+}
+
+/** A user as the lending rules see them: their category and home branch. */
+export async function findBorrower(db: Db, params: { id: number }) {
+  const [borrower] = await db
+    .select({ id: users.id, patronCategoryId: users.patronCategoryId, homeBranchId: users.homeBranchId })
+    .from(users)
+    .where(eq(users.id, params.id));
+  return borrower;
+}
+
+/** A copy of the book (the one named, else the first not withdrawn), to explain a loan of it. */
+export async function findCopyOfBook(db: Db, params: { bookId: number; copyId?: number | undefined }) {
+  const [copy] = await db
+    .select(copyFacts)
+    .from(copies)
+    .where(
+      and(
+        eq(copies.bookId, params.bookId),
+        params.copyId === undefined ? isNull(copies.withdrawnAt) : eq(copies.id, params.copyId),
+      ),
+    )
+    .orderBy(asc(copies.id))
+    .limit(1);
+  return copy;
+}
+
+/** The facts of lending `copy` to the borrower at `branchId` (the copy's home branch when absent). */
+export function borrowFacts(borrower: Borrower, copy: CopyFacts, branchId?: number): LendingFacts {
+  return {
+    patron_category_id: borrower.patronCategoryId,
+    item_type_id: copy.item_type_id,
+    loan_branch_id: branchId ?? copy.branch_id,
+    home_branch_id: copy.branch_id,
+  };
+}
+
+/** The decision with the borrower's loans counted in the scope of the rule that caps them. */
+export function withLoansCounted(
+  decision: LendingDecision,
+  loansInScope: Map<number, number>,
+  now: Date,
+): BorrowDecision {
+  return {
+    decision,
+    loansInScope: loansInScope.get(decision.sources.max_loans.id) ?? 0,
+    due_at: dueDate(now, decision.terms.loan_period).toISOString(),
+  };
+}
+
+/** The rules' decision on lending `copy` to the borrower now. */
+export async function decideBorrow(
+  db: Db,
+  borrower: Borrower,
+  copy: CopyFacts,
+  branchId?: number,
+): Promise<BorrowDecision> {
+  const facts = borrowFacts(borrower, copy, branchId);
+  const { rules, loansInScope } = await findCandidateRules(db, facts, borrower.id);
+  return withLoansCounted(decideLending(rules, facts), loansInScope, new Date());
+}
+
+/**
+ * The rules' decision on the borrower holding the book: for its first copy's item type and home branch
+ * (rules of any type and branch only, for a book without copies), picked up at the borrower's branch.
+ */
+export async function decideHold(
+  db: Db,
+  borrower: Borrower & { homeBranchId: number },
+  bookId: number,
+  hasCopies = true,
+): Promise<LendingDecision> {
+  const copy = hasCopies ? await findCopyOfBook(db, { bookId }) : undefined;
+  const facts: LendingFacts = {
+    patron_category_id: borrower.patronCategoryId,
+    item_type_id: copy?.item_type_id ?? null,
+    loan_branch_id: borrower.homeBranchId,
+    home_branch_id: copy?.branch_id ?? null,
+  };
+  const { rules } = await findCandidateRules(db, facts, undefined);
+  return decideLending(rules, facts);
+}
+
+/** The rules' decision on renewing a loan now: its borrower's category now, its copy, where it was lent. */
+export async function decideRenewal(db: Db, loan: LoanRecord): Promise<LendingDecision> {
+  const facts = renewalFacts(loan);
+  const { rules } = await findCandidateRules(db, facts, undefined);
+  return decideLending(rules, facts);
+}
