@@ -20,6 +20,7 @@ import { rowsOf } from '../client.js';
 import { constraintViolation } from '../errors.js';
 import { books, copies, holds, loans, users } from '../schema/index.js';
 import { copyColumns, holdColumns, loanColumns } from './circulation-columns.js';
+import { type CopyPlace, placeOf, rejectedPlace } from './copies.js';
 import { findLoan } from './loans.js';
 import { isoTimestamp } from './sql.js';
 
@@ -299,14 +300,14 @@ export async function cancelHold(db: Db, params: { id: number; holdDays: number 
 /** Adds a copy to a book; it goes to the first waiting hold, if any. 409 for a barcode in use. */
 export async function addCopy(
   db: Db,
-  params: { bookId: number; barcode: string | undefined; holdDays: number },
+  params: { bookId: number; barcode: string | undefined; holdDays: number } & CopyPlace,
 ): Promise<Copy> {
   try {
     return await db.transaction(async (tx) => {
       if (!(await lockBook(tx, params.bookId))) throw new NotFound(`book ${params.bookId} not found`);
       const [inserted] = await tx
         .insert(copies)
-        .values({ bookId: params.bookId, barcode: params.barcode ?? null })
+        .values({ bookId: params.bookId, barcode: params.barcode ?? null, ...placeOf(params) })
         .returning({ id: copies.id });
       await settle(tx, params.bookId, params.holdDays);
       const [copy] = await tx
@@ -319,7 +320,7 @@ export async function addCopy(
     if (constraintViolation(error)?.constraint === 'copies_barcode_idx') {
       throw new Conflict(`barcode ${params.barcode} is already another copy\u2019s`);
     }
-    throw error;
+    return rejectedPlace(error);
   }
 }
 

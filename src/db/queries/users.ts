@@ -1,6 +1,6 @@
 /** @module Reads and writes of users, and who a bearer token belongs to. */
 import { and, eq, sql } from 'drizzle-orm';
-import { Conflict } from '../../domain/errors.js';
+import { Conflict, UnprocessableEntity } from '../../domain/errors.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import { userListingSpec } from '../../domain/listings.js';
 import type { SignedIn } from '../../domain/policy.js';
@@ -11,7 +11,24 @@ import { holds, loans, tokens, users } from '../schema/index.js';
 import { listingTable, readAll, readPage } from './listing.js';
 import { atVersions, rejectedWrite } from './writes.js';
 
-const userColumns = { id: users.id, name: users.name, role: users.role, version: users.version };
+const userColumns = {
+  id: users.id,
+  name: users.name,
+  role: users.role,
+  patron_category_id: users.patronCategoryId,
+  home_branch_id: users.homeBranchId,
+  version: users.version,
+};
+
+/** The columns a write of a user sets: those sent (the defaults, on creation, for the others). */
+function userValues(input: Partial<UserInput>) {
+  return {
+    ...(input.name !== undefined && { name: input.name }),
+    ...(input.role !== undefined && { role: input.role }),
+    ...(input.patron_category_id !== undefined && { patronCategoryId: input.patron_category_id }),
+    ...(input.home_branch_id !== undefined && { homeBranchId: input.home_branch_id }),
+  };
+}
 
 export const userListing = listingTable(userListingSpec, {
   from: users,
@@ -72,7 +89,11 @@ export async function findUser(db: Db, params: { id: number }): Promise<StoredUs
 }
 
 export async function insertUser(db: Db, input: UserInput): Promise<StoredUser> {
-  const [user] = await db.insert(users).values(input).returning(userColumns).catch(rejectedUser);
+  const [user] = await db
+    .insert(users)
+    .values({ ...userValues(input), name: input.name, role: input.role })
+    .returning(userColumns)
+    .catch(rejectedUser);
   return user as StoredUser;
 }
 
@@ -82,7 +103,7 @@ export async function updateUser(
 ): Promise<StoredUser | undefined> {
   const [user] = await db
     .update(users)
-    .set({ ...params.changes, version: sql`${users.version} + 1` })
+    .set({ ...userValues(params.changes), version: sql`${users.version} + 1` })
     .where(atVersions(users, params))
     .returning(userColumns)
     .catch(rejectedUser);
@@ -108,4 +129,10 @@ const rejectedUser = rejectedWrite('user', {
     new Conflict('the catalogue must keep at least one librarian: make another user a librarian first'),
   [OPERATOR_STAYS_LIBRARIAN]: () =>
     new Conflict("this user holds the operator's token (CATALOGUE_ADMIN_TOKEN) and stays a librarian"),
+  users_patron_category_id_patron_categories_id_fk: () =>
+    new UnprocessableEntity('patron_category_id names no patron category', {
+      patron_category_id: 'names no patron category',
+    }),
+  users_home_branch_id_branches_id_fk: () =>
+    new UnprocessableEntity('home_branch_id names no branch', { home_branch_id: 'names no branch' }),
 });
