@@ -17,7 +17,7 @@ import type { Listing, PagedListing } from '../../domain/listing.js';
 import { branchListingSpec, listEntryListingSpec } from '../../domain/listings.js';
 import { defaultEntryStays, entryInUse, listEntryNoun } from '../../domain/refusals.js';
 import type { Database, Db } from '../client.js';
-import { constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
+import { constraintViolation, FOREIGN_KEY_VIOLATION, RESTRICT_VIOLATION } from '../errors.js';
 import { branches, itemTypes, patronCategories } from '../schema/index.js';
 import { type ListingTable, listingTable, readAll, readPage } from './listing.js';
 import { atVersions, rejectedWrite } from './writes.js';
@@ -141,7 +141,8 @@ export async function deleteListEntry(
     .where(atVersions(list.table, params))
     .returning({ id: list.table.id })
     .catch((error: unknown) => {
-      if (constraintViolation(error)?.code === FOREIGN_KEY_VIOLATION) throw entryInUse(list.kind, params.id);
+      const code = constraintViolation(error)?.code;
+      if (code === FOREIGN_KEY_VIOLATION || code === RESTRICT_VIOLATION) throw entryInUse(list.kind, params.id);
       return rejected(list, params.id)(error);
     });
   return deleted.length > 0;
