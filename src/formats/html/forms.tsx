@@ -166,7 +166,7 @@ export const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId
     input = (
       <select {...common}>
         {field.options.map((choice) => (
-          <option value={choice.value} selected={String(field.value ?? '') === choice.value}>
+          <option value={choice.value} selected={field.value !== undefined && String(field.value) === choice.value}>
             {choice.prompt}
           </option>
         ))}
