@@ -232,7 +232,7 @@ describe('users and copies name their category, home branch and item type', () =
     expect(linkHref(me, 'patron_category')).toBeUndefined();
   });
 
-  it('a copy shows and takes branch_id and item_type_id; PATCH moves it, and still withdraws it', async () => {
+  it('a copy shows and takes branch_id and item_type_id; update (PUT) moves it, PATCH still withdraws it', async () => {
     const bookId = await addBook(t, 'Placed Copies', 2001, await addAuthor(t, 'Copy Placer'));
     const dvd = await created('/item-types', { code: 'dvd', name: 'DVD' });
     const north = await created('/branches', { code: 'north', name: 'North' });
@@ -247,24 +247,29 @@ describe('users and copies name their category, home branch and item type', () =
     expect(linkHref(copy, 'branch')).toBe(`/branches/${north.id}`);
     expect(linkHref(copy, 'item_type')).toBe(`/item-types/${dvd.id}`);
     expect(copy.controls.update?.method).toBe('PUT');
+    expect(copy.controls.update?.fields.map((f) => [f.name, f.value])).toEqual([
+      ['branch_id', north.id],
+      ['item_type_id', dvd.id],
+    ]);
     expect(copy.controls.withdraw?.fields.map((f) => f.name)).toEqual(['status']);
 
     await expectError(await t.send('POST', `/books/${bookId}/copies`, { item_type_id: 999999 }), 422, {
       details: ['item_type_id'],
     });
     const main = await defaultOf('/branches');
-    const moved = await t.send('PATCH', `/copies/${copy.id}`, { branch_id: main.id });
+    const moved = await submit(t, controlOf(copy, 'update'), { branch_id: main.id });
     expect(moved.status).toBe(200);
     expect((await json(moved)).branch_id).toBe(main.id);
-    const put = await submit(t, copy.controls.update as NonNullable<Doc['controls']['update']>, {
-      branch_id: north.id,
-    });
-    expect(put.status).toBe(200);
-    await expectError(await t.send('PATCH', `/copies/${copy.id}`, { branch_id: 999999 }), 422, {
+    const back = await t.send('PUT', `/copies/${copy.id}`, { branch_id: north.id });
+    expect(back.status).toBe(200);
+    await expectError(await t.send('PUT', `/copies/${copy.id}`, { branch_id: 999999 }), 422, {
       details: ['branch_id'],
     });
-    await expectError(await t.send('PATCH', `/copies/${copy.id}`, { status: 'withdrawn', branch_id: main.id }), 400);
-    await expectError(await t.as(member.token).send('PATCH', `/copies/${copy.id}`, { branch_id: main.id }), 403);
+    // PATCH withdraws, and takes nothing else.
+    await expectError(await t.send('PATCH', `/copies/${copy.id}`, { status: 'withdrawn', branch_id: main.id }), 400, {
+      details: ['branch_id'],
+    });
+    await expectError(await t.as(member.token).send('PUT', `/copies/${copy.id}`, { branch_id: main.id }), 403);
     const unchanged = await json(await t.request(`/copies/${copy.id}`));
     expect(unchanged).toMatchObject({ branch_id: north.id, item_type_id: dvd.id, status: 'available' });
     // An item type a copy has is in use.

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { authorInputFields } from '../src/domain/author.js';
 import { bookInputFields } from '../src/domain/book.js';
-import { copyChangeInputFields, copyInputFields, copyPlaceInputFields } from '../src/domain/copy.js';
+import { copyInputFields, copyPlaceInputFields, withdrawInputFields } from '../src/domain/copy.js';
 import { cancelInputFields } from '../src/domain/hold.js';
 import type { InputField } from '../src/domain/input.js';
 import { branchInputFields, listEntryInputFields } from '../src/domain/lending-lists.js';
@@ -133,7 +133,7 @@ describe('the OpenAPI document', () => {
       'POST /books/{id}/holds': [[], 'create', false],
       'PATCH /holds/{id}': [cancelInputFields, 'create', true],
       'POST /books/{id}/copies': [copyInputFields, 'create', true],
-      'PATCH /copies/{id}': [copyChangeInputFields, 'change', true],
+      'PATCH /copies/{id}': [withdrawInputFields, 'create', true],
       'PUT /copies/{id}': [copyPlaceInputFields, 'change', true],
       'POST /branches': [branchInputFields, 'create', true],
       'PUT /branches/{id}': [branchInputFields, 'change', true],

@@ -1,12 +1,6 @@
 /** @module The controls on copies: adding one to a book, withdrawing one, moving one to a branch or item type. */
 import type { Book } from '../domain/book.js';
-import {
-  type Copy,
-  copyChangeInputFields,
-  copyInputFields,
-  copyPlaceInputFields,
-  withdrawInputFields,
-} from '../domain/copy.js';
+import { type Copy, copyInputFields, copyPlaceInputFields, withdrawInputFields } from '../domain/copy.js';
 import { paths } from '../hypermedia/uris.js';
 import { affordance } from './affordance.js';
 import type { RenderContext } from './context.js';
@@ -29,16 +23,12 @@ export const addCopy = affordance({
   fields: (ctx) => inputFields(copyInputFields, { choices: placeChoices(ctx) }),
 });
 
-/**
- * Withdrawing is a PATCH of `{"status":"withdrawn"}`; the same PATCH takes a change of the copy's branch
- * and item type instead (status is then left out), as `update` offers it.
- */
 export const withdrawCopy = affordance({
   name: 'withdraw',
   path: paths.copy,
-  summary: 'Withdraw a copy that is not on loan (status alone), or change its branch_id and item_type_id',
-  body: { fields: copyChangeInputFields, mode: 'change' },
-  errors: [409, 422],
+  summary: 'Withdraw a copy that is not on loan',
+  body: { fields: withdrawInputFields, mode: 'create' },
+  errors: [409],
   title: 'Withdraw this copy',
   appears: 'on a copy that is not on loan and not withdrawn, for librarians',
   allows: ({ policy, caller }, copy: Copy) => policy.withdrawCopy(caller, copy),

@@ -41,16 +41,7 @@ export const copyInputFields = [
   ...copyPlaceInputFields,
 ] as const satisfies readonly InputField[];
 
-/** The withdrawal of a copy, as its control offers it. */
+/** What `PATCH /copies/{id}` accepts: withdrawing it. Its branch and item type change with `PUT`. */
 export const withdrawInputFields = [
   { name: 'status', type: 'string', required: true, enum: ['withdrawn'], title: 'Status' },
-] as const satisfies readonly InputField[];
-
-/**
- * What `PATCH /copies/{id}` accepts: its withdrawal (`status`, sent alone), or a change of its branch and
- * item type (as `PUT` takes it).
- */
-export const copyChangeInputFields = [
-  { ...withdrawInputFields[0], required: false },
-  ...copyPlaceInputFields,
 ] as const satisfies readonly InputField[];

@@ -1,13 +1,13 @@
 /**
- * @module A copy: reading it, withdrawing it, and moving it to another branch or item type. A book's copies
- * are listed and added under the book.
+ * @module A copy: reading it, withdrawing it (PATCH), and moving it to another branch or item type (PUT). A
+ * book's copies are listed and added under the book.
  */
 import type { Context, Hono } from 'hono';
 import { changeCopy, withdrawCopy } from '../../affordances/copies.js';
 import { withdrawCopy as markWithdrawn } from '../../db/queries/circulation.js';
 import { findCopy, updateCopyPlace } from '../../db/queries/copies.js';
 import type { Copy } from '../../domain/copy.js';
-import { Conflict, InvalidInput } from '../../domain/errors.js';
+import { Conflict } from '../../domain/errors.js';
 import { paths } from '../../hypermedia/uris.js';
 import { renderCopy } from '../../renderers/copy.js';
 import { readJson } from '../body.js';
@@ -33,19 +33,12 @@ export function copyRoutes(app: Hono<AppEnv>): void {
         changeCopy.authorize(ctx, copy);
         return place(c, copy, changeCopy.validate(await readJson(c)));
       },
-      /** `{"status":"withdrawn"}` withdraws the copy; without `status`, its branch and item type change. */
+      /** Withdrawing is the one change a PATCH makes: `{"status":"withdrawn"}`. */
       async PATCH(c) {
         const copy = await copyIn(c);
         const ctx = c.get('ctx');
-        changeCopy.authorize(ctx, copy);
-        const { status, ...moved } = withdrawCopy.validate(await readJson(c));
-        if (status === undefined) return place(c, copy, moved);
-        if (Object.keys(moved).length > 0) {
-          throw new InvalidInput('status is sent alone: withdraw the copy, or change its branch and item type', {
-            status: 'is sent alone',
-          });
-        }
         withdrawCopy.authorize(ctx, copy);
+        withdrawCopy.validate(await readJson(c));
         const { db } = c.get('database');
         // Conditional on the copy not being lent meanwhile: the fresh state then says why not (lent, or
         // withdrawn by another request); gone with its book, it is not found.
