@@ -221,6 +221,9 @@ describe('users and copies name their category, home branch and item type', () =
     // A user with none named gets the defaults; the branch named by a user is in use.
     const plain = await json(await t.send('POST', '/users', { name: 'Plain Patron', role: 'member' }));
     expect(plain.patron_category_id).toBe((await defaultOf('/patron-categories')).id);
+    // A librarian is staff unless named otherwise, as the migration made every librarian.
+    const librarian = await json(await t.send('POST', '/users', { name: 'New Librarian', role: 'librarian' }));
+    expect(librarian.patron_category_id).toBe(staff.id);
     await expectError(await t.send('DELETE', `/branches/${east.id}`, undefined), 409, { message: /in use/ });
     expect((await json(await t.request(`/branches/${east.id}`))).code).toBe('west');
   });

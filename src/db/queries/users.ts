@@ -7,7 +7,7 @@ import type { SignedIn } from '../../domain/policy.js';
 import type { StoredUser, UserInput } from '../../domain/user.js';
 import type { Database, Db } from '../client.js';
 import { prepared } from '../prepared.js';
-import { holds, loans, tokens, users } from '../schema/index.js';
+import { holds, loans, patronCategories, tokens, users } from '../schema/index.js';
 import { listingTable, readAll, readPage } from './listing.js';
 import { atVersions, rejectedWrite } from './writes.js';
 
@@ -88,10 +88,21 @@ export async function findUser(db: Db, params: { id: number }): Promise<StoredUs
   return user;
 }
 
+/**
+ * A librarian is staff unless a category is named, as the migration made every librarian (staff are not
+ * capped, as librarians never were); a library without a `staff` category gives them its default.
+ */
+const staffCategory = sql<number>`coalesce((select ${patronCategories.id} from ${patronCategories} where ${patronCategories.code} = 'staff'), default_patron_category())`;
+
 export async function insertUser(db: Db, input: UserInput): Promise<StoredUser> {
   const [user] = await db
     .insert(users)
-    .values({ ...userValues(input), name: input.name, role: input.role })
+    .values({
+      ...(input.role === 'librarian' && { patronCategoryId: staffCategory }),
+      ...userValues(input),
+      name: input.name,
+      role: input.role,
+    })
     .returning(userColumns)
     .catch(rejectedUser);
   return user as StoredUser;
