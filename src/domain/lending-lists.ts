@@ -29,9 +29,8 @@ export interface StoredListEntry extends ListEntry {
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
-/** The longest code, and the shape the database checks (`<list>_code_format`). */
+/** The longest code, and in words the shape the database checks (`<list>_code_format`). */
 export const CODE_MAX_LENGTH = 32;
-export const CODE_FORMAT = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 export const CODE_RULE = `1 to ${CODE_MAX_LENGTH} lowercase letters, digits, _ or -, starting with a letter or digit`;
 
 /** What every list's entries take; `is_default: true` makes the entry its list's default. */
@@ -55,10 +54,8 @@ export const branchInputFields = [
   },
 ] as const satisfies readonly InputField[];
 
-export type ListEntryInput = InputOf<typeof listEntryInputFields>;
-export type BranchInput = InputOf<typeof branchInputFields>;
 /** What a write of any list carries, once checked. */
-export type ListEntryWrite = Partial<ListEntryInput> & { open_days?: Weekday[] };
+export type ListEntryWrite = Partial<InputOf<typeof listEntryInputFields>> & { open_days?: Weekday[] };
 
 /** The ISO numbers of weekdays named, in week order; a branch open on no day is refused. */
 export function isoWeekdays(days: readonly Weekday[]): number[] {
