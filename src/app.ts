@@ -30,6 +30,8 @@ import { copyRoutes } from './http/routes/copies.js';
 import { descriptionRoutes } from './http/routes/description.js';
 import { holdRoutes } from './http/routes/holds.js';
 import { importRoutes } from './http/routes/imports.js';
+import { lendingListRoutes } from './http/routes/lending-lists.js';
+import { loanRuleRoutes } from './http/routes/loan-rules.js';
 import { loanRoutes } from './http/routes/loans.js';
 import { mcpRoutes } from './http/routes/mcp.js';
 import { healthRoutes, rootRoutes } from './http/routes/root.js';
@@ -43,7 +45,7 @@ import { createLogger, type Logger } from './log.js';
 import { oaiPmhRoutes } from './protocols/oai-pmh/index.js';
 
 /** The settings the app itself reads, as configuration gives them. */
-const APP_SETTINGS = ['publicUrl', 'access', 'rateLimits', 'changes', 'oai', 'importMaxBytes'] as const;
+const APP_SETTINGS = ['publicUrl', 'access', 'rateLimits', 'changes', 'oai', 'importMaxBytes', 'currency'] as const;
 export type AppSettings = Pick<Config, (typeof APP_SETTINGS)[number]>;
 
 /**
@@ -131,6 +133,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   copyRoutes(app);
   holdRoutes(app);
   userRoutes(app);
+  lendingListRoutes(app);
+  loanRuleRoutes(app, { currency: settings.currency });
   changeRoutes(app, {
     streams: options.changeStreams ?? new ChangeStreams(options.database, changeStreamOptions(settings.changes)),
     retentionDays: settings.changes.retentionDays,

@@ -69,6 +69,14 @@ function oneOf<const T extends string>(...choices: T[]): z.ZodType<T, string> {
   return z.enum(choices as [T, ...T[]], { error: `must be one of ${choices.join(', ')}` });
 }
 
+/** An ISO 4217 currency code the platform knows (`EUR`, `GBP`), as three capitals. */
+const currencyCode = z
+  .string()
+  .regex(/^[A-Z]{3}$/, { error: 'must be an ISO 4217 currency code, three capital letters (EUR, GBP, USD)' })
+  .refine((code) => Intl.supportedValuesOf('currency').includes(code), {
+    error: 'is not an ISO 4217 currency code known to this platform',
+  });
+
 const trueOrFalse = oneOf('true', 'false').transform((value) => value === 'true');
 
 /**
@@ -241,6 +249,10 @@ export const environment = z.object({
         "the library's IANA time zone (e.g. `Europe/London`): where a due date's day ends and a branch's closed dates fall",
     },
   ),
+  CATALOGUE_CURRENCY: setting(currencyCode, {
+    default: 'EUR',
+    meaning: 'the library\u2019s currency (ISO 4217): fines and charges are whole amounts of its minor unit (cents)',
+  }),
   CATALOGUE_RATE_LIMITS: setting(rateLimits, {
     default: RATE_LIMITS,
     meaning: 'per-caller quotas a minute for searches, unpaged streams and writes; `off` for none',
@@ -365,6 +377,8 @@ const configSchema = environment.transform((env, ctx) => {
     },
     /** Largest file an import takes over HTTP, in bytes. */
     importMaxBytes: env.CATALOGUE_IMPORT_MAX_BYTES,
+    /** The library's currency (ISO 4217): money in the lending rules is in its minor units. */
+    currency: env.CATALOGUE_CURRENCY,
   };
 });
 

@@ -157,7 +157,12 @@ describe('a validated body', () => {
       branch_id?: number;
     }>();
     expectTypeOf(returnLoan.validate).returns.toEqualTypeOf<{ status: 'returned' }>();
-    expectTypeOf(addUser.validate).returns.toEqualTypeOf<{ name: string; role: Role }>();
+    expectTypeOf(addUser.validate).returns.toEqualTypeOf<{
+      name: string;
+      role: Role;
+      patron_category_id?: number;
+      home_branch_id?: number;
+    }>();
   });
 
   it('is what was sent, once every field is checked against its declaration', () => {

@@ -354,6 +354,7 @@ describe('a closed catalogue (publicReads: false)', () => {
       'oai-pmh',
       'me',
       'loans',
+      'branches',
       'profile',
       'service-desc',
       'mcp',
@@ -731,6 +732,9 @@ describe('users', () => {
     { rel: 'holds', href: `/users/${id}/holds?page=1&per_page=20` },
     { rel: 'tokens', href: `/users/${id}/tokens` },
     ...(librarian ? [{ rel: 'collection', href: '/users?page=1&per_page=20' }] : []),
+    // The default patron category (librarians only) and home branch (issue 45).
+    ...(librarian ? [{ rel: 'patron_category', href: '/patron-categories/1' }] : []),
+    { rel: 'home_branch', href: '/branches/1' },
   ];
 
   it('a librarian creates a user: 201, Location, the user with links and update/edit controls', async () => {
@@ -738,13 +742,24 @@ describe('users', () => {
     expect(response.status).toBe(201);
     const body = await json<UserDocument>(response);
     expect(response.headers.get('location')).toBe(`/users/${body.id}`);
-    expect(Object.keys(body)).toEqual(['id', 'name', 'role', 'links', 'controls']);
+    expect(Object.keys(body)).toEqual([
+      'id',
+      'name',
+      'role',
+      'patron_category_id',
+      'home_branch_id',
+      'links',
+      'controls',
+    ]);
     expect(body).toMatchObject({ name: 'Userly Newcomer', role: 'member' });
     expect(linkPairs(body)).toEqual(userLinks(body.id, true));
     expect(Object.keys(body.controls).sort()).toEqual(['edit', 'update']);
     const fields = (required: boolean, name: string, role: string) => [
       expect.objectContaining({ name: 'name', type: 'string', required, maxLength: 200, value: name }),
       expect.objectContaining({ name: 'role', type: 'string', required, enum: ['librarian', 'member'], value: role }),
+      // Picked from the lists, prefilled with the defaults the user got.
+      expect.objectContaining({ name: 'patron_category_id', type: 'integer', required: false, value: 1 }),
+      expect.objectContaining({ name: 'home_branch_id', type: 'integer', required: false, value: 1 }),
     ];
     expect(body.controls.update).toMatchObject({ href: `/users/${body.id}`, method: 'PUT' });
     expect(body.controls.update?.fields).toEqual(fields(false, 'Userly Newcomer', 'member'));
@@ -756,7 +771,14 @@ describe('users', () => {
     expect(read.headers.get('etag')).toMatch(/^"[^"]+"$/);
     expect(await json<UserDocument>(read)).toEqual(body);
     expect(await usersNamed(t, 'Userly Newcomer')).toEqual([
-      { id: body.id, name: 'Userly Newcomer', role: 'member', links: expect.any(Array) },
+      {
+        id: body.id,
+        name: 'Userly Newcomer',
+        role: 'member',
+        patron_category_id: 1,
+        home_branch_id: 1,
+        links: expect.any(Array),
+      },
     ]);
     // A fresh user holds no token until one is made.
     expect((await json<PageDoc<TokenDocument>>(await t.request(`/users/${body.id}/tokens`))).data).toEqual([]);
@@ -789,7 +811,14 @@ describe('users', () => {
     expect(all.status).toBe(200);
     const items = await json<CollectionDocument<UserDocument>>(all);
     const item = items.find((user: { id: number }) => user.id === id);
-    expect(item).toEqual({ id, name: 'Userly Listed', role: 'member', links: expect.any(Array) });
+    expect(item).toEqual({
+      id,
+      name: 'Userly Listed',
+      role: 'member',
+      patron_category_id: 1,
+      home_branch_id: 1,
+      links: expect.any(Array),
+    });
     expect(items.map((user: { id: number }) => user.id)).toContain(librarianId);
     const page = await json<PageDoc<UserDocument>>(await t.request('/users?page=1&per_page=100'));
     expect(page.data.map((user: { id: number }) => user.id)).toContain(id);
@@ -797,6 +826,8 @@ describe('users', () => {
     expect(page.controls.create?.fields.map((f: { name: string; required: boolean }) => [f.name, f.required])).toEqual([
       ['name', true],
       ['role', true],
+      ['patron_category_id', false],
+      ['home_branch_id', false],
     ]);
     const members = await json<CollectionDocument<UserDocument>>(await t.request('/users?filter=role:member'));
     expect(members.length).toBeGreaterThan(0);

@@ -113,7 +113,8 @@ describe('circulation', () => {
       expect(page.data).toHaveLength(1);
       const create = controlOf(page, 'create');
       expect(create).toMatchObject({ method: 'POST' });
-      expect(create.fields.map((f) => f.name)).toEqual(['barcode']);
+      // Its branch and item type are the defaults unless named (issue 45).
+      expect(create.fields.map((f) => f.name)).toEqual(['barcode', 'branch_id', 'item_type_id']);
 
       const withBarcode = await submit(t, create, { barcode: '  LIB-0001 ' });
       expect(withBarcode.status).toBe(201);

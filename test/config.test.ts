@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       connections: { idleSeconds: 5, headersSeconds: 20, requestSeconds: 30, maxConnections: 512 },
       oai: { repositoryId: undefined, adminEmail: undefined, pageSize: 100 },
       importMaxBytes: 256 * 1024 * 1024,
+      currency: 'EUR',
     });
   });
 
@@ -36,6 +37,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ CATALOGUE_TIME_ZONE: '' }).timeZone).toBe('UTC');
     for (const wrong of ['Europe/Atlantis', 'GMT+25', 'London']) {
       expect(() => loadConfig({ CATALOGUE_TIME_ZONE: wrong }), wrong).toThrow(/CATALOGUE_TIME_ZONE.*IANA time zone/);
+    }
+  });
+
+  it('CATALOGUE_CURRENCY: an ISO 4217 code the platform knows, EUR by default', () => {
+    expect(loadConfig({ CATALOGUE_CURRENCY: 'GBP' }).currency).toBe('GBP');
+    expect(loadConfig({ CATALOGUE_CURRENCY: '' }).currency).toBe('EUR');
+    for (const bad of ['eur', 'EURO', 'E1R', 'XYZ']) {
+      expect(() => loadConfig({ CATALOGUE_CURRENCY: bad }), bad).toThrow(/CATALOGUE_CURRENCY/);
     }
   });
 

@@ -467,6 +467,7 @@ describe('golden HAL and HAL-FORMS documents', () => {
         {
           me: { href: `/users/${member.id}`, title: 'Tenar' },
           loans: { href: '/loans?page=1&per_page=20', title: 'My loans' },
+          branches: { href: '/branches?page=1&per_page=20', title: 'Branches' },
         },
         { default: bookSearch, search: bookSearch },
       ),
@@ -476,6 +477,10 @@ describe('golden HAL and HAL-FORMS documents', () => {
           loans: { href: '/loans?page=1&per_page=20', title: 'Loans' },
           overdue: { href: '/loans?filter=status%3Aoverdue&page=1&per_page=20', title: 'Overdue loans' },
           users: { href: '/users?page=1&per_page=20', title: 'Users' },
+          branches: { href: '/branches?page=1&per_page=20', title: 'Branches' },
+          patron_categories: { href: '/patron-categories?page=1&per_page=20', title: 'Patron categories' },
+          item_types: { href: '/item-types?page=1&per_page=20', title: 'Item types' },
+          loan_rules: { href: '/loan-rules?page=1&per_page=20', title: 'Lending rules' },
         },
         { default: bookSearch, search: bookSearch },
       ),

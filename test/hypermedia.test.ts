@@ -144,7 +144,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
       ]);
     });
 
-    it('adds me and loans for a member, exactly', async () => {
+    it('adds me, loans and branches for a member, exactly', async () => {
       const member = await addUser(t, 'Rootwise Member');
       const root = await fetchDoc(t.as(member.token), '/');
       expect(linkPairs(root)).toEqual([
@@ -157,13 +157,14 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'oai-pmh', href: '/oai' },
         { rel: 'me', href: `/users/${member.id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
+        { rel: 'branches', href: '/branches?page=1&per_page=20' },
         ...descriptions,
       ]);
       const me = await fetchDoc(t.as(member.token), link(root, 'me'));
       expect(me).toMatchObject({ id: member.id, name: 'Rootwise Member', role: 'member' });
     });
 
-    it('adds me, loans, overdue and users for a librarian, exactly', async () => {
+    it('adds me, loans, overdue, users and the lending lists and rules for a librarian, exactly', async () => {
       const id = await librarianId(t);
       const root = await fetchDoc(t, '/');
       expect(linkPairs(root)).toEqual([
@@ -178,6 +179,10 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         { rel: 'overdue', href: '/loans?filter=status%3Aoverdue&page=1&per_page=20' },
         { rel: 'users', href: '/users?page=1&per_page=20' },
+        { rel: 'branches', href: '/branches?page=1&per_page=20' },
+        { rel: 'patron_categories', href: '/patron-categories?page=1&per_page=20' },
+        { rel: 'item_types', href: '/item-types?page=1&per_page=20' },
+        { rel: 'loan_rules', href: '/loan-rules?page=1&per_page=20' },
         ...descriptions,
       ]);
       const me = await fetchDoc(t, link(root, 'me'));
@@ -693,6 +698,10 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
       { rel: 'loans', href: `${base}/loans?page=1&per_page=20` },
       { rel: 'overdue', href: `${base}/loans?filter=status%3Aoverdue&page=1&per_page=20` },
       { rel: 'users', href: `${base}/users?page=1&per_page=20` },
+      { rel: 'branches', href: `${base}/branches?page=1&per_page=20` },
+      { rel: 'patron_categories', href: `${base}/patron-categories?page=1&per_page=20` },
+      { rel: 'item_types', href: `${base}/item-types?page=1&per_page=20` },
+      { rel: 'loan_rules', href: `${base}/loan-rules?page=1&per_page=20` },
       { rel: 'profile', href: `${base}/profile` },
       { rel: 'service-desc', href: `${base}/openapi.json` },
       { rel: 'mcp', href: `${base}/mcp` },

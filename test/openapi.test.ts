@@ -8,11 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { authorInputFields } from '../src/domain/author.js';
 import { bookInputFields } from '../src/domain/book.js';
-import { copyInputFields, withdrawInputFields } from '../src/domain/copy.js';
+import { copyInputFields, copyPlaceInputFields, withdrawInputFields } from '../src/domain/copy.js';
 import { cancelInputFields } from '../src/domain/hold.js';
 import type { InputField } from '../src/domain/input.js';
+import { branchInputFields, listEntryInputFields } from '../src/domain/lending-lists.js';
 import { MAX_PAGE, MAX_PER_PAGE, MAX_QUERY_PARAM_LENGTH } from '../src/domain/limits.js';
 import { borrowInputFields, returnInputFields } from '../src/domain/loan.js';
+import { loanRuleInputFields } from '../src/domain/loan-rule.js';
 import { sessionInputFields } from '../src/domain/session.js';
 import { tokenInputFields } from '../src/domain/token.js';
 import { userInputFields } from '../src/domain/user.js';
@@ -133,6 +135,19 @@ describe('the OpenAPI document', () => {
       'PATCH /holds/{id}': [cancelInputFields, 'create', true],
       'POST /books/{id}/copies': [copyInputFields, 'create', true],
       'PATCH /copies/{id}': [withdrawInputFields, 'create', true],
+      'PUT /copies/{id}': [copyPlaceInputFields, 'change', true],
+      'POST /branches': [branchInputFields, 'create', true],
+      'PUT /branches/{id}': [branchInputFields, 'change', true],
+      'PATCH /branches/{id}': [branchInputFields, 'change', true],
+      'POST /patron-categories': [listEntryInputFields, 'create', true],
+      'PUT /patron-categories/{id}': [listEntryInputFields, 'change', true],
+      'PATCH /patron-categories/{id}': [listEntryInputFields, 'change', true],
+      'POST /item-types': [listEntryInputFields, 'create', true],
+      'PUT /item-types/{id}': [listEntryInputFields, 'change', true],
+      'PATCH /item-types/{id}': [listEntryInputFields, 'change', true],
+      'POST /loan-rules': [loanRuleInputFields, 'create', true],
+      'PUT /loan-rules/{id}': [loanRuleInputFields, 'change', true],
+      'PATCH /loan-rules/{id}': [loanRuleInputFields, 'change', true],
       'POST /users': [userInputFields, 'create', true],
       'PUT /users/{id}': [userInputFields, 'change', true],
       'PATCH /users/{id}': [userInputFields, 'change', true],
@@ -160,6 +175,16 @@ describe('the OpenAPI document', () => {
       for (const field of fields) {
         const declared = schema.properties[field.name];
         const where = `${key} ${field.name}`;
+        if (field.unlimited) {
+          // An integer, or "none" for no limit (and null where it may be unset).
+          expect(declared.title, where).toBe(field.title);
+          expect(declared.anyOf, where).toEqual([
+            { type: 'integer', minimum: field.min, maximum: field.max },
+            { const: 'none', description: 'no limit' },
+            ...(field.nullable ? [{ type: 'null' }] : []),
+          ]);
+          continue;
+        }
         const type = field.type === 'date' ? 'string' : field.type;
         // A field null may clear is of its type or null; a list's bounds are its values'.
         const property = field.multiple ? { ...declared.items, title: declared.title } : declared;

@@ -67,6 +67,15 @@ beforeAll(async () => {
   expect(copies.data).toHaveLength(1);
   const copy = linkOf(present(copies.data[0], 'the copy'), 'self').href;
 
+  // The lending lists and rules, each with an entry besides its default, which a librarian may delete.
+  const east = (await json<{ id: number }>(await t.send('POST', '/branches', { code: 'east', name: 'East' }))).id;
+  const dvd = (await json<{ id: number }>(await t.send('POST', '/item-types', { code: 'dvd', name: 'DVD' }))).id;
+  const child = (
+    await json<{ id: number }>(await t.send('POST', '/patron-categories', { code: 'child', name: 'Child' }))
+  ).id;
+  const rule = (await json<{ id: number }>(await t.send('POST', '/loan-rules', { item_type_id: dvd, loan_period: 7 })))
+    .id;
+
   const callers: Record<string, TestClient> = { anonymous: t.anonymous, member: asMember, librarian: t };
   const paths = [
     '/',
@@ -91,6 +100,14 @@ beforeAll(async () => {
     `/users/${member.id}/holds?page=1`,
     `/users/${member.id}/tokens`,
     token,
+    '/branches?page=1',
+    `/branches/${east}`,
+    '/patron-categories?page=1',
+    `/patron-categories/${child}`,
+    '/item-types?page=1',
+    `/item-types/${dvd}`,
+    '/loan-rules?page=1',
+    `/loan-rules/${rule}`,
   ];
   for (const [who, client] of Object.entries(callers)) {
     for (const path of paths) {

@@ -952,7 +952,8 @@ const resourceCases: ResourceCase[] = [
     name: 'a copy on the shelf',
     make: async (w) => ({ href: `/copies/${await firstCopyOf(w.t, await freshBookIn(w))}` }),
     status: publicDoc,
-    controls: { anonymous: [], member: [], otherMember: [], librarian: ['withdraw'] },
+    // A librarian moves any copy to another branch or item type (`update`), and withdraws one on the shelf.
+    controls: { anonymous: [], member: [], otherMember: [], librarian: ['update', 'withdraw'] },
   },
   {
     name: 'a copy on loan',
@@ -964,7 +965,7 @@ const resourceCases: ResourceCase[] = [
       return { href, unoffered: [{ control: 'withdraw', method: 'PATCH', href, body: { status: 'withdrawn' } }] };
     },
     status: publicDoc,
-    controls: { anonymous: [], member: [], otherMember: [], librarian: [] },
+    controls: { anonymous: [], member: [], otherMember: [], librarian: ['update'] },
   },
   {
     name: 'a withdrawn copy',
@@ -975,7 +976,7 @@ const resourceCases: ResourceCase[] = [
       return { href, unoffered: [{ control: 'withdraw', method: 'PATCH', href, body: { status: 'withdrawn' } }] };
     },
     status: publicDoc,
-    controls: { anonymous: [], member: [], otherMember: [], librarian: [] },
+    controls: { anonymous: [], member: [], otherMember: [], librarian: ['update'] },
   },
   {
     name: "a book's queue of holds",
@@ -1345,9 +1346,12 @@ describe('controls shown ⇔ allowed, for every caller and resource', () => {
       const librarianRoot = await json<Doc>(await worldClient(w, 'librarian').request('/'));
       const expectedRels = {
         anonymous: ['self', 'books', 'authors', 'search', 'suggestions', 'changes'],
-        member: ['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans'],
-        otherMember: ['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans'],
-        librarian: ['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans', 'overdue', 'users'],
+        member: ['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans', 'branches'],
+        otherMember: ['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans', 'branches'],
+        librarian: [
+          ...['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans', 'overdue', 'users'],
+          ...['branches', 'patron_categories', 'item_types', 'loan_rules'],
+        ],
       }[role].concat('oai-pmh', 'profile', 'service-desc', 'mcp');
       expect(root.links.map((l) => l.rel).sort()).toEqual([...expectedRels].sort());
       for (const link of root.links.filter((l) => !l.templated)) {

@@ -59,6 +59,7 @@ function fieldOf(
   if (definition.multiple !== undefined) field.multiple = definition.multiple;
   if (definition.maxItems !== undefined) field.maxItems = definition.maxItems;
   if (definition.nullable !== undefined) field.nullable = definition.nullable;
+  if (definition.unlimited !== undefined) field.unlimited = definition.unlimited;
   if (definition.title !== undefined) field.title = definition.title;
   if (value !== undefined) field.value = value;
   if (options !== undefined) field.options = options;
@@ -125,6 +126,21 @@ export function authorOptions({ uris }: RenderContext): RemoteOptions {
 /** Where the valid values of `borrower_id` come from: every user's id and name. */
 export function userOptions({ uris }: RenderContext): RemoteOptions {
   return { href: uris.users({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
+}
+
+/** Where the valid values of a `branch_id` come from: every branch's id and name. */
+export function branchOptions({ uris }: RenderContext): RemoteOptions {
+  return { href: uris.branches({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
+}
+
+/** Where the valid values of an `item_type_id` come from: every item type's id and name. */
+export function itemTypeOptions({ uris }: RenderContext): RemoteOptions {
+  return { href: uris.itemTypes({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
+}
+
+/** Where the valid values of a `patron_category_id` come from: every patron category's id and name. */
+export function patronCategoryOptions({ uris }: RenderContext): RemoteOptions {
+  return { href: uris.patronCategories({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
 }
 
 /** The book's copies on the shelf, by id and label. */

@@ -5,22 +5,34 @@ import { userInputFields } from '../domain/user.js';
 import { paths } from '../hypermedia/uris.js';
 import { affordance } from './affordance.js';
 import { changeAffordances } from './change.js';
+import type { RenderContext } from './context.js';
+import { branchOptions, inputFields, patronCategoryOptions } from './fields.js';
+
+/** A user's patron category and home branch are picked from those lists. */
+const userChoices = (ctx: RenderContext) => ({
+  patron_category_id: patronCategoryOptions(ctx),
+  home_branch_id: branchOptions(ctx),
+});
 
 export const addUser = affordance({
   name: 'create',
   path: paths.users,
-  summary: 'Add a user',
+  summary: 'Add a user (the default patron category and branch unless named)',
+  errors: [422],
   body: { fields: userInputFields, mode: 'create' },
   title: 'Add a user',
   appears: 'on the users collection, for librarians',
   allows: ({ policy, caller }) => policy.manageUsers(caller),
   href: ({ uris }) => uris.users(),
+  fields: (ctx) => inputFields(userInputFields, { choices: userChoices(ctx) }),
 });
 
 export const changeUser = changeAffordances({
   noun: 'user',
   path: paths.user,
   fields: userInputFields,
+  choices: userChoices,
+  errors: [409, 422],
   appears: 'on a user, for librarians',
   allows: ({ policy, caller }) => policy.manageUsers(caller),
   href: ({ uris }, user) => uris.user(user.id),

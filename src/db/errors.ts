@@ -21,6 +21,8 @@ export function constraintViolation(error: unknown): ConstraintViolation | undef
 }
 
 export const FOREIGN_KEY_VIOLATION = '23503';
+/** A foreign key declared `ON DELETE RESTRICT` refuses with this code rather than 23503. */
+export const RESTRICT_VIOLATION = '23001';
 export const CHECK_VIOLATION = '23514';
 
 /** Why a database error means "not now" rather than "wrong": the 503 cases. */

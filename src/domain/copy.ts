@@ -1,6 +1,6 @@
 /** @module Copies: the lendable items of a book, each with an optional barcode unique in the library. */
 import type { InputField } from './input.js';
-import { BARCODE_MAX_LENGTH } from './limits.js';
+import { BARCODE_MAX_LENGTH, INT4_MAX } from './limits.js';
 
 /**
  * Where a copy is: on the shelf for anyone, lent, set aside for a ready hold, or withdrawn from the
@@ -18,6 +18,10 @@ export interface Copy {
   status: CopyStatus;
   /** While lent: when it is due back. Never who has it. */
   due_at: string | null;
+  /** Its home branch, where it is shelved. */
+  branch_id: number;
+  /** What kind of item it is, for the lending rules. */
+  item_type_id: number;
 }
 
 /** What a person picks a copy by: its barcode, or its number when it has none. */
@@ -25,12 +29,19 @@ export function copyLabel(copy: Pick<Copy, 'id' | 'barcode'>): string {
   return copy.barcode ?? `Copy ${copy.id}`;
 }
 
+/** Where a copy belongs and what kind it is: the default branch and item type unless named. */
+export const copyPlaceInputFields = [
+  { name: 'branch_id', type: 'integer', required: false, min: 1, max: INT4_MAX, title: 'Home branch' },
+  { name: 'item_type_id', type: 'integer', required: false, min: 1, max: INT4_MAX, title: 'Item type' },
+] as const satisfies readonly InputField[];
+
 /** What `POST /books/{id}/copies` accepts. */
 export const copyInputFields = [
   { name: 'barcode', type: 'string', required: false, maxLength: BARCODE_MAX_LENGTH, title: 'Barcode' },
+  ...copyPlaceInputFields,
 ] as const satisfies readonly InputField[];
 
-/** What `PATCH /copies/{id}` accepts: a copy's one change is its withdrawal. */
+/** What `PATCH /copies/{id}` accepts: withdrawing it. Its branch and item type change with `PUT`. */
 export const withdrawInputFields = [
   { name: 'status', type: 'string', required: true, enum: ['withdrawn'], title: 'Status' },
 ] as const satisfies readonly InputField[];

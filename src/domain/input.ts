@@ -45,6 +45,7 @@ export const inputFieldSchema = z.object({
   multiple: z.boolean().optional().describe('The value is a list (a JSON array) of values of the type.'),
   maxItems: z.int().optional().describe('Most values a list may hold.'),
   nullable: z.boolean().optional().describe('null is accepted, and clears the value.'),
+  unlimited: z.boolean().optional().describe('The text "none" is accepted too, for no limit (an integer field).'),
   title: z.string().optional().describe('Human-readable label.'),
 });
 
@@ -56,7 +57,11 @@ export type InputField = z.infer<typeof inputFieldSchema>;
  */
 type ValueOf<F extends InputField> =
   | (F extends { multiple: true } ? OneValueOf<F>[] : OneValueOf<F>)
-  | (F extends { nullable: true } ? null : never);
+  | (F extends { nullable: true } ? null : never)
+  | (F extends { unlimited: true } ? typeof NO_LIMIT : never);
+
+/** What an `unlimited` field takes for "no limit". */
+export const NO_LIMIT = 'none';
 
 type OneValueOf<F extends InputField> = F['type'] extends 'integer'
   ? number
@@ -212,6 +217,7 @@ function typedFormValues(
 /** Returns what is wrong with one value, or undefined when it is acceptable. */
 export function checkValue(field: InputField, value: unknown): string | undefined {
   if (value === null && field.nullable) return undefined;
+  if (value === NO_LIMIT && field.unlimited) return undefined;
   if (!field.multiple) return checkOneValue(field, value);
   if (!Array.isArray(value)) return `must be a list (a JSON array), each value ${describeType(field.type)}`;
   if (field.maxItems !== undefined && value.length > field.maxItems) {
@@ -245,7 +251,9 @@ function checkOneValue(field: InputField, value: unknown): string | undefined {
       return undefined;
     }
     case 'integer': {
-      if (typeof value !== 'number' || !Number.isInteger(value)) return 'must be an integer';
+      if (typeof value !== 'number' || !Number.isInteger(value)) {
+        return field.unlimited ? `must be an integer or "${NO_LIMIT}"` : 'must be an integer';
+      }
       return checkRange(field, value);
     }
     case 'boolean':

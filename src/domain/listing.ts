@@ -70,6 +70,8 @@ export interface IntegerSteps {
 export interface TextFilter {
   type: 'string';
   format?: FieldFormat;
+  /** A shape the text must have, and the rule in words for the refusal (`an id, or any`). */
+  pattern?: { test: RegExp; rule: string };
 }
 
 export interface SortKey {
@@ -330,6 +332,8 @@ function filterText(field: string, filter: TextFilter, text: string): string {
   }
   const trimmed = text.trim();
   if (trimmed === '') throw invalid('filter', `${field} must not be blank`);
+  if (filter.pattern && !filter.pattern.test.test(trimmed))
+    throw invalid('filter', `${field} must be ${filter.pattern.rule}`);
   return trimmed;
 }
 

@@ -4,6 +4,7 @@
  */
 import { DECADE_MAX, DECADE_MIN, FACET_NAMES } from './facets.js';
 import type { ListingSpec, SortChoice } from './listing.js';
+import { LOAN_RULE_FIELDS } from './loan-rule.js';
 
 /** A search's own order: the best matches first; without search words, the order items were added in. */
 const relevance: SortChoice = { value: '', prompt: 'Relevance' };
@@ -57,7 +58,7 @@ export const authorListingSpec = {
 export const userListingSpec = {
   fields: { id: 'integer', name: 'string' },
   filters: { role: ['librarian', 'member'] },
-  extraFields: ['role'],
+  extraFields: ['role', 'patron_category_id', 'home_branch_id'],
   author: false,
   sortChoices: byName,
 } satisfies ListingSpec;
@@ -87,7 +88,17 @@ export const tokenListingSpec = {
 export const copyListingSpec = {
   fields: { id: 'integer' },
   filters: { status: ['available', 'on_loan', 'on_hold', 'withdrawn'] },
-  extraFields: ['book_id', 'barcode', 'label', 'added_at', 'withdrawn_at', 'status', 'due_at'],
+  extraFields: [
+    'book_id',
+    'barcode',
+    'label',
+    'added_at',
+    'withdrawn_at',
+    'status',
+    'due_at',
+    'branch_id',
+    'item_type_id',
+  ],
   author: false,
   search: false,
 } satisfies ListingSpec;
@@ -100,4 +111,43 @@ export const holdListingSpec = {
   extraFields: ['placed_at', 'status', 'position', 'copy_id', 'ready_until', 'ended_at', 'loan_id'],
   author: false,
   search: false,
+} satisfies ListingSpec;
+
+/** A lending list (branches, patron categories, item types): by code, name or when added. */
+export const listEntryListingSpec = {
+  fields: { id: 'integer', code: 'string', name: 'string' },
+  filters: { is_default: 'boolean' },
+  extraFields: ['is_default'],
+  author: false,
+  search: false,
+  sortChoices: [
+    { value: '', prompt: 'Oldest first' },
+    { value: 'name', prompt: 'Name A\u2013Z' },
+    { value: 'code', prompt: 'Code A\u2013Z' },
+  ],
+} satisfies ListingSpec;
+
+/** Branches: their opening days besides. */
+export const branchListingSpec = {
+  ...listEntryListingSpec,
+  extraFields: ['is_default', 'open_days'],
+} satisfies ListingSpec;
+
+/** A scope of a rule by id, or `any` for the rules that leave it open. */
+const scopeFilter = { type: 'string', pattern: { test: /^(any|[1-9]\d{0,9})$/, rule: 'an id, or any' } } as const;
+
+/**
+ * The lending rules, in the order they were added; narrowed by scope, each filter an id or `any`
+ * (`branch_id:any`: the rules for every branch).
+ */
+export const loanRuleListingSpec = {
+  fields: { id: 'integer' },
+  filters: { patron_category_id: scopeFilter, item_type_id: scopeFilter, branch_id: scopeFilter },
+  extraFields: LOAN_RULE_FIELDS,
+  author: false,
+  search: false,
+  sortChoices: [
+    { value: '', prompt: 'Oldest first' },
+    { value: '-id', prompt: 'Newest first' },
+  ],
 } satisfies ListingSpec;

@@ -8,6 +8,7 @@ import type { Clock } from './clock.js';
 import type { Copy } from './copy.js';
 import { type CatalogueError, Conflict, Forbidden, NotFound, Unauthorized } from './errors.js';
 import { type Hold, holdIsOpen } from './hold.js';
+import type { LendingListKind } from './lending-lists.js';
 import {
   holdRefusalReason,
   type LendingDecision,
@@ -25,6 +26,8 @@ import {
   copyOnLoan,
   copyOnShelf,
   copyWithdrawn,
+  defaultEntryStays,
+  defaultRuleStays,
   holdCapReached,
   holdEnded,
   holdsNotTaken,
@@ -168,6 +171,13 @@ export function bookFacts(book: BookSubject): BookFacts {
 export interface AuthorFacts {
   id: number;
   hasBooks: boolean;
+}
+
+/** An entry of a lending list as the predicates about it need it. */
+export interface ListEntryFacts {
+  kind: LendingListKind;
+  id: number;
+  is_default: boolean;
 }
 
 export interface LoanFacts {
@@ -316,6 +326,22 @@ export function createPolicy(rules: AccessPolicy, clock: Clock) {
           ? { loansOf: 'everyone' }
           : { loansOf: 'borrower', id: caller.id },
     manageUsers: (caller: Caller): Decision => librarian(caller, 'manage users'),
+    /** Branches: everyone signed in reads them (a member picks where to collect a hold). */
+    seeBranches: (caller: Caller): Decision => (signedIn(caller) ? allowed : refuse(() => new Unauthorized())),
+    /** Patron categories, item types and the rules matrix: librarians read and change them; branches too. */
+    manageLending: (caller: Caller): Decision => librarian(caller, 'manage the lending rules'),
+    /** An entry of a list goes unless it is the list's default (being in use, the database refuses). */
+    deleteListEntry: (caller: Caller, entry: ListEntryFacts): Decision => {
+      const decision = librarian(caller, 'manage the lending rules');
+      if (!decision.allowed) return decision;
+      return entry.is_default ? refuse(() => defaultEntryStays(entry.kind, entry.id)) : allowed;
+    },
+    /** A rule goes unless it is the rule of any × any × any, where every value ends. */
+    deleteLoanRule: (caller: Caller, rule: { id: number; isDefault: boolean }): Decision => {
+      const decision = librarian(caller, 'manage the lending rules');
+      if (!decision.allowed) return decision;
+      return rule.isDefault ? refuse(defaultRuleStays) : allowed;
+    },
     /** A browser signs in by exchanging a token for a session cookie; only while not signed in. */
     signIn: (caller: Caller): Decision =>
       signedIn(caller) ? refuse(() => new Conflict('already signed in; sign out first')) : allowed,

@@ -3,11 +3,37 @@
  * write, and the queries when the database's constraints refuse one that raced past the check.
  */
 import { Conflict } from './errors.js';
+import type { LendingListKind } from './lending-lists.js';
 import { MAX_TOKENS_PER_USER } from './limits.js';
 
 /** The refusal to delete an author who has books; the database gives the same answer in a race. */
 export function authorStillHasBooks(id: number): Conflict {
   return new Conflict(`author ${id} still has books; delete or reassign them first`);
+}
+
+/** What a lending list's kind is called in messages: `patron category`. */
+export function listEntryNoun(kind: LendingListKind): string {
+  return kind.replace('-', ' ');
+}
+
+/** The refusal to delete a list's default: new users and copies get it. */
+export function defaultEntryStays(kind: LendingListKind, id: number): Conflict {
+  const noun = listEntryNoun(kind);
+  return new Conflict(`${noun} ${id} is the default ${noun}; make another the default first (is_default: true)`);
+}
+
+/** The refusal to delete a list's entry that something names; the foreign keys give the same answer. */
+export function entryInUse(kind: LendingListKind, id: number): Conflict {
+  const noun = listEntryNoun(kind);
+  const users = kind === 'item-type' ? 'copies' : kind === 'branch' ? 'copies, users' : 'users';
+  return new Conflict(`${noun} ${id} is in use (${users}, lending rules or circulation name it): move them first`);
+}
+
+/** The refusal to delete the rule of any × any × any. */
+export function defaultRuleStays(): Conflict {
+  return new Conflict(
+    'the rule of any patron category, any item type and any branch is where every value ends: change it, it cannot be deleted',
+  );
 }
 
 export function tooManyTokens(): Conflict {

@@ -6,7 +6,7 @@
 import { isAffordance } from '../affordances/affordance.js';
 import type { Operation } from '../affordances/operation.js';
 import { identifierFormats } from '../domain/identifiers.js';
-import type { InputField } from '../domain/input.js';
+import { type InputField, NO_LIMIT } from '../domain/input.js';
 import {
   INT4_MAX,
   MAX_BODY_BYTES,
@@ -114,7 +114,7 @@ export function bodySchema(body: NonNullable<Operation['body']>): Schema {
 }
 
 /**
- * A field's JSON Schema: its one value's, as a list where `multiple`, with null where `nullable`. The
+ * A field's JSON Schema: its one value's, as a list where `multiple`, or "none" where `unlimited`, with null where `nullable`. The
  * identifier formats are written as they are accepted (an ISBN with hyphens, a language in any case); the
  * answers carry the stored form (docs/records.md).
  */
@@ -128,6 +128,15 @@ function fieldSchema(field: InputField): Schema {
         ...(field.maxItems !== undefined && { maxItems: field.maxItems }),
       }
     : oneValueSchema(field);
+  if (field.unlimited) {
+    // An integer, or the word for no limit (`max_loans: "none"`).
+    const { title, ...number } = schema;
+    const none = { const: NO_LIMIT, description: 'no limit' };
+    return {
+      ...(typeof title === 'string' && { title }),
+      anyOf: [number, none, ...(field.nullable ? [{ type: 'null' }] : [])],
+    };
+  }
   if (!field.nullable) return schema;
   return { ...schema, type: [schema.type, 'null'] };
 }

@@ -125,7 +125,19 @@ export interface Facet {
 }
 
 /** Kinds of member a collection can have. */
-export type ItemKind = 'book' | 'author' | 'user' | 'loan' | 'copy' | 'hold' | 'token' | 'change';
+export type ItemKind =
+  | 'book'
+  | 'author'
+  | 'user'
+  | 'loan'
+  | 'copy'
+  | 'hold'
+  | 'token'
+  | 'change'
+  | 'branch'
+  | 'patron-category'
+  | 'item-type'
+  | 'loan-rule';
 
 export type ResourceKind =
   | 'root'

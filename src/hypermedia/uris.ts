@@ -54,6 +54,14 @@ export const paths = {
   userHolds: template('/users/{id}/holds{?filter*,sort,page,per_page,cursor,fields}'),
   userTokens: template('/users/{id}/tokens{?filter*,sort,page,per_page,cursor,fields}'),
   userToken: template('/users/{id}/tokens/{token}'),
+  branches: template('/branches{?filter*,sort,page,per_page,cursor,fields}'),
+  branch: template('/branches/{id}'),
+  patronCategories: template('/patron-categories{?filter*,sort,page,per_page,cursor,fields}'),
+  patronCategory: template('/patron-categories/{id}'),
+  itemTypes: template('/item-types{?filter*,sort,page,per_page,cursor,fields}'),
+  itemType: template('/item-types/{id}'),
+  loanRules: template('/loan-rules{?filter*,sort,page,per_page,cursor,fields}'),
+  loanRule: template('/loan-rules/{id}'),
   changes: template('/changes{?cursor,from,per_page}'),
   suggestions: template('/suggestions{?query}'),
   session: template('/session'),
@@ -74,10 +82,13 @@ const expand = {
   loanRenewals: byId(paths.loanRenewals),
   loanExplain: byId(paths.loanExplain),
   // Served by the loan rules' resource; the explanation links each value to its rule.
-  loanRule: byId(template('/loan-rules/{id}')),
   copy: byId(paths.copy),
   hold: byId(paths.hold),
   user: byId(paths.user),
+  branch: byId(paths.branch),
+  patronCategory: byId(paths.patronCategory),
+  itemType: byId(paths.itemType),
+  loanRule: byId(paths.loanRule),
 };
 
 /** A template with one variable of its query expression left out. */
@@ -148,7 +159,6 @@ export class Uris {
     this.at(paths.bookExplain.expand({ id, ...params }));
   /** The same with its variables left for a librarian to fill. */
   bookExplainTemplate = (id: number) => this.at(paths.bookExplain.text.replace('{id}', String(id)));
-  loanRule = (id: number) => this.at(expand.loanRule(id));
   bookCopies = (id: number, params: ListingParams = {}) => this.at(paths.bookCopies.expand({ id, ...params }));
   copy = (id: number) => this.at(expand.copy(id));
   bookHolds = (id: number, params: ListingParams = {}) => this.at(paths.bookHolds.expand({ id, ...params }));
@@ -159,6 +169,15 @@ export class Uris {
   userLoans = (id: number, params: ListingParams = {}) => this.at(paths.userLoans.expand({ id, ...params }));
   userTokens = (id: number, params: ListingParams = {}) => this.at(paths.userTokens.expand({ id, ...params }));
   userToken = (id: number, token: number) => this.at(paths.userToken.expand({ id, token }));
+
+  branches = (params: ListingParams = {}) => this.at(paths.branches.expand({ ...params }));
+  branch = (id: number) => this.at(expand.branch(id));
+  patronCategories = (params: ListingParams = {}) => this.at(paths.patronCategories.expand({ ...params }));
+  patronCategory = (id: number) => this.at(expand.patronCategory(id));
+  itemTypes = (params: ListingParams = {}) => this.at(paths.itemTypes.expand({ ...params }));
+  itemType = (id: number) => this.at(expand.itemType(id));
+  loanRules = (params: ListingParams = {}) => this.at(paths.loanRules.expand({ ...params }));
+  loanRule = (id: number) => this.at(expand.loanRule(id));
 
   changes = (params: ChangesParams = {}) => this.at(paths.changes.expand({ ...params }));
   /** Suggestions for a text typed so far; without it, the template the root advertises. */

@@ -96,6 +96,20 @@ export const rels = {
       'paged by cursor, or live as text/event-stream.',
   },
   users: { means: 'The users collection (librarians).' },
+  branches: {
+    means: 'The library\u2019s branches (first page), each with its code and opening days: for everyone signed in.',
+  },
+  branch: { means: 'A branch: where a copy belongs (its home), or the branch a lending rule is for.' },
+  home_branch: { means: 'The branch a user belongs to, where their holds are collected unless they name another.' },
+  patron_categories: { means: 'The patron categories (first page): adult, staff, \u2026 (librarians).' },
+  patron_category: { means: 'The patron category of a user, or the one a lending rule is for.' },
+  item_types: { means: 'The item types (first page): book, dvd, \u2026 (librarians).' },
+  item_type: { means: 'The item type of a copy, or the one a lending rule is for.' },
+  loan_rules: {
+    means:
+      'The lending rules matrix (first page): patron category \u00d7 item type \u00d7 branch, each possibly any, ' +
+      'and the values each rule sets (librarians).',
+  },
   tokens: { means: 'The bearer tokens of a user.' },
   me: { means: 'The signed-in user.' },
   profile: { means: 'The profile: every link relation and control, its fields and when it appears (RFC 6906).' },

@@ -1,9 +1,12 @@
-/** @module Renders a copy: its barcode and where it is, its book, and `withdraw` while allowed. */
+/**
+ * @module Renders a copy: its barcode and where it is, its book, its branch and item type, `withdraw` while
+ * allowed and `update` (its branch and item type).
+ */
 import { offered } from '../affordances/affordance.js';
 import type { RenderContext } from '../affordances/context.js';
-import { withdrawCopy } from '../affordances/copies.js';
+import { changeCopy, withdrawCopy } from '../affordances/copies.js';
 import { type Copy, copyLabel } from '../domain/copy.js';
-import type { Resource } from '../hypermedia/model.js';
+import type { Link, Resource } from '../hypermedia/model.js';
 import { firstPage } from '../hypermedia/uris.js';
 import { pick } from './pick.js';
 
@@ -12,7 +15,15 @@ export function renderCopy(
   ctx: RenderContext,
   options: { fields?: string[] | undefined; asItem?: boolean } = {},
 ): Resource {
-  const { uris } = ctx;
+  const { uris, policy, caller } = ctx;
+  const links: Link[] = [
+    { rel: 'self', href: uris.copy(copy.id) },
+    { rel: 'book', href: uris.book(copy.book_id) },
+    { rel: 'collection', href: uris.bookCopies(copy.book_id, firstPage) },
+  ];
+  // Each to the callers who may read it: branches, everyone signed in; item types, librarians.
+  if (policy.seeBranches(caller).allowed) links.push({ rel: 'branch', href: uris.branch(copy.branch_id) });
+  if (policy.manageLending(caller).allowed) links.push({ rel: 'item_type', href: uris.itemType(copy.item_type_id) });
   return {
     kind: 'copy',
     state: pick(
@@ -25,14 +36,12 @@ export function renderCopy(
         due_at: copy.due_at,
         added_at: copy.added_at,
         withdrawn_at: copy.withdrawn_at,
+        branch_id: copy.branch_id,
+        item_type_id: copy.item_type_id,
       },
       options.fields,
     ),
-    links: [
-      { rel: 'self', href: uris.copy(copy.id) },
-      { rel: 'book', href: uris.book(copy.book_id) },
-      { rel: 'collection', href: uris.bookCopies(copy.book_id, firstPage) },
-    ],
-    controls: options.asItem ? [] : offered(ctx, copy, [withdrawCopy]),
+    links,
+    controls: options.asItem ? [] : offered(ctx, copy, [withdrawCopy, changeCopy]),
   };
 }

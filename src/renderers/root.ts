@@ -35,6 +35,16 @@ export function renderRoot(ctx: RenderContext): Resource {
       });
     }
     if (policy.manageUsers(caller).allowed) links.push({ rel: 'users', href: uris.users(firstPage), title: 'Users' });
+    if (policy.seeBranches(caller).allowed) {
+      links.push({ rel: 'branches', href: uris.branches(firstPage), title: 'Branches' });
+    }
+    if (policy.manageLending(caller).allowed) {
+      links.push(
+        { rel: 'patron_categories', href: uris.patronCategories(firstPage), title: 'Patron categories' },
+        { rel: 'item_types', href: uris.itemTypes(firstPage), title: 'Item types' },
+        { rel: 'loan_rules', href: uris.loanRules(firstPage), title: 'Lending rules' },
+      );
+    }
   }
   if (mayRead) {
     links.push(

@@ -24,10 +24,24 @@ export function renderUser(user: User & { version?: number }, ctx: RenderContext
     links.push({ rel: 'tokens', href: uris.userTokens(user.id), title: 'Tokens' });
   }
   if (policy.manageUsers(caller).allowed) links.push({ rel: 'collection', href: uris.firstPages.users });
+  // Each to the callers who may read it: branches, everyone signed in; patron categories, librarians.
+  if (policy.manageLending(caller).allowed) {
+    links.push({ rel: 'patron_category', href: uris.patronCategory(user.patron_category_id) });
+  }
+  if (policy.seeBranches(caller).allowed) links.push({ rel: 'home_branch', href: uris.branch(user.home_branch_id) });
   const controls = options.asItem ? [] : offered(ctx, user, [changeUser.update, changeUser.edit]);
   const resource: Resource = {
     kind: 'user',
-    state: pick({ id: user.id, name: user.name, role: user.role }, options.fields),
+    state: pick(
+      {
+        id: user.id,
+        name: user.name,
+        role: user.role,
+        patron_category_id: user.patron_category_id,
+        home_branch_id: user.home_branch_id,
+      },
+      options.fields,
+    ),
     links,
     controls,
   };

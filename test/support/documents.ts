@@ -7,7 +7,9 @@ import type { ChangeType } from '../../src/domain/change.js';
 import type { CopyStatus } from '../../src/domain/copy.js';
 import type { HoldStatus } from '../../src/domain/hold.js';
 import type { RecordOutcome } from '../../src/domain/imports/report.js';
+import type { Weekday } from '../../src/domain/lending-lists.js';
 import type { LoanStatus } from '../../src/domain/loan.js';
+import type { PeriodUnit } from '../../src/domain/loan-rule.js';
 import type { Facet } from '../../src/hypermedia/model.js';
 import type { Deprecation } from '../../src/hypermedia/vocabulary.js';
 import type { TestClient } from './client.js';
@@ -157,8 +159,14 @@ export type BookDocument = Document<{
 /** An author. */
 export type AuthorDocument = Document<{ id: number; name: string }>;
 
-/** A user: a member or a librarian. */
-export type UserDocument = Document<{ id: number; name: string; role: 'member' | 'librarian' }>;
+/** A user: a member or a librarian, with their patron category and home branch. */
+export type UserDocument = Document<{
+  id: number;
+  name: string;
+  role: 'member' | 'librarian';
+  patron_category_id: number;
+  home_branch_id: number;
+}>;
 
 /** A token as its owner sees it; `token`, the secret, only in the answer that creates it. */
 export type TokenDocument = Document<{ id: number; user_id: number; name: string; created_at: string; token?: string }>;
@@ -176,6 +184,47 @@ export type CopyDocument = Document<{
   due_at: string | null;
   added_at: string;
   withdrawn_at: string | null;
+  branch_id: number;
+  item_type_id: number;
+}>;
+
+/** An entry of a lending list (a branch, a patron category, an item type); `open_days` for branches only. */
+export type ListEntryDocument = Document<{
+  id: number;
+  code: string;
+  name: string;
+  is_default: boolean;
+  open_days?: Weekday[];
+}>;
+
+/** A limit of a loan rule: a number, `"none"` for no limit, null when unset. */
+export type RuleLimit = number | 'none' | null;
+
+/**
+ * A loan rule: its scope (null: any), its values (null: unset, the next rule supplies it), the library's
+ * currency its money is in (minor units), and whether it still follows the settings.
+ */
+export type LoanRuleDocument = Document<{
+  id: number;
+  patron_category_id: number | null;
+  item_type_id: number | null;
+  branch_id: number | null;
+  loan_period: number | null;
+  loan_period_unit: PeriodUnit | null;
+  renewals_allowed: number | null;
+  renewal_period: number | null;
+  renewal_period_unit: PeriodUnit | null;
+  max_loans: RuleLimit;
+  holds_allowed: boolean | null;
+  fine_per_day: number | null;
+  grace_days: number | null;
+  fine_cap: RuleLimit;
+  lost_after_days: RuleLimit;
+  lost_charge: number | null;
+  lendable: boolean | null;
+  floating: boolean | null;
+  currency: string;
+  from_settings: boolean;
 }>;
 
 /** A loan: who has which copy of which book, until when. */

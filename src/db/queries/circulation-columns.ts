@@ -44,6 +44,8 @@ export const copyColumns = {
     when exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = ${copies}."id" and "set_aside"."status" = 'ready') then 'on_hold'
     else 'available' end`.as('status'),
   due_at: sql<string | null>`(select ${isoTimestamp(sql`"lent"."due_at"`)} ${copyLoan})`.as('due_at'),
+  branch_id: copies.branchId,
+  item_type_id: copies.itemTypeId,
 };
 
 /**

@@ -21,6 +21,7 @@ import { rowsOf } from '../client.js';
 import { constraintViolation } from '../errors.js';
 import { books, copies, holds, loans, users } from '../schema/index.js';
 import { copyColumns, holdColumns, loanColumns } from './circulation-columns.js';
+import { type CopyPlace, placeOf, rejectedPlace } from './copies.js';
 import { borrowFacts, type CopyFacts, withLoansCounted } from './lending-decisions.js';
 import { findCandidateRules } from './lending-rules.js';
 import { findLoan } from './loans.js';
@@ -359,14 +360,14 @@ export async function cancelHold(
 /** Adds a copy to a book; it goes to the first waiting hold, if any. 409 for a barcode in use. */
 export async function addCopy(
   db: Db,
-  params: { bookId: number; barcode: string | undefined; holdDays: number; at: Date },
+  params: { bookId: number; barcode: string | undefined; holdDays: number; at: Date } & CopyPlace,
 ): Promise<Copy> {
   try {
     return await db.transaction(async (tx) => {
       if (!(await lockBook(tx, params.bookId))) throw new NotFound(`book ${params.bookId} not found`);
       const [inserted] = await tx
         .insert(copies)
-        .values({ bookId: params.bookId, barcode: params.barcode ?? null, addedAt: params.at })
+        .values({ bookId: params.bookId, barcode: params.barcode ?? null, addedAt: params.at, ...placeOf(params) })
         .returning({ id: copies.id });
       await settle(tx, params.bookId, params.holdDays, params.at);
       const [copy] = await tx
@@ -379,7 +380,7 @@ export async function addCopy(
     if (constraintViolation(error)?.constraint === 'copies_barcode_idx') {
       throw new Conflict(`barcode ${params.barcode} is already another copy\u2019s`);
     }
-    throw error;
+    return rejectedPlace(error);
   }
 }
 

@@ -1,6 +1,10 @@
-/** @module Reading copies, one or a book's listing. Adding and withdrawing are circulation steps. */
+/**
+ * @module Reading copies, one or a book's listing, and changing where one belongs and what kind it is.
+ * Adding and withdrawing are circulation steps.
+ */
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Copy } from '../../domain/copy.js';
+import { UnprocessableEntity } from '../../domain/errors.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import { copyListingSpec } from '../../domain/listings.js';
 import type { Database, Db } from '../client.js';
@@ -8,6 +12,7 @@ import { copies } from '../schema/index.js';
 import { copyColumns } from './circulation-columns.js';
 import { type ListingScope, listingTable, readAll, readPage } from './listing.js';
 import { anyOf } from './sql.js';
+import { rejectedWrite } from './writes.js';
 
 const byStatus = (status: string): SQL => sql`(${copyColumns.status.getSQL()}) = ${status}`;
 
@@ -38,3 +43,37 @@ export function streamCopies(database: Database, listing: Listing, bookId: numbe
 function scopeOf(bookId: number): ListingScope {
   return { conditions: [eq(copies.bookId, bookId)] };
 }
+
+/** A copy's home branch and item type, as a write names them (the defaults where it does not). */
+export interface CopyPlace {
+  branchId?: number | undefined;
+  itemTypeId?: number | undefined;
+}
+
+/** The columns of a copy's place that a write names. */
+export function placeOf(place: CopyPlace) {
+  return {
+    ...(place.branchId !== undefined && { branchId: place.branchId }),
+    ...(place.itemTypeId !== undefined && { itemTypeId: place.itemTypeId }),
+  };
+}
+
+/** Moves a copy to another home branch or item type; `undefined` when there is no such copy. */
+export async function updateCopyPlace(db: Db, params: { id: number } & CopyPlace): Promise<Copy | undefined> {
+  const [changed] = await db
+    .update(copies)
+    .set(placeOf(params))
+    .where(eq(copies.id, params.id))
+    .returning({ id: copies.id })
+    .catch(rejectedPlace);
+  return changed && findCopy(db, { id: params.id });
+}
+
+/** A branch or item type named that does not exist, by its field. */
+const unknown = (field: string, list: string) => () =>
+  new UnprocessableEntity(`${field} names no ${list}`, { [field]: `names no ${list}` });
+
+export const rejectedPlace = rejectedWrite('copy', {
+  copies_branch_id_branches_id_fk: unknown('branch_id', 'branch'),
+  copies_item_type_id_item_types_id_fk: unknown('item_type_id', 'item type'),
+});

@@ -1,17 +1,34 @@
 /** @module Reads and writes of users, and who a bearer token belongs to. */
 import { and, eq, sql } from 'drizzle-orm';
-import { Conflict } from '../../domain/errors.js';
+import { Conflict, UnprocessableEntity } from '../../domain/errors.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import { userListingSpec } from '../../domain/listings.js';
 import type { SignedIn } from '../../domain/policy.js';
 import type { StoredUser, UserInput } from '../../domain/user.js';
 import type { Database, Db } from '../client.js';
 import { prepared } from '../prepared.js';
-import { holds, loans, tokens, users } from '../schema/index.js';
+import { holds, loans, patronCategories, tokens, users } from '../schema/index.js';
 import { listingTable, readAll, readPage } from './listing.js';
 import { atVersions, rejectedWrite } from './writes.js';
 
-const userColumns = { id: users.id, name: users.name, role: users.role, version: users.version };
+const userColumns = {
+  id: users.id,
+  name: users.name,
+  role: users.role,
+  patron_category_id: users.patronCategoryId,
+  home_branch_id: users.homeBranchId,
+  version: users.version,
+};
+
+/** The columns a write of a user sets: those sent (the defaults, on creation, for the others). */
+function userValues(input: Partial<UserInput>) {
+  return {
+    ...(input.name !== undefined && { name: input.name }),
+    ...(input.role !== undefined && { role: input.role }),
+    ...(input.patron_category_id !== undefined && { patronCategoryId: input.patron_category_id }),
+    ...(input.home_branch_id !== undefined && { homeBranchId: input.home_branch_id }),
+  };
+}
 
 export const userListing = listingTable(userListingSpec, {
   from: users,
@@ -74,14 +91,22 @@ export async function findUser(db: Db, params: { id: number }): Promise<StoredUs
 }
 
 /**
- * A librarian joins the staff category, whose rule lifts the cap on loans (librarians were never capped),
- * or the default category should the library have none called `staff`.
+ * A librarian is staff unless a category is named, as the migration made every librarian (staff are not
+ * capped, as librarians never were); a library without a `staff` category gives them its default.
  */
-const staffCategory = sql`coalesce((select "id" from "patron_categories" where "code" = 'staff'), default_patron_category())`;
+const staffCategory = sql<number>`coalesce((select ${patronCategories.id} from ${patronCategories} where ${patronCategories.code} = 'staff'), default_patron_category())`;
 
 export async function insertUser(db: Db, input: UserInput): Promise<StoredUser> {
-  const values = input.role === 'librarian' ? { ...input, patronCategoryId: staffCategory } : input;
-  const [user] = await db.insert(users).values(values).returning(userColumns).catch(rejectedUser);
+  const [user] = await db
+    .insert(users)
+    .values({
+      ...(input.role === 'librarian' && { patronCategoryId: staffCategory }),
+      ...userValues(input),
+      name: input.name,
+      role: input.role,
+    })
+    .returning(userColumns)
+    .catch(rejectedUser);
   return user as StoredUser;
 }
 
@@ -91,7 +116,7 @@ export async function updateUser(
 ): Promise<StoredUser | undefined> {
   const [user] = await db
     .update(users)
-    .set({ ...params.changes, version: sql`${users.version} + 1` })
+    .set({ ...userValues(params.changes), version: sql`${users.version} + 1` })
     .where(atVersions(users, params))
     .returning(userColumns)
     .catch(rejectedUser);
@@ -117,4 +142,10 @@ const rejectedUser = rejectedWrite('user', {
     new Conflict('the catalogue must keep at least one librarian: make another user a librarian first'),
   [OPERATOR_STAYS_LIBRARIAN]: () =>
     new Conflict("this user holds the operator's token (CATALOGUE_ADMIN_TOKEN) and stays a librarian"),
+  users_patron_category_id_patron_categories_id_fk: () =>
+    new UnprocessableEntity('patron_category_id names no patron category', {
+      patron_category_id: 'names no patron category',
+    }),
+  users_home_branch_id_branches_id_fk: () =>
+    new UnprocessableEntity('home_branch_id names no branch', { home_branch_id: 'names no branch' }),
 });

@@ -34,6 +34,9 @@ export const copies = pgTable(
     // The target of the loans' and holds' (copy_id, book_id) foreign keys: a loan's copy is of its book.
     unique('copies_id_book_id_key').on(t.id, t.bookId),
     index('copies_book_id_id_idx').on(t.bookId, t.id),
+    // The lists' RESTRICT checks: deleting a branch or item type finds its copies without reading them all.
+    index('copies_branch_id_idx').on(t.branchId),
+    index('copies_item_type_id_idx').on(t.itemTypeId),
     check('copies_barcode_not_blank', sql`${t.barcode} is null or btrim(${t.barcode}) <> ''`),
     check(
       'copies_barcode_length',

@@ -44,6 +44,8 @@ export const branches = pgTable(
     ...codeChecks('branches', t.code),
     ...nameChecks('branches', t.name),
     check('branches_open_weekdays_known', sql`${t.openWeekdays} <@ '{1,2,3,4,5,6,7}'::smallint[]`),
+    // A branch that never opens would push every due date there to no day at all.
+    check('branches_open_some_day', sql`cardinality(${t.openWeekdays}) > 0`),
   ],
 );
 

@@ -64,6 +64,8 @@ export const loans = pgTable(
       .where(sql`${t.returnedAt} is null`),
     index('loans_borrower_id_idx').on(t.borrowerId, t.id),
     index('loans_book_id_idx').on(t.bookId, t.id),
+    // The branches' RESTRICT check: deleting a branch finds its loans without reading them all.
+    index('loans_branch_id_idx').on(t.branchId),
     index('loans_active_due_at_idx').on(t.dueAt).where(sql`${t.returnedAt} is null`),
     check('loans_due_after_borrowed', sql`${t.dueAt} > ${t.borrowedAt}`),
     check('loans_renewals_not_negative', sql`${t.renewals} >= 0`),

@@ -1,6 +1,6 @@
 /** @module The `users` table: people who sign in, with their role. */
 import { sql } from 'drizzle-orm';
-import { check, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { NAME_MAX_LENGTH } from '../../domain/limits.js';
 import { branches, patronCategories } from './lending-lists.js';
 
@@ -27,5 +27,8 @@ export const users = pgTable(
     check('users_name_not_blank', sql`btrim(${t.name}) <> ''`),
     check('users_name_length', sql`char_length(${t.name}) <= ${sql.raw(String(NAME_MAX_LENGTH))}`),
     check('users_role_known', sql`${t.role} in ('librarian', 'member')`),
+    // The lists' RESTRICT checks: deleting a category or branch finds its users without reading them all.
+    index('users_patron_category_id_idx').on(t.patronCategoryId),
+    index('users_home_branch_id_idx').on(t.homeBranchId),
   ],
 );

@@ -166,7 +166,7 @@ export const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId
     input = (
       <select {...common}>
         {field.options.map((choice) => (
-          <option value={choice.value} selected={field.value === choice.value}>
+          <option value={choice.value} selected={field.value !== undefined && String(field.value) === choice.value}>
             {choice.prompt}
           </option>
         ))}
@@ -191,6 +191,17 @@ export const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId
     );
   } else if (field.type === 'boolean') {
     input = <input {...common} type="checkbox" value="true" checked={field.value === true} />;
+  } else if (field.type === 'integer' && field.unlimited) {
+    // A number, or "none" for no limit: a number input could not take the word.
+    input = (
+      <input
+        {...common}
+        type="text"
+        inputmode="numeric"
+        value={field.value === undefined ? undefined : String(field.value)}
+        aria-describedby={`${id}-hint`}
+      />
+    );
   } else if (field.type === 'integer') {
     input = (
       <input
@@ -224,6 +235,11 @@ export const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId
         {field.required && <span class="required"> *</span>}
       </label>
       {input}
+      {field.unlimited && (
+        <small class="hint" id={`${id}-hint`}>
+          A number, or none for no limit
+        </small>
+      )}
       {field.multiple && (
         <small class="hint" id={`${id}-hint`}>
           One a line{field.maxItems !== undefined && `, at most ${field.maxItems}`}

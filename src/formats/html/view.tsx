@@ -14,12 +14,15 @@ import { document } from './document.js';
 import { Controls, forPeople } from './forms.js';
 // biome-ignore lint/correctness/noUnusedImports: the JSX below compiles to h(…) and Fragment (the pragmas above).
 import { type FC, Fragment, h } from './jsx.js';
+import { loanRulesPage } from './loan-rules.js';
 import { isRecord, Links, label, PAGING, Pager, show, titleOf } from './parts.js';
 
 /** A whole page for a resource. */
 export function resourcePage(resource: Resource, page: PageContext | undefined): string {
   // A page of books is where patrons search: it has a layout of its own.
   if (resource.kind === 'book-page') return bookSearchPage(resource, page);
+  // The rules matrix reads as a table of its own: scope by name, unset values said to fall through.
+  if (resource.kind === 'loan-rule-page') return loanRulesPage(resource, page);
   const title = titleOf(resource);
   // A field `x_id` whose link `x` has a title (a book's author) is shown as that title, linked: the link
   // then needs no place of its own.

@@ -232,6 +232,8 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const copy = await insertCopy(db, {
           bookId: book.id,
           barcode: input.barcode?.trim(),
+          branchId: input.branch_id,
+          itemTypeId: input.item_type_id,
           holdDays: ctx.policy.rules.holdDays,
           at: c.get('clock').now(),
         });

@@ -1,8 +1,12 @@
-/** @module A copy: reading it, and withdrawing it. A book's copies are listed and added under the book. */
-import type { Hono } from 'hono';
-import { withdrawCopy } from '../../affordances/copies.js';
+/**
+ * @module A copy: reading it, withdrawing it (PATCH), and moving it to another branch or item type (PUT). A
+ * book's copies are listed and added under the book.
+ */
+import type { Context, Hono } from 'hono';
+import { changeCopy, withdrawCopy } from '../../affordances/copies.js';
 import { withdrawCopy as markWithdrawn } from '../../db/queries/circulation.js';
-import { findCopy } from '../../db/queries/copies.js';
+import { findCopy, updateCopyPlace } from '../../db/queries/copies.js';
+import type { Copy } from '../../domain/copy.js';
 import { Conflict } from '../../domain/errors.js';
 import { paths } from '../../hypermedia/uris.js';
 import { renderCopy } from '../../renderers/copy.js';
@@ -17,39 +21,59 @@ export function copyRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     paths.copy,
-    { GET: { summary: 'A copy of a book' }, PATCH: withdrawCopy },
+    { GET: { summary: 'A copy of a book' }, PUT: changeCopy, PATCH: withdrawCopy },
     {
       async GET(c) {
-        const id = idParam(c, 'id', 'copy');
-        const ctx = c.get('ctx');
-        const copy = await findCopy(c.get('database').db, { id });
-        if (!copy) throw notFound('copy', id);
-        return send(c, renderCopy(copy, ctx));
+        const copy = await copyIn(c);
+        return send(c, renderCopy(copy, c.get('ctx')));
       },
-      /** Withdrawing is the one change a copy takes: `{"status":"withdrawn"}`. */
-      async PATCH(c) {
-        const id = idParam(c, 'id', 'copy');
+      async PUT(c) {
+        const copy = await copyIn(c);
         const ctx = c.get('ctx');
-        const { db } = c.get('database');
-        const copy = await findCopy(db, { id });
-        if (!copy) throw notFound('copy', id);
+        changeCopy.authorize(ctx, copy);
+        return place(c, copy, changeCopy.validate(await readJson(c)));
+      },
+      /** Withdrawing is the one change a PATCH makes: `{"status":"withdrawn"}`. */
+      async PATCH(c) {
+        const copy = await copyIn(c);
+        const ctx = c.get('ctx');
         withdrawCopy.authorize(ctx, copy);
         withdrawCopy.validate(await readJson(c));
+        const { db } = c.get('database');
         // Conditional on the copy not being lent meanwhile: the fresh state then says why not (lent, or
         // withdrawn by another request); gone with its book, it is not found.
         const withdrawn = await markWithdrawn(db, {
-          id,
+          id: copy.id,
           holdDays: ctx.policy.rules.holdDays,
           at: c.get('clock').now(),
         });
         if (!withdrawn) {
-          const fresh = await findCopy(db, { id });
-          if (!fresh) throw notFound('copy', id);
+          const fresh = await findCopy(db, { id: copy.id });
+          if (!fresh) throw notFound('copy', copy.id);
           withdrawCopy.authorize(ctx, fresh);
-          throw new Conflict(`copy ${id} could not be withdrawn; read it again`);
+          throw new Conflict(`copy ${copy.id} could not be withdrawn; read it again`);
         }
         return send(c, renderCopy(withdrawn, ctx), { invalidates: [ctx.uris.book(withdrawn.book_id)] });
       },
     },
   );
+}
+
+async function copyIn(c: Context<AppEnv>): Promise<Copy> {
+  const id = idParam(c, 'id', 'copy');
+  const copy = await findCopy(c.get('database').db, { id });
+  if (!copy) throw notFound('copy', id);
+  return copy;
+}
+
+/** Moves a copy to the branch and item type named (the others stay). */
+async function place(c: Context<AppEnv>, copy: Copy, input: { branch_id?: number; item_type_id?: number }) {
+  const ctx = c.get('ctx');
+  const moved = await updateCopyPlace(c.get('database').db, {
+    id: copy.id,
+    branchId: input.branch_id,
+    itemTypeId: input.item_type_id,
+  });
+  if (!moved) throw notFound('copy', copy.id);
+  return send(c, renderCopy(moved, ctx), { invalidates: [ctx.uris.book(moved.book_id)] });
 }
