@@ -11,7 +11,6 @@ import { withWritableTarget } from './db/hosts.js';
 import type { DatabaseTarget } from './db/target.js';
 import { isRepositoryId } from './domain/identifiers.js';
 import type { LendingSettings } from './domain/lending-rules.js';
-import { canonicalTimeZone, isTimeZone } from './domain/local-dates.js';
 import type { AccessPolicy } from './domain/policy.js';
 import type { RateKind, RateLimits } from './domain/rate-limits.js';
 
@@ -238,17 +237,6 @@ export const environment = z.object({
     default: '2',
     meaning: 'times one loan may be renewed (0–100)',
   }),
-  CATALOGUE_TIME_ZONE: setting(
-    z
-      .string()
-      .refine(isTimeZone, { error: 'must be an IANA time zone, such as UTC or Europe/London' })
-      .transform(canonicalTimeZone),
-    {
-      default: 'UTC',
-      meaning:
-        "the library's IANA time zone (e.g. `Europe/London`): where a due date's day ends and a branch's closed dates fall",
-    },
-  ),
   CATALOGUE_CURRENCY: setting(currencyCode, {
     default: 'EUR',
     meaning: 'the library\u2019s currency (ISO 4217): fines and charges are whole amounts of its minor unit (cents)',
@@ -344,8 +332,6 @@ const configSchema = environment.transform((env, ctx) => {
       maxHolds: env.CATALOGUE_MAX_HOLDS,
       maxRenewals: env.CATALOGUE_MAX_RENEWALS,
     } satisfies AccessPolicy & LendingSettings,
-    /** The library's IANA time zone: the days of its calendars (due dates, closures, fines) are its days. */
-    timeZone: env.CATALOGUE_TIME_ZONE,
     /** A token that authenticates a librarian, for automation and first use (created at start-up). */
     adminToken: env.CATALOGUE_ADMIN_TOKEN,
     /** Per-caller limits on searches, unpaginated streams and writes; `false` for none. */

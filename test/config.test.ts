@@ -30,16 +30,6 @@ describe('loadConfig', () => {
     });
   });
 
-  it('CATALOGUE_TIME_ZONE: an IANA time zone Intl knows, UTC by default', () => {
-    expect(loadConfig({ CATALOGUE_TIME_ZONE: 'Europe/London' }).timeZone).toBe('Europe/London');
-    expect(loadConfig({ CATALOGUE_TIME_ZONE: ' America/Sao_Paulo ' }).timeZone).toBe('America/Sao_Paulo');
-    expect(loadConfig({ CATALOGUE_TIME_ZONE: 'europe/paris' }).timeZone).toBe('Europe/Paris');
-    expect(loadConfig({ CATALOGUE_TIME_ZONE: '' }).timeZone).toBe('UTC');
-    for (const wrong of ['Europe/Atlantis', 'GMT+25', 'London']) {
-      expect(() => loadConfig({ CATALOGUE_TIME_ZONE: wrong }), wrong).toThrow(/CATALOGUE_TIME_ZONE.*IANA time zone/);
-    }
-  });
-
   it('CATALOGUE_CURRENCY: an ISO 4217 code the platform knows, EUR by default', () => {
     expect(loadConfig({ CATALOGUE_CURRENCY: 'GBP' }).currency).toBe('GBP');
     expect(loadConfig({ CATALOGUE_CURRENCY: '' }).currency).toBe('EUR');

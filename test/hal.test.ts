@@ -237,6 +237,9 @@ function bookDoc(index: number, extra: Doc = {}, who?: Who): Doc {
       ...(who === 'librarian' && {
         holds: { href: `/books/${book.id}/holds?page=1&per_page=20`, title: 'Holds (the queue)' },
       }),
+      ...((who === 'member' || who === 'librarian') && {
+        explain: { href: `/books/${book.id}/explain`, title: 'Why a loan of it gets its terms' },
+      }),
     },
     ...extra,
   };
@@ -282,6 +285,21 @@ describe('golden HAL and HAL-FORMS documents', () => {
           options: {
             link: { href: `/books/${book.id}/copies?filter=status%3Aavailable&fields=id%2Clabel` },
             promptField: 'label',
+            valueField: 'id',
+            minItems: 0,
+            maxItems: 1,
+          },
+        },
+        {
+          name: 'branch_id',
+          prompt: 'Lent at branch',
+          type: 'number',
+          required: false,
+          min: 1,
+          max: 2147483647,
+          options: {
+            link: { href: '/branches?fields=id%2Cname' },
+            promptField: 'name',
             valueField: 'id',
             minItems: 0,
             maxItems: 1,
@@ -413,6 +431,7 @@ describe('golden HAL and HAL-FORMS documents', () => {
         copy: { href: `/copies/${loan.copy_id}` },
         borrower: { href: `/users/${member.id}` },
         collection: { href: '/loans?page=1&per_page=20' },
+        explain: { href: `/loans/${loan.id}/explain`, title: 'Why it has its terms' },
       },
       _templates: { default: returnLoan, return: returnLoan, renew: renewLoan },
     };
@@ -625,6 +644,7 @@ describe('negotiation', () => {
         { rel: 'collection', href: '/books?page=1&per_page=20' },
         { rel: 'copies', href: `/books/${book.id}/copies?page=1&per_page=20`, title: 'Copies' },
         { rel: 'holds', href: `/books/${book.id}/holds?page=1&per_page=20`, title: 'Holds (the queue)' },
+        { rel: 'explain', href: `/books/${book.id}/explain`, title: 'Why a loan of it gets its terms' },
       ],
       controls: {
         borrow: {
@@ -652,6 +672,15 @@ describe('negotiation', () => {
                 valueField: 'id',
                 promptField: 'label',
               },
+            },
+            {
+              name: 'branch_id',
+              type: 'integer',
+              required: false,
+              min: 1,
+              max: 2147483647,
+              title: 'Lent at branch',
+              options: { href: '/branches?fields=id%2Cname', valueField: 'id', promptField: 'name' },
             },
           ],
         },

@@ -424,7 +424,7 @@ describe('Vary', () => {
 });
 
 describe('Link header', () => {
-  it('a book: self, author, collection, copies and (a librarian\u2019s) holds, as in the body', async () => {
+  it('a book: self, author, collection, copies, (a librarian\u2019s) holds and explain, as in the body', async () => {
     const response = await t.request(`/books/${book}`);
     const links = linkHeader(response, { required: true });
     expect(sorted(links)).toEqual(
@@ -434,6 +434,7 @@ describe('Link header', () => {
         { rel: 'collection', href: '/books?page=1&per_page=20' },
         { rel: 'copies', href: `/books/${book}/copies?page=1&per_page=20` },
         { rel: 'holds', href: `/books/${book}/holds?page=1&per_page=20` },
+        { rel: 'explain', href: `/books/${book}/explain` },
       ]),
     );
     expect(sorted(links)).toEqual(sorted(bodyLinks(await json<BookDocument>(response))));
@@ -469,6 +470,7 @@ describe('Link header', () => {
         { rel: 'collection', href: '/books?page=1&per_page=20' },
         { rel: 'copies', href: `/books/${created.id}/copies?page=1&per_page=20` },
         { rel: 'holds', href: `/books/${created.id}/holds?page=1&per_page=20` },
+        { rel: 'explain', href: `/books/${created.id}/explain` },
       ]),
     );
   });

@@ -7,7 +7,7 @@ import { type BookSubject, bookFacts, type SignedIn } from '../domain/policy.js'
 import { paths } from '../hypermedia/uris.js';
 import { affordance } from './affordance.js';
 import { changeAffordances } from './change.js';
-import { authorOptions, copyOptions, inputFields, userOptions } from './fields.js';
+import { authorOptions, branchOptions, copyOptions, inputFields, userOptions } from './fields.js';
 
 const librarians = 'for librarians';
 
@@ -103,7 +103,7 @@ export const borrowBook = affordance({
     if (!policy.lendForOthers(caller)) return [];
     const forThemselves = policy.borrow(caller, bookFacts(book), (caller as SignedIn).id).allowed;
     return inputFields(borrowInputFields, {
-      choices: { borrower_id: userOptions(ctx), copy_id: copyOptions(ctx, book.id) },
+      choices: { borrower_id: userOptions(ctx), copy_id: copyOptions(ctx, book.id), branch_id: branchOptions(ctx) },
       required: forThemselves ? [] : ['borrower_id'],
     });
   },

@@ -1,6 +1,6 @@
 /**
  * @module A branch's calendar: the ISO weekdays it opens and the dates it is closed, in the library's time
- * zone (`CATALOGUE_TIME_ZONE`). Due dates move off closed days, and fines count open days only
+ * zone (an IANA name). Due dates move off closed days, and fines count open days only
  * (docs/access-and-loans.md, "Calendar"). Pure: no clock, no database.
  */
 import { UnprocessableEntity } from './errors.js';
