@@ -15,7 +15,6 @@ describe('loadConfig', () => {
       publicUrl: undefined,
       logRequests: true,
       access: { publicReads: true, loanDays: 14, maxActiveLoans: 10, holdDays: 7, maxHolds: 10, maxRenewals: 2 },
-      timeZone: 'UTC',
       adminToken: undefined,
       rateLimits: {
         search: { limit: 120, windowSeconds: 60 },

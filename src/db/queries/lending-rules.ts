@@ -3,10 +3,11 @@
  * adoption of the operator's settings at start-up. Deciding is the domain's (`domain/lending-rules.ts`).
  */
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import type { LendingFacts, LendingSettings, Limit, LoanRule, PeriodUnit } from '../../domain/lending-rules.js';
+import type { LendingFacts, LendingSettings, Limit, LoanRule } from '../../domain/lending-rules.js';
 import type { Db } from '../client.js';
 import { prepared } from '../prepared.js';
 import { branches, copies, itemTypes, loanRules, loans, patronCategories } from '../schema/index.js';
+import { ruleColumns } from './loan-rule-columns.js';
 
 /** The candidate rules of a decision, with the borrower's active loans within each rule's `max_loans` scope. */
 export interface CandidateRules {
@@ -63,25 +64,7 @@ const loansInScope = (borrower: unknown) => sql<number | null>`case when ${loanR
 export function candidateRulesQuery(db: Db, params: CandidateParams = placeholders) {
   return db
     .select({
-      id: loanRules.id,
-      patron_category_id: loanRules.patronCategoryId,
-      item_type_id: loanRules.itemTypeId,
-      branch_id: loanRules.branchId,
-      loan_period: loanRules.loanPeriod,
-      loan_period_unit: sql<PeriodUnit | null>`${loanRules.loanPeriodUnit}`,
-      renewals_allowed: loanRules.renewalsAllowed,
-      renewal_period: loanRules.renewalPeriod,
-      renewal_period_unit: sql<PeriodUnit | null>`${loanRules.renewalPeriodUnit}`,
-      max_loans: loanRules.maxLoans,
-      holds_allowed: loanRules.holdsAllowed,
-      fine_per_day: loanRules.finePerDay,
-      grace_days: loanRules.graceDays,
-      fine_cap: loanRules.fineCap,
-      lost_after_days: loanRules.lostAfterDays,
-      lost_charge: loanRules.lostCharge,
-      lendable: loanRules.lendable,
-      floating: loanRules.floating,
-      no_limit: loanRules.noLimit,
+      ...ruleColumns,
       category_name: patronCategories.name,
       item_type_name: itemTypes.name,
       branch_name: branches.name,

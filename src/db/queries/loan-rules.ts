@@ -23,6 +23,7 @@ import { defaultRuleStays } from '../../domain/refusals.js';
 import type { Database, Db } from '../client.js';
 import { branches, itemTypes, loanRules, patronCategories } from '../schema/index.js';
 import { listingTable, readAll, readPage } from './listing.js';
+import { ruleColumns } from './loan-rule-columns.js';
 import { anyOf } from './sql.js';
 import { atVersions, rejectedWrite } from './writes.js';
 
@@ -32,26 +33,8 @@ const nameOf = (table: typeof branches | typeof itemTypes | typeof patronCategor
     string | null
   >`(select "named"."name" from ${table} as "named" where "named"."id" = ${loanRules}.${sql.identifier(column)})`;
 
-const ruleColumns = {
-  id: loanRules.id,
-  patron_category_id: loanRules.patronCategoryId,
-  item_type_id: loanRules.itemTypeId,
-  branch_id: loanRules.branchId,
-  loan_period: loanRules.loanPeriod,
-  loan_period_unit: loanRules.loanPeriodUnit,
-  renewals_allowed: loanRules.renewalsAllowed,
-  renewal_period: loanRules.renewalPeriod,
-  renewal_period_unit: loanRules.renewalPeriodUnit,
-  max_loans: loanRules.maxLoans,
-  holds_allowed: loanRules.holdsAllowed,
-  fine_per_day: loanRules.finePerDay,
-  grace_days: loanRules.graceDays,
-  fine_cap: loanRules.fineCap,
-  lost_after_days: loanRules.lostAfterDays,
-  lost_charge: loanRules.lostCharge,
-  lendable: loanRules.lendable,
-  floating: loanRules.floating,
-  no_limit: loanRules.noLimit,
+const storedRuleColumns = {
+  ...ruleColumns,
   from_settings: loanRules.fromSettings,
   version: loanRules.version,
   patron_category_name: nameOf(patronCategories, 'patron_category_id').as('patron_category_name'),
@@ -87,7 +70,7 @@ const scopeFilter = (column: PgColumn) => (values: (string | number | boolean)[]
 
 export const loanRuleListing = listingTable(loanRuleListingSpec, {
   from: loanRules,
-  selection: ruleColumns,
+  selection: storedRuleColumns,
   columns: { id: loanRules.id },
   id: loanRules.id,
   search: { column: sql`''::tsvector`, config: 'simple' },
@@ -99,7 +82,7 @@ export const loanRuleListing = listingTable(loanRuleListingSpec, {
 });
 
 export async function findLoanRule(db: Db, params: { id: number }): Promise<StoredLoanRule | undefined> {
-  const [row] = await db.select(ruleColumns).from(loanRules).where(eq(loanRules.id, params.id));
+  const [row] = await db.select(storedRuleColumns).from(loanRules).where(eq(loanRules.id, params.id));
   return row && ruleOf(row as RuleRow);
 }
 
@@ -123,7 +106,11 @@ export async function updateLoanRule(
 ): Promise<StoredLoanRule | undefined> {
   return db
     .transaction(async (tx) => {
-      const [row] = await tx.select(ruleColumns).from(loanRules).where(atVersions(loanRules, params)).for('update');
+      const [row] = await tx
+        .select(storedRuleColumns)
+        .from(loanRules)
+        .where(atVersions(loanRules, params))
+        .for('update');
       if (!row) return undefined;
       const rule = ruleAfter(ruleOf(row as RuleRow), params.changes);
       await tx

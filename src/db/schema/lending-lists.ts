@@ -49,38 +49,26 @@ export const branches = pgTable(
   ],
 );
 
-export const patronCategories = pgTable(
-  'patron_categories',
-  {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    code: text('code').notNull(),
-    name: text('name').notNull(),
-    isDefault: boolean('is_default').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    version: integer('version').notNull().default(1),
-  },
-  (t) => [
-    uniqueIndex('patron_categories_code_idx').on(t.code),
-    uniqueIndex('patron_categories_one_default_idx').on(t.isDefault).where(sql`${t.isDefault}`),
-    ...codeChecks('patron_categories', t.code),
-    ...nameChecks('patron_categories', t.name),
-  ],
-);
+/** A list that is only entries (code, name, which is the default): patron categories and item types. */
+function entryList<Name extends string>(table: Name) {
+  return pgTable(
+    table,
+    {
+      id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+      code: text('code').notNull(),
+      name: text('name').notNull(),
+      isDefault: boolean('is_default').notNull().default(false),
+      createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+      version: integer('version').notNull().default(1),
+    },
+    (t) => [
+      uniqueIndex(`${table}_code_idx`).on(t.code),
+      uniqueIndex(`${table}_one_default_idx`).on(t.isDefault).where(sql`${t.isDefault}`),
+      ...codeChecks(table, t.code),
+      ...nameChecks(table, t.name),
+    ],
+  );
+}
 
-export const itemTypes = pgTable(
-  'item_types',
-  {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    code: text('code').notNull(),
-    name: text('name').notNull(),
-    isDefault: boolean('is_default').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    version: integer('version').notNull().default(1),
-  },
-  (t) => [
-    uniqueIndex('item_types_code_idx').on(t.code),
-    uniqueIndex('item_types_one_default_idx').on(t.isDefault).where(sql`${t.isDefault}`),
-    ...codeChecks('item_types', t.code),
-    ...nameChecks('item_types', t.name),
-  ],
-);
+export const patronCategories = entryList('patron_categories');
+export const itemTypes = entryList('item_types');
