@@ -45,7 +45,16 @@ import { createLogger, type Logger } from './log.js';
 import { oaiPmhRoutes } from './protocols/oai-pmh/index.js';
 
 /** The settings the app itself reads, as configuration gives them. */
-const APP_SETTINGS = ['publicUrl', 'access', 'rateLimits', 'changes', 'oai', 'importMaxBytes', 'currency'] as const;
+const APP_SETTINGS = [
+  'publicUrl',
+  'access',
+  'rateLimits',
+  'changes',
+  'oai',
+  'importMaxBytes',
+  'currency',
+  'timeZone',
+] as const;
 export type AppSettings = Pick<Config, (typeof APP_SETTINGS)[number]>;
 
 /**

@@ -11,6 +11,7 @@ import { withWritableTarget } from './db/hosts.js';
 import type { DatabaseTarget } from './db/target.js';
 import { isRepositoryId } from './domain/identifiers.js';
 import type { LendingSettings } from './domain/lending-rules.js';
+import { isTimeZone } from './domain/local-dates.js';
 import type { AccessPolicy } from './domain/policy.js';
 import type { RateKind, RateLimits } from './domain/rate-limits.js';
 
@@ -75,6 +76,9 @@ const currencyCode = z
   .refine((code) => Intl.supportedValuesOf('currency').includes(code), {
     error: 'is not an ISO 4217 currency code known to this platform',
   });
+
+/** An IANA time zone the platform knows (`Europe/Paris`, `UTC`). */
+const timeZoneName = z.string().refine(isTimeZone, { error: 'must be an IANA time zone name (Europe/Paris, UTC)' });
 
 const trueOrFalse = oneOf('true', 'false').transform((value) => value === 'true');
 
@@ -241,6 +245,11 @@ export const environment = z.object({
     default: 'EUR',
     meaning: 'the library\u2019s currency (ISO 4217): fines and charges are whole amounts of its minor unit (cents)',
   }),
+  CATALOGUE_TIME_ZONE: setting(timeZoneName, {
+    default: 'UTC',
+    meaning:
+      'the library\u2019s IANA time zone: the local days that due dates end on, branches open on and fines count',
+  }),
   CATALOGUE_RATE_LIMITS: setting(rateLimits, {
     default: RATE_LIMITS,
     meaning: 'per-caller quotas a minute for searches, unpaged streams and writes; `off` for none',
@@ -365,6 +374,8 @@ const configSchema = environment.transform((env, ctx) => {
     importMaxBytes: env.CATALOGUE_IMPORT_MAX_BYTES,
     /** The library's currency (ISO 4217): money in the lending rules is in its minor units. */
     currency: env.CATALOGUE_CURRENCY,
+    /** The library's time zone (IANA): its days begin and end there (docs/access-and-loans.md, "Calendar"). */
+    timeZone: env.CATALOGUE_TIME_ZONE,
   };
 });
 
