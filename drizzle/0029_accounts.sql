@@ -77,6 +77,9 @@ END
 $$;--> statement-breakpoint
 CREATE TRIGGER account_entries_balance AFTER INSERT ON account_entries REFERENCING NEW TABLE AS new_rows
 FOR EACH STATEMENT EXECUTE FUNCTION account_entries_settle();--> statement-breakpoint
+-- A signed-in caller is remembered with their balance (the fine limit reads it): a change forgets them.
+CREATE TRIGGER accounts_notify_callers AFTER INSERT OR UPDATE ON accounts
+FOR EACH ROW EXECUTE FUNCTION notify_caller_changed('user_id');--> statement-breakpoint
 -- The change feed: an account's events are about the account (`resource_id` is its user's id) and private
 -- to its user, as loans are (`borrower_id`).
 CREATE FUNCTION record_account_changes() RETURNS trigger

@@ -23,6 +23,7 @@ import { RateLimiter } from './http/rate-limit.js';
 import { pageContext } from './http/respond.js';
 import { frameRoutes } from './http/route.js';
 import { assetRoutes } from './http/routes/assets.js';
+import { accountRoutes } from './http/routes/accounts.js';
 import { authorRoutes } from './http/routes/authors.js';
 import { bookRoutes } from './http/routes/books.js';
 import { changeRoutes, type EventPageWriter, writeEventPage } from './http/routes/changes.js';
@@ -121,7 +122,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const onError = (error: Error, c: Context<AppEnv>) => respondWithError(toCatalogueError(error, c, log), c);
 
   const services = { database: options.database, uris, deprecations, rateLimiter, listingCountLimit, formats, clock };
-  const policy = createPolicy(settings.access, clock);
+  const policy = createPolicy(settings.access, clock, settings.currency);
   const authentication = { uris, policy, callers: new CallerCache(options.database) };
   const uploadMaxBytes = settings.importMaxBytes;
   const frame = createFrame(app, { log, formats, services, authentication, onError, uploadMaxBytes });
@@ -138,10 +139,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   importRoutes(app, { maxBytes: uploadMaxBytes });
   suggestionRoutes(app);
   authorRoutes(app);
-  loanRoutes(app);
+  loanRoutes(app, { timeZone: settings.timeZone });
   copyRoutes(app);
   holdRoutes(app);
   userRoutes(app);
+  accountRoutes(app);
   lendingListRoutes(app);
   loanRuleRoutes(app, { currency: settings.currency });
   changeRoutes(app, {

@@ -250,6 +250,12 @@ export const environment = z.object({
     meaning:
       'the library\u2019s IANA time zone: the local days that due dates end on, branches open on and fines count',
   }),
+  // What a borrower may owe and still borrow: ten euros (cents) is a common public-library figure.
+  CATALOGUE_FINE_LIMIT: setting(wholeNumberOr('none', () => 'none' as const, 0, 2_147_483_647), {
+    default: '1000',
+    meaning:
+      'most a borrower may owe, in minor units (cents), and still borrow and renew (0–2147483647); `none` for no limit',
+  }),
   CATALOGUE_RATE_LIMITS: setting(rateLimits, {
     default: RATE_LIMITS,
     meaning: 'per-caller quotas a minute for searches, unpaged streams and writes; `off` for none',
@@ -340,6 +346,7 @@ const configSchema = environment.transform((env, ctx) => {
       holdDays: env.CATALOGUE_HOLD_DAYS,
       maxHolds: env.CATALOGUE_MAX_HOLDS,
       maxRenewals: env.CATALOGUE_MAX_RENEWALS,
+      fineLimit: env.CATALOGUE_FINE_LIMIT,
     } satisfies AccessPolicy & LendingSettings,
     /** A token that authenticates a librarian, for automation and first use (created at start-up). */
     adminToken: env.CATALOGUE_ADMIN_TOKEN,

@@ -34,6 +34,8 @@ export interface LoanRecord extends Loan {
   /** The copy's item type and home branch. */
   item_type_id: number;
   home_branch_id: number;
+  /** What the borrower owes now (minor units): over the fine limit, no renewal. */
+  borrower_balance: number;
 }
 
 /** A loan with the lending rules' decision on renewing it now, when read for that. */

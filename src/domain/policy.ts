@@ -3,6 +3,15 @@
  * and routes ask to allow the request. The database backs the state rules up against races.
  */
 
+import {
+  type AccountEntry,
+  chargeSettled,
+  type FineLimit,
+  fineLimitReason,
+  isCharge,
+  isWaivable,
+  overFineLimit,
+} from './account.js';
 import type { Availability, Book } from './book.js';
 import type { Clock } from './clock.js';
 import type { Copy } from './copy.js';
@@ -17,6 +26,7 @@ import {
 } from './lending-rules.js';
 import { MAX_TOKENS_PER_USER } from './limits.js';
 import { type Loan, type LoanStatus, loanStatus, type RenewableLoan } from './loan.js';
+import { money } from './money.js';
 import {
   alreadyBorrowed,
   alreadyHeld,
@@ -51,6 +61,8 @@ export interface AccessPolicy {
   holdDays: number;
   /** Most open holds (waiting or ready) one user may have. */
   maxHolds: number;
+  /** Most a borrower may owe (minor units) and still borrow and renew; `none` for no limit. */
+  fineLimit: FineLimit;
 }
 
 /** Who is making the request. */
@@ -69,6 +81,8 @@ export type Caller =
       readonly activeLoans: number;
       /** Holds this user has open (waiting or ready); the cap on holds reads it. */
       readonly openHolds: number;
+      /** What they owe, in minor units of the library's currency; over the fine limit they cannot borrow. */
+      readonly balance: number;
       /** How the caller proved who they are: a bearer token, or a browser session cookie holding one. */
       readonly via?: 'bearer' | 'session';
     };
@@ -193,7 +207,7 @@ export interface LoanFacts {
 export type LoanEventScope = { loansOf: 'everyone' } | { loansOf: 'nobody' } | { loansOf: 'borrower'; id: number };
 
 /** The rules, and the clock that says when a loan is overdue (the same one the circulation steps read). */
-export function createPolicy(rules: AccessPolicy, clock: Clock) {
+export function createPolicy(rules: AccessPolicy, clock: Clock, currency: string) {
   const signedIn = (caller: Caller): caller is SignedIn => caller.kind === 'user';
   const isLibrarian = (caller: Caller) => signedIn(caller) && caller.role === 'librarian';
   /** Librarians only: 401 for the anonymous, 403 for members. */
@@ -211,8 +225,14 @@ export function createPolicy(rules: AccessPolicy, clock: Clock) {
         ? allowed
         : refuse(hidden);
 
+  /** Why what a borrower owes stops them borrowing or renewing, if it does. */
+  const owes = (balance: number): string | undefined =>
+    fineLimitReason(money(balance, currency), rules.fineLimit);
+
   return {
     rules,
+    /** The library's currency: every amount of an account is in its minor units. */
+    currency,
     /** A loan's status now, by the app's clock: what its document says and what renewing it is decided on. */
     loanStatus: (loan: Pick<Loan, 'returned_at' | 'due_at'>): LoanStatus => loanStatus(loan, clock.now()),
     /** Books, authors and the root: public unless the operator closed them. */
@@ -297,7 +317,8 @@ export function createPolicy(rules: AccessPolicy, clock: Clock) {
           : undefined;
       if (exhausted) return refuse(() => renewalLimitReached(loan.id, exhausted));
       if (loan.book_held) return refuse(() => bookHeldByOthers(loan.book_id));
-      return allowed;
+      const owed = owes(loan.borrower_balance);
+      return owed ? refuse(() => overFineLimit(owed)) : allowed;
     },
     /** Withdraw a copy that is not on loan: librarians. */
     withdrawCopy: (caller: Caller, copy: Pick<Copy, 'id' | 'status'>): Decision => {
@@ -326,6 +347,17 @@ export function createPolicy(rules: AccessPolicy, clock: Clock) {
           ? { loansOf: 'everyone' }
           : { loansOf: 'borrower', id: caller.id },
     manageUsers: (caller: Caller): Decision => librarian(caller, 'manage users'),
+    /** An account: its user's and librarians'; to anyone else the user does not exist. */
+    seeAccount: (caller: Caller, userId: number): Decision =>
+      selfOrLibrarian(caller, userId, () => new NotFound(`user ${userId} not found`)),
+    /** Record a payment or a manual charge: librarians, at the desk. */
+    manageAccounts: (caller: Caller): Decision => librarian(caller, 'record payments and charges'),
+    /** Waive what is left of a charge: librarians, while some of it is not waived. */
+    waiveCharge: (caller: Caller, charge: WaivableCharge): Decision => {
+      const decision = librarian(caller, 'waive charges');
+      if (!decision.allowed) return decision;
+      return isWaivable(charge) ? allowed : refuse(() => chargeNotWaivable(charge));
+    },
     /** Branches: everyone signed in reads them (a member picks where to collect a hold). */
     seeBranches: (caller: Caller): Decision => (signedIn(caller) ? allowed : refuse(() => new Unauthorized())),
     /** Patron categories, item types and the rules matrix: librarians read and change them; branches too. */
@@ -365,6 +397,9 @@ export function createPolicy(rules: AccessPolicy, clock: Clock) {
     const forSelf = borrowerId === caller.id;
     if (!forSelf && !isLibrarian(caller)) return refuse(() => new Forbidden('members borrow for themselves only'));
     if (forSelf && book.mine?.on_loan) return refuse(() => alreadyBorrowed(book.id));
+    // Someone else's balance is checked in the lending transaction, under their lock, as their cap is.
+    const owed = forSelf ? owes(caller.balance) : undefined;
+    if (owed) return refuse(() => overFineLimit(owed));
     const setAsideForCaller = forSelf && book.mine?.hold?.status === 'ready';
     const lendable = forSelf ? book.copies_available > 0 : book.copies_available + book.copies_ready > 0;
     if (!lendable && !setAsideForCaller) return refuse(() => noCopyAvailable(book.id, book.due_at));
@@ -378,6 +413,13 @@ export function createPolicy(rules: AccessPolicy, clock: Clock) {
 }
 
 export type Policy = ReturnType<typeof createPolicy>;
+
+/** A charge as waiving it is decided: its kind, and how much of it was waived already. */
+export type WaivableCharge = Pick<AccountEntry, 'id' | 'kind' | 'amount' | 'waived'>;
+
+function chargeNotWaivable(entry: WaivableCharge): CatalogueError {
+  return isCharge(entry.kind) ? chargeSettled(entry.id) : new Conflict(`entry ${entry.id} is a ${entry.kind}, not a charge`);
+}
 
 /** Throws the refusal of a decision that does not allow the action. */
 export function authorize(decision: Decision): void {

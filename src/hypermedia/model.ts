@@ -137,9 +137,12 @@ export type ItemKind =
   | 'branch'
   | 'patron-category'
   | 'item-type'
-  | 'loan-rule';
+  | 'loan-rule'
+  | 'account-entry';
 
 export type ResourceKind =
+  | 'account'
+  | 'payments'
   | 'root'
   | 'profile'
   | 'mcp'

@@ -55,7 +55,8 @@ export const paths = {
   userAccount: template('/users/{id}/account{?cursor}'),
   userPayments: template('/users/{id}/account/payments'),
   userCharges: template('/users/{id}/account/charges'),
-  chargeWaivers: template('/users/{id}/account/charges/{charge}/waivers'),
+  accountEntry: template('/users/{id}/account/entries/{entry}'),
+  entryWaivers: template('/users/{id}/account/entries/{entry}/waivers'),
   userTokens: template('/users/{id}/tokens{?filter*,sort,page,per_page,cursor,fields}'),
   userToken: template('/users/{id}/tokens/{token}'),
   branches: template('/branches{?filter*,sort,page,per_page,cursor,fields}'),
@@ -175,7 +176,8 @@ export class Uris {
   userAccount = (id: number, cursor?: string) => this.at(paths.userAccount.expand({ id, cursor }));
   userPayments = (id: number) => this.at(paths.userPayments.expand({ id }));
   userCharges = (id: number) => this.at(paths.userCharges.expand({ id }));
-  chargeWaivers = (id: number, charge: number) => this.at(paths.chargeWaivers.expand({ id, charge }));
+  accountEntry = (id: number, entry: number) => this.at(paths.accountEntry.expand({ id, entry }));
+  entryWaivers = (id: number, entry: number) => this.at(paths.entryWaivers.expand({ id, entry }));
   userTokens = (id: number, params: ListingParams = {}) => this.at(paths.userTokens.expand({ id, ...params }));
   userToken = (id: number, token: number) => this.at(paths.userToken.expand({ id, token }));
 

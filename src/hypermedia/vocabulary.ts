@@ -116,6 +116,7 @@ export const rels = {
       'payments and waivers, newest first; from a change, the account it is about.',
   },
   payment: { means: 'The payments of a user\u2019s account; a librarian records one with its `create` control.' },
+  charge: { means: 'From a waiver, the charge it waives.' },
   tokens: { means: 'The bearer tokens of a user.' },
   me: { means: 'The signed-in user.' },
   profile: { means: 'The profile: every link relation and control, its fields and when it appears (RFC 6906).' },
@@ -191,6 +192,16 @@ export const controls = {
     does:
       'Import a file of book records (MARCXML, ISO 2709 or CSV, sent as the body); answers a report of every ' +
       'record: imported, matched with a book already held, or refused and why (docs/records.md, "Import").',
+    method: 'POST',
+  },
+  waive: {
+    does:
+      'Waive a charge, or part of it (`amount` in minor units, the rest of the charge when left out), for the ' +
+      '`reason` given: the balance goes down by as much.',
+    method: 'POST',
+  },
+  charge: {
+    does: 'Charge this account an `amount` (minor units) for the `reason` given (a damaged item, a card).',
     method: 'POST',
   },
   login: {

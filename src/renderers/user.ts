@@ -20,6 +20,10 @@ export function renderUser(user: User & { version?: number }, ctx: RenderContext
     links.push({ rel: 'loans', href: uris.userLoans(user.id, firstPage), title: `Loans of ${user.name}` });
     links.push({ rel: 'holds', href: uris.userHolds(user.id, firstPage), title: `Holds of ${user.name}` });
   }
+  if (policy.seeAccount(caller, user.id).allowed) {
+    links.push({ rel: 'account', href: uris.userAccount(user.id), title: `Account of ${user.name}` });
+    links.push({ rel: 'payment', href: uris.userPayments(user.id), title: 'Payments' });
+  }
   if (policy.manageTokens(caller, user.id).allowed) {
     links.push({ rel: 'tokens', href: uris.userTokens(user.id), title: 'Tokens' });
   }

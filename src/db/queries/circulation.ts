@@ -3,11 +3,14 @@
  * locks the book's row first and ends with `settle_circulation` (migration 0011), so a book's steps are serial.
  */
 import { and, count, eq, type SQL, sql } from 'drizzle-orm';
+import { type FineLimit, fineLimitReason, overFineLimit } from '../../domain/account.js';
 import type { Copy } from '../../domain/copy.js';
 import { Conflict, NotFound, UnprocessableEntity } from '../../domain/errors.js';
 import type { Hold } from '../../domain/hold.js';
 import { decideLending, type LendingDecision, lendingRefusalReason } from '../../domain/lending-rules.js';
+import { overdueFine } from '../../domain/fines.js';
 import type { Loan, LoanRecord } from '../../domain/loan.js';
+import { money } from '../../domain/money.js';
 import {
   alreadyBorrowed,
   alreadyHeld,
@@ -19,10 +22,12 @@ import {
 import type { Db } from '../client.js';
 import { rowsOf } from '../client.js';
 import { constraintViolation } from '../errors.js';
-import { books, copies, holds, loans, users } from '../schema/index.js';
+import { accounts, books, copies, holds, loans, users } from '../schema/index.js';
 import { copyColumns, holdColumns, loanColumns } from './circulation-columns.js';
 import { type CopyPlace, placeOf, rejectedPlace } from './copies.js';
 import { borrowFacts, type CopyFacts, withLoansCounted } from './lending-decisions.js';
+import { chargeOverdueFine, findAccount } from './accounts.js';
+import { findBranchCalendar } from './branch-calendars.js';
 import { findCandidateRules } from './lending-rules.js';
 import { findLoan } from './loans.js';
 import { businessTime, isoTimestamp } from './sql.js';
@@ -82,6 +87,9 @@ export interface BorrowParams {
   /** Where it is lent (a librarian's desk); the copy's home branch when absent (a member's own borrow). */
   branchId?: number | undefined;
   holdDays: number;
+  /** Most the borrower may owe and borrow (`CATALOGUE_FINE_LIMIT`), in minor units of `currency`. */
+  fineLimit: FineLimit;
+  currency: string;
   /** Business time: when the loan is made (`Clock`). */
   at: Date;
 }
@@ -121,6 +129,10 @@ export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanReco
   try {
     return await db.transaction(async (tx) => {
       const borrower = await lockBorrower(tx, borrowerId);
+      // What they owe, read under their lock: the policy's rule, for whoever the borrower is.
+      const { balance } = await findAccount(tx, { userId: borrowerId, currency: params.currency });
+      const owed = fineLimitReason(balance, params.fineLimit);
+      if (owed) throw overFineLimit(owed);
       if (!(await lockBook(tx, bookId))) throw new NotFound(`book ${bookId} not found`);
       await settle(tx, bookId, params.holdDays, params.at);
       const [ready] = await tx
@@ -208,17 +220,77 @@ export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanReco
   }
 }
 
+/** What a return needs besides the loan: the hold days, and the library's time zone and currency for its fine. */
+export interface ReturnParams {
+  id: number;
+  holdDays: number;
+  /** Business time: when the copy is handed back (`Clock`). */
+  at: Date;
+  /** The library's time zone: the local days a fine counts (`CATALOGUE_TIME_ZONE`). */
+  timeZone: string;
+  /** The library's currency: a fine's (`CATALOGUE_CURRENCY`). */
+  currency: string;
+}
+
 /**
- * Stamps the return, only if the loan is still active (of two returns racing, one wins), and passes the
- * copy to the first waiting hold. Answers the book's author too, whose list of books shows it again.
+ * Charges the overdue fine of an active loan handed back at `at`, under the book's lock, before the loan is
+ * stamped: by the terms the loan keeps, counting the open days of the calendar of the branch where it was
+ * lent (where it was due back). Nothing when the fine is 0 or the loan was fined already.
+ */
+async function chargeLateReturn(tx: Tx, params: ReturnParams): Promise<void> {
+  const [loan] = await tx
+    .select({
+      borrowerId: loans.borrowerId,
+      branchId: loans.branchId,
+      borrowedAt: loans.borrowedAt,
+      dueAt: loans.dueAt,
+      finePerDay: loans.finePerDay,
+      graceDays: loans.graceDays,
+      fineCap: loans.fineCap,
+    })
+    .from(loans)
+    .where(and(eq(loans.id, params.id), activeLoan));
+  if (!loan || loan.finePerDay === 0) return;
+  // As the return stamps it: never before the loan began.
+  const returnedAt = new Date(Math.max(params.at.getTime(), loan.borrowedAt.getTime()));
+  if (returnedAt <= loan.dueAt) return;
+  const calendar = await findBranchCalendar(tx, { branchId: loan.branchId, timeZone: params.timeZone });
+  if (!calendar) return;
+  const { amount } = overdueFine(
+    {
+      finePerDay: money(loan.finePerDay, params.currency),
+      graceDays: loan.graceDays,
+      fineCap: loan.fineCap === null ? 'none' : money(loan.fineCap, params.currency),
+    },
+    loan.dueAt,
+    returnedAt,
+    calendar,
+  );
+  if (amount.minor === 0) return;
+  await chargeOverdueFine(tx, {
+    userId: loan.borrowerId,
+    loanId: params.id,
+    amount: amount.minor,
+    currency: amount.currency,
+    at: params.at,
+  });
+}
+
+/**
+ * Stamps the return, only if the loan is still active (of two returns racing, one wins), charges its overdue
+ * fine, and passes the copy to the first waiting hold. Answers the book's author too, whose list of books
+ * shows it again.
  */
 export async function returnCopy(
   db: Db,
-  params: { id: number; holdDays: number; at: Date },
+  params: ReturnParams,
 ): Promise<(Loan & { book_author_id: number }) | undefined> {
   return db.transaction(async (tx) => {
     const [found] = await tx.select({ bookId: loans.bookId }).from(loans).where(eq(loans.id, params.id));
     if (!found || !(await lockBook(tx, found.bookId))) return undefined;
+    // The fine first: its entry locks the account's row before the feed's lock, the order every writer of
+    // an account keeps (drizzle/0029_accounts.sql).
+    await chargeLateReturn(tx, params);
     const [loan] = await tx
       .update(loans)
       .set({ returnedAt: sql`greatest(${businessTime(params.at)}, ${loans.borrowedAt})` })
@@ -237,14 +309,19 @@ export async function returnCopy(
 
 /**
  * Renews: the renewal period from now, counted, only while the loan is active, not overdue, below the
- * renewals the rules allow now and its book held by nobody, all checked by the UPDATE itself under the
- * book's lock; the loan takes the terms decided now. `undefined` when any of it fails (the caller reads
- * the loan again to say which).
+ * renewals the rules allow now, its book held by nobody and its borrower within the fine limit, all checked
+ * by the UPDATE itself under the book's lock; the loan takes the terms decided now. `undefined` when any of
+ * it fails (the caller reads the loan again to say which).
  */
 export async function renewLoan(
   db: Db,
-  params: { id: number; decision: LendingDecision; at: Date },
+  params: { id: number; decision: LendingDecision; at: Date; fineLimit: FineLimit },
 ): Promise<Loan | undefined> {
+  // Not for a borrower who owes more than the limit (the policy's rule, checked again as the loan is renewed).
+  const withinFineLimit =
+    params.fineLimit === 'none'
+      ? sql`true`
+      : sql`coalesce((select ${accounts.balance} from ${accounts} where ${accounts.userId} = ${loans.borrowerId}), 0) <= ${params.fineLimit}`;
   const { terms } = params.decision;
   return db.transaction(async (tx) => {
     const [found] = await tx.select({ bookId: loans.bookId }).from(loans).where(eq(loans.id, params.id));
@@ -265,6 +342,7 @@ export async function renewLoan(
           activeLoan,
           sql`${loans.dueAt} > ${businessTime(params.at)}`,
           sql`${loans.renewals} < ${terms.renewals_allowed}`,
+          withinFineLimit,
           sql`not exists (select 1 from ${holds} as "held" where "held"."book_id" = ${found.bookId} and "held"."status" in ('waiting', 'ready'))`,
         ),
       )

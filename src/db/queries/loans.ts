@@ -7,7 +7,7 @@ import type { Listing, PagedListing } from '../../domain/listing.js';
 import { loanListingSpec } from '../../domain/listings.js';
 import type { Loan, LoanRecord } from '../../domain/loan.js';
 import type { Database, Db } from '../client.js';
-import { copies, loans, users } from '../schema/index.js';
+import { accounts, copies, loans, users } from '../schema/index.js';
 import { loanBookHeld, loanColumns } from './circulation-columns.js';
 import { type ListingScope, listingTable, readAll, readPage } from './listing.js';
 import { anyOf, businessTime } from './sql.js';
@@ -59,6 +59,7 @@ export async function findLoan(db: Db, params: { id: number }): Promise<LoanReco
       patron_category_id: users.patronCategoryId,
       item_type_id: copies.itemTypeId,
       home_branch_id: copies.branchId,
+      borrower_balance: sql<number>`coalesce((select ${accounts.balance} from ${accounts} where ${accounts.userId} = ${loans.borrowerId}), 0)`,
     })
     .from(loans)
     .innerJoin(users, eq(users.id, loans.borrowerId))

@@ -7,7 +7,7 @@ import type { SignedIn } from '../../domain/policy.js';
 import type { StoredUser, UserInput } from '../../domain/user.js';
 import type { Database, Db } from '../client.js';
 import { prepared } from '../prepared.js';
-import { holds, loans, patronCategories, tokens, users } from '../schema/index.js';
+import { accounts, holds, loans, patronCategories, tokens, users } from '../schema/index.js';
 import { listingTable, readAll, readPage } from './listing.js';
 import { atVersions, rejectedWrite } from './writes.js';
 
@@ -39,7 +39,10 @@ export const userListing = listingTable(userListingSpec, {
   search: { column: sql`to_tsvector('simple'::regconfig, ${users.name})`, config: 'simple' },
 });
 
-/** The signed-in caller behind a token hash, with their active loans and open holds; `undefined` for an unknown token. */
+/**
+ * The signed-in caller behind a token hash, with their active loans, open holds and balance; `undefined` for an
+ * unknown token.
+ */
 export async function findCallerByTokenHash(db: Db, params: { hash: string }): Promise<SignedIn | undefined> {
   const statement = prepared(db, 'find_caller_by_token_hash', (db) =>
     db
@@ -51,6 +54,7 @@ export async function findCallerByTokenHash(db: Db, params: { hash: string }): P
         homeBranchId: users.homeBranchId,
         activeLoans: sql<number>`(select count(*)::int from ${loans} as "held" where "held"."borrower_id" = ${users}."id" and "held"."returned_at" is null)`,
         openHolds: sql<number>`(select count(*)::int from ${holds} as "open" where "open"."borrower_id" = ${users}."id" and "open"."status" in ('waiting', 'ready'))`,
+        balance: sql<number>`coalesce((select ${accounts.balance} from ${accounts} where ${accounts.userId} = ${users}."id"), 0)`,
       })
       .from(tokens)
       .innerJoin(users, eq(users.id, tokens.userId))
@@ -58,7 +62,15 @@ export async function findCallerByTokenHash(db: Db, params: { hash: string }): P
       .prepare('find_caller_by_token_hash'),
   );
   const [user] = await statement.execute(params);
-  return user && { kind: 'user', ...user, activeLoans: Number(user.activeLoans), openHolds: Number(user.openHolds) };
+  return (
+    user && {
+      kind: 'user',
+      ...user,
+      activeLoans: Number(user.activeLoans),
+      openHolds: Number(user.openHolds),
+      balance: Number(user.balance),
+    }
+  );
 }
 
 /**

@@ -6,11 +6,12 @@
  */
 import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ACCOUNT_ENTRY_KINDS } from '../../domain/account.js';
 import { loans } from './loans.js';
 import { users } from './users.js';
 
 /** What an entry is: three charges (add to the balance), and two that take from it. */
-export const ACCOUNT_ENTRY_KINDS = ['overdue_fine', 'lost_item', 'manual', 'payment', 'waiver'] as const;
+export { ACCOUNT_ENTRY_KINDS };
 
 export const accountEntries = pgTable(
   'account_entries',

@@ -126,6 +126,8 @@ export function bookRoutes(app: Hono<AppEnv>): void {
           copyId: input.copy_id,
           branchId,
           holdDays: ctx.policy.rules.holdDays,
+          fineLimit: ctx.policy.rules.fineLimit,
+          currency: ctx.policy.currency,
           at,
         });
         // The answer is the loan, at its own URI.

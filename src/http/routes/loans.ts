@@ -25,7 +25,12 @@ import { route } from '../route.js';
 
 const loanNotFound = (id: number) => new NotFound(`loan ${id} not found`);
 
-export function loanRoutes(app: Hono<AppEnv>): void {
+/** What returns need of the settings: the library's time zone, in which a fine counts open days. */
+export interface LoanRouteOptions {
+  timeZone: string;
+}
+
+export function loanRoutes(app: Hono<AppEnv>, options: LoanRouteOptions): void {
   route(
     app,
     paths.loans,
@@ -66,10 +71,17 @@ export function loanRoutes(app: Hono<AppEnv>): void {
         returnLoan.authorize(ctx, loan);
         returnLoan.validate(await readJson(c));
         // Conditional on the loan still being active: a concurrent return makes this one a 409.
-        const returned = await returnCopy(db, { id, holdDays: ctx.policy.rules.holdDays, at: c.get('clock').now() });
+        const returned = await returnCopy(db, {
+          id,
+          holdDays: ctx.policy.rules.holdDays,
+          at: c.get('clock').now(),
+          timeZone: options.timeZone,
+          currency: ctx.policy.currency,
+        });
         if (!returned) throw loanAlreadyReturned(id);
         return send(c, renderLoan(returned, ctx), {
-          invalidates: loanInvalidates(ctx.uris, returned, returned.book_author_id),
+          // A fine on a late return changes the borrower's account too.
+          invalidates: [...loanInvalidates(ctx.uris, returned, returned.book_author_id), ctx.uris.userAccount(returned.borrower_id)],
         });
       },
     },
@@ -91,7 +103,9 @@ export function loanRoutes(app: Hono<AppEnv>): void {
         const decision = loan.returned_at === null ? await decideRenewal(db, loan) : undefined;
         renewLoan.authorize(ctx, { ...loan, decision });
         renewLoan.validate(await readOptionalJson(c));
-        const renewed = decision && (await extendLoan(db, { id, decision, at: c.get('clock').now() }));
+        const renewed =
+          decision &&
+          (await extendLoan(db, { id, decision, at: c.get('clock').now(), fineLimit: ctx.policy.rules.fineLimit }));
         if (!renewed) {
           // Something changed since the read (a renewal, a hold, the clock): the fresh state says what.
           const now = await findLoan(db, { id });
