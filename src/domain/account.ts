@@ -59,25 +59,29 @@ export interface Account {
 /** Longest reason or note an entry keeps (the table's CHECK says the same). */
 export const REASON_MAX_LENGTH = 500;
 
-const amountField = (required: boolean, title: string) =>
-  ({ name: 'amount', type: 'integer', required, min: 1, max: INT4_MAX, title }) as const;
-
 /** What a payment takes: its amount in minor units, optionally its currency (the library's), and a note. */
 export const paymentInputFields = [
-  amountField(true, 'Amount paid (minor units: cents)'),
+  { name: 'amount', type: 'integer', required: true, min: 1, max: INT4_MAX, title: 'Amount paid (minor units)' },
   { name: 'currency', type: 'string', required: false, maxLength: 3, title: 'Currency (the library\u2019s)' },
   { name: 'note', type: 'string', required: false, maxLength: REASON_MAX_LENGTH, title: 'Note' },
 ] as const satisfies readonly InputField[];
 
 /** What a waiver takes: how much (the rest of the charge unless given) and why. */
 export const waiverInputFields = [
-  amountField(false, 'Amount waived (minor units; the rest of the charge if left out)'),
+  {
+    name: 'amount',
+    type: 'integer',
+    required: false,
+    min: 1,
+    max: INT4_MAX,
+    title: 'Amount waived (minor units; the rest of the charge if left out)',
+  },
   { name: 'reason', type: 'string', required: true, maxLength: REASON_MAX_LENGTH, title: 'Reason' },
 ] as const satisfies readonly InputField[];
 
 /** What a manual charge takes: how much and why. */
 export const chargeInputFields = [
-  amountField(true, 'Amount charged (minor units: cents)'),
+  { name: 'amount', type: 'integer', required: true, min: 1, max: INT4_MAX, title: 'Amount charged (minor units)' },
   { name: 'reason', type: 'string', required: true, maxLength: REASON_MAX_LENGTH, title: 'Reason' },
 ] as const satisfies readonly InputField[];
 
