@@ -251,11 +251,14 @@ export const environment = z.object({
       'the library\u2019s IANA time zone: the local days that due dates end on, branches open on and fines count',
   }),
   // What a borrower may owe and still borrow: ten euros (cents) is a common public-library figure.
-  CATALOGUE_FINE_LIMIT: setting(wholeNumberOr('none', () => 'none' as const, 0, 2_147_483_647), {
-    default: '1000',
-    meaning:
-      'most a borrower may owe, in minor units (cents), and still borrow and renew (0–2147483647); `none` for no limit',
-  }),
+  CATALOGUE_FINE_LIMIT: setting(
+    wholeNumberOr('none', () => 'none' as const, 0, 2_147_483_647),
+    {
+      default: '1000',
+      meaning:
+        'most a borrower may owe, in minor units (cents), and still borrow and renew (0–2147483647); `none` for no limit',
+    },
+  ),
   CATALOGUE_RATE_LIMITS: setting(rateLimits, {
     default: RATE_LIMITS,
     meaning: 'per-caller quotas a minute for searches, unpaged streams and writes; `off` for none',

@@ -15,6 +15,7 @@ BEGIN
 END
 $function$;
 
+CREATE TRIGGER accounts_notify_callers AFTER INSERT OR UPDATE ON public.accounts FOR EACH ROW EXECUTE FUNCTION notify_caller_changed('user_id');
 CREATE TRIGGER holds_notify_callers AFTER INSERT OR DELETE OR UPDATE ON public.holds FOR EACH ROW EXECUTE FUNCTION notify_caller_changed('borrower_id');
 CREATE TRIGGER loans_notify_callers AFTER INSERT OR DELETE OR UPDATE ON public.loans FOR EACH ROW EXECUTE FUNCTION notify_caller_changed('borrower_id');
 CREATE TRIGGER tokens_notify_callers AFTER DELETE OR UPDATE ON public.tokens FOR EACH ROW EXECUTE FUNCTION notify_caller_changed('user_id');

@@ -103,10 +103,9 @@ export function checkReason(reason: string, field: string): string {
 
 /** A payment or waiver larger than what is owed: refused, nothing recorded. */
 export function exceedsBalance(kind: 'payment' | 'waiver', amount: Money, balance: Money): UnprocessableEntity {
-  return new UnprocessableEntity(
-    `${kind} of ${formatMoney(amount)} exceeds the balance ${formatMoney(balance)}`,
-    { amount: `must be at most ${balance.minor}` },
-  );
+  return new UnprocessableEntity(`${kind} of ${formatMoney(amount)} exceeds the balance ${formatMoney(balance)}`, {
+    amount: `must be at most ${balance.minor}`,
+  });
 }
 
 /** A waiver larger than what is left of its charge. */

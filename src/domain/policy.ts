@@ -226,8 +226,7 @@ export function createPolicy(rules: AccessPolicy, clock: Clock, currency: string
         : refuse(hidden);
 
   /** Why what a borrower owes stops them borrowing or renewing, if it does. */
-  const owes = (balance: number): string | undefined =>
-    fineLimitReason(money(balance, currency), rules.fineLimit);
+  const owes = (balance: number): string | undefined => fineLimitReason(money(balance, currency), rules.fineLimit);
 
   return {
     rules,
@@ -418,7 +417,9 @@ export type Policy = ReturnType<typeof createPolicy>;
 export type WaivableCharge = Pick<AccountEntry, 'id' | 'kind' | 'amount' | 'waived'>;
 
 function chargeNotWaivable(entry: WaivableCharge): CatalogueError {
-  return isCharge(entry.kind) ? chargeSettled(entry.id) : new Conflict(`entry ${entry.id} is a ${entry.kind}, not a charge`);
+  return isCharge(entry.kind)
+    ? chargeSettled(entry.id)
+    : new Conflict(`entry ${entry.id} is a ${entry.kind}, not a charge`);
 }
 
 /** Throws the refusal of a decision that does not allow the action. */

@@ -2,8 +2,9 @@
  * @module Renders a user's account (the balance and a page of its history, newest first), its payments, and
  * one entry: each charge links to its loan, a waiver to its charge; librarians get the account's controls.
  */
-import { offered } from '../affordances/affordance.js';
+
 import { type AccountSubject, chargeAccount, recordPayment, waiveCharge } from '../affordances/accounts.js';
+import { offered } from '../affordances/affordance.js';
 import type { RenderContext } from '../affordances/context.js';
 import type { Account, AccountEntry } from '../domain/account.js';
 import { formatMoney } from '../domain/money.js';

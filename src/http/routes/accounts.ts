@@ -4,12 +4,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { chargeAccount, recordPayment, waiveCharge } from '../../affordances/accounts.js';
-import {
-  findAccount,
-  findAccountEntry,
-  listAccountEntries,
-  recordAccountEntry,
-} from '../../db/queries/accounts.js';
+import { findAccount, findAccountEntry, listAccountEntries, recordAccountEntry } from '../../db/queries/accounts.js';
 import { findUser } from '../../db/queries/users.js';
 import { type AccountEntry, checkCurrency, checkReason, exceedsCharge, unwaived } from '../../domain/account.js';
 import { InvalidInput } from '../../domain/errors.js';

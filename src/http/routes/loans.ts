@@ -81,7 +81,10 @@ export function loanRoutes(app: Hono<AppEnv>, options: LoanRouteOptions): void {
         if (!returned) throw loanAlreadyReturned(id);
         return send(c, renderLoan(returned, ctx), {
           // A fine on a late return changes the borrower's account too.
-          invalidates: [...loanInvalidates(ctx.uris, returned, returned.book_author_id), ctx.uris.userAccount(returned.borrower_id)],
+          invalidates: [
+            ...loanInvalidates(ctx.uris, returned, returned.book_author_id),
+            ctx.uris.userAccount(returned.borrower_id),
+          ],
         });
       },
     },
