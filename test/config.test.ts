@@ -14,7 +14,15 @@ describe('loadConfig', () => {
       seedSample: true,
       publicUrl: undefined,
       logRequests: true,
-      access: { publicReads: true, loanDays: 14, maxActiveLoans: 10, holdDays: 7, maxHolds: 10, maxRenewals: 2 },
+      access: {
+        publicReads: true,
+        loanDays: 14,
+        maxActiveLoans: 10,
+        holdDays: 7,
+        maxHolds: 10,
+        maxRenewals: 2,
+        fineLimit: 1000,
+      },
       adminToken: undefined,
       rateLimits: {
         search: { limit: 120, windowSeconds: 60 },
@@ -26,7 +34,17 @@ describe('loadConfig', () => {
       oai: { repositoryId: undefined, adminEmail: undefined, pageSize: 100 },
       importMaxBytes: 256 * 1024 * 1024,
       currency: 'EUR',
+      timeZone: 'UTC',
     });
+  });
+
+  it('CATALOGUE_FINE_LIMIT: minor units a borrower may owe and still borrow, 1000 by default, or none', () => {
+    expect(loadConfig({}).access.fineLimit).toBe(1000);
+    expect(loadConfig({ CATALOGUE_FINE_LIMIT: '0' }).access.fineLimit).toBe(0);
+    expect(loadConfig({ CATALOGUE_FINE_LIMIT: 'none' }).access.fineLimit).toBe('none');
+    for (const bad of ['-1', '2.5', 'lots', '2147483648']) {
+      expect(() => loadConfig({ CATALOGUE_FINE_LIMIT: bad }), bad).toThrow(/CATALOGUE_FINE_LIMIT/);
+    }
   });
 
   it('CATALOGUE_CURRENCY: an ISO 4217 code the platform knows, EUR by default', () => {
@@ -328,6 +346,7 @@ describe('loadConfig', () => {
         holdDays: 4,
         maxHolds: 3,
         maxRenewals: 1,
+        fineLimit: 1000,
       });
     });
   });

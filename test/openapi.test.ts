@@ -6,6 +6,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import { chargeInputFields, paymentInputFields, waiverInputFields } from '../src/domain/account.js';
 import { authorInputFields } from '../src/domain/author.js';
 import { bookInputFields } from '../src/domain/book.js';
 import { copyInputFields, copyPlaceInputFields, withdrawInputFields } from '../src/domain/copy.js';
@@ -152,6 +153,9 @@ describe('the OpenAPI document', () => {
       'PUT /users/{id}': [userInputFields, 'change', true],
       'PATCH /users/{id}': [userInputFields, 'change', true],
       'POST /users/{id}/tokens': [tokenInputFields, 'create', false],
+      'POST /users/{id}/account/payments': [paymentInputFields, 'create', true],
+      'POST /users/{id}/account/charges': [chargeInputFields, 'create', true],
+      'POST /users/{id}/account/entries/{entry}/waivers': [waiverInputFields, 'create', true],
       'POST /session': [sessionInputFields, 'create', true],
     };
     // The MCP endpoint reads JSON-RPC messages, not fields (below); OAI-PMH's POST, the protocol's arguments;

@@ -76,6 +76,11 @@ beforeAll(async () => {
   const rule = (await json<{ id: number }>(await t.send('POST', '/loan-rules', { item_type_id: dvd, loan_period: 7 })))
     .id;
 
+  // A charge on the member's account, which a librarian may waive.
+  const charged = await t.send('POST', `/users/${member.id}/account/charges`, { amount: 150, reason: 'a new card' });
+  expect(charged.status).toBe(201);
+  const charge = charged.headers.get('location') as string;
+
   const callers: Record<string, TestClient> = { anonymous: t.anonymous, member: asMember, librarian: t };
   const paths = [
     '/',
@@ -100,6 +105,9 @@ beforeAll(async () => {
     `/users/${member.id}/holds?page=1`,
     `/users/${member.id}/tokens`,
     token,
+    `/users/${member.id}/account`,
+    `/users/${member.id}/account/payments`,
+    charge,
     '/branches?page=1',
     `/branches/${east}`,
     '/patron-categories?page=1',
