@@ -730,6 +730,8 @@ describe('users', () => {
     { rel: 'self', href: `/users/${id}` },
     { rel: 'loans', href: `/users/${id}/loans?page=1&per_page=20` },
     { rel: 'holds', href: `/users/${id}/holds?page=1&per_page=20` },
+    { rel: 'account', href: `/users/${id}/account` },
+    { rel: 'payment', href: `/users/${id}/account/payments` },
     { rel: 'tokens', href: `/users/${id}/tokens` },
     ...(librarian ? [{ rel: 'collection', href: '/users?page=1&per_page=20' }] : []),
     // The default patron category (librarians only) and home branch (issue 45).
@@ -891,7 +893,7 @@ describe('users', () => {
   });
 
   describe('as a member', () => {
-    it('reads their own user: links self, loans, holds, tokens; no collection, no controls', async () => {
+    it('reads their own user: links self, loans, holds, account, payment, tokens; no collection, no controls', async () => {
       const { id, token } = await addUser(t, 'Userly Ownview');
       const response = await t.as(token).request(`/users/${id}`);
       expect(response.status).toBe(200);
