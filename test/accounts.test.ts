@@ -329,6 +329,18 @@ describe('who sees an account', () => {
     expect((await accountOf(member.id)).balance.minor).toBe(300);
   });
 
+  it('is browsable: the HTML view shows the balance, the entries and the librarian\u2019s forms', async () => {
+    const member = await addUser(t, 'Browsed Bo');
+    await t.send('POST', `/users/${member.id}/account/charges`, { amount: 420, reason: 'scratched disc' });
+    const page = await t.request(`/users/${member.id}/account`, { headers: { Accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('€4.20');
+    expect(html).toContain('scratched disc');
+    expect(html).toContain('Record a payment');
+    expect(html).toContain('Charge this account');
+  });
+
   it('pages the history newest first', async () => {
     const member = await addUser(t, 'Paged Pat');
     for (let i = 1; i <= 55; i += 1) {
