@@ -220,6 +220,39 @@ describe('task 2: a librarian adds a book through create, picking the author fro
   });
 });
 
+describe('task 2b: a librarian charges an account, takes a payment and waives the rest', () => {
+  it('follows the user to the account and submits its controls by name', async () => {
+    const librarian = await agent(ADMIN_TOKEN);
+    const root = await call(librarian, 'start');
+    const users = await call(librarian, 'follow', { url: root.url, rel: 'users' });
+    const user = await call(librarian, 'submit', {
+      url: users.url,
+      control: 'create',
+      values: { name: 'Owen Owing', role: 'member' },
+    });
+    const account = await call(librarian, 'follow', { url: user.location, rel: 'account' });
+    expect(controlNames(account)).toEqual(['create', 'charge']);
+    const charged = await call(librarian, 'submit', {
+      url: account.url,
+      control: 'charge',
+      values: { amount: 300, reason: 'damaged cover' },
+    });
+    expect(charged.status).toBe(201);
+    const paid = await call(librarian, 'submit', { url: account.url, control: 'create', values: { amount: 100 } });
+    expect(paid.status).toBe(201);
+    const charge = await call(librarian, 'get', { url: charged.location });
+    expect(controlNames(charge)).toEqual(['waive']);
+    const waived = await call(librarian, 'submit', {
+      url: charge.url,
+      control: 'waive',
+      values: { reason: 'goodwill' },
+    });
+    expect(waived.data).toMatchObject({ kind: 'waiver', amount: { minor: 200, currency: 'EUR' } });
+    const settled = await call(librarian, 'get', { url: account.url });
+    expect(settled.data).toMatchObject({ balance: { minor: 0, currency: 'EUR' }, formatted_balance: '€0.00' });
+  });
+});
+
 describe('task 3: an anonymous agent is offered no write at all', () => {
   it('meets no control other than search and login in a crawl of links and items', async () => {
     const anonymous = await agent();

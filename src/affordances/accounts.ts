@@ -1,11 +1,5 @@
 /** @module The controls on accounts: recording a payment, waiving a charge, charging an account by hand. */
-import {
-  type AccountEntry,
-  chargeInputFields,
-  paymentInputFields,
-  unwaived,
-  waiverInputFields,
-} from '../domain/account.js';
+import { type AccountEntry, chargeInputFields, paymentInputFields, waiverInputFields } from '../domain/account.js';
 import { paths } from '../hypermedia/uris.js';
 import { affordance } from './affordance.js';
 import { inputFields } from './fields.js';
@@ -43,12 +37,12 @@ export const chargeAccount = affordance({
 export const waiveCharge = affordance({
   name: 'waive',
   path: paths.entryWaivers,
-  summary: 'Waive a charge or part of it (the rest of it unless an amount is given), with the reason',
+  summary:
+    'Waive a charge or part of it, with the reason; without an amount, what is left of it, up to what is still owed',
   body: { fields: waiverInputFields, mode: 'create' },
   errors: [404, 409, 422],
   title: (charge: AccountEntry) => `Waive charge ${charge.id}`,
   appears: 'on a charge of an account with some of it not waived, for librarians',
   allows: ({ policy, caller }, charge) => policy.waiveCharge(caller, charge),
   href: ({ uris }, charge) => uris.entryWaivers(charge.user_id, charge.id),
-  fields: (_ctx, charge) => inputFields(waiverInputFields, { values: { amount: unwaived(charge).minor } }),
 });

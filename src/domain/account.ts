@@ -74,7 +74,7 @@ export const waiverInputFields = [
     required: false,
     min: 1,
     max: INT4_MAX,
-    title: 'Amount waived (minor units; the rest of the charge if left out)',
+    title: 'Amount waived (minor units; what is left of the charge, up to the balance, if left out)',
   },
   { name: 'reason', type: 'string', required: true, maxLength: REASON_MAX_LENGTH, title: 'Reason' },
 ] as const satisfies readonly InputField[];

@@ -6,7 +6,14 @@ import type { Context, Hono } from 'hono';
 import { chargeAccount, recordPayment, waiveCharge } from '../../affordances/accounts.js';
 import { findAccount, findAccountEntry, listAccountEntries, recordAccountEntry } from '../../db/queries/accounts.js';
 import { findUser } from '../../db/queries/users.js';
-import { type AccountEntry, checkCurrency, checkReason, exceedsCharge, unwaived } from '../../domain/account.js';
+import {
+  type AccountEntry,
+  checkCurrency,
+  checkReason,
+  exceedsBalance,
+  exceedsCharge,
+  unwaived,
+} from '../../domain/account.js';
 import { InvalidInput } from '../../domain/errors.js';
 import { money } from '../../domain/money.js';
 import { authorize, type SignedIn } from '../../domain/policy.js';
@@ -136,7 +143,14 @@ export function accountRoutes(app: Hono<AppEnv>): void {
         waiveCharge.authorize(ctx, charge);
         const input = waiveCharge.validate(await readJson(c));
         const left = unwaived(charge);
-        const amount = input.amount ?? left.minor;
+        // Left out: what is left of the charge, but no more than is still owed (payments go to the balance,
+        // not to a charge, so a charge may be paid off in part while nothing of it was waived).
+        const { balance } = await findAccount(c.get('database').db, {
+          userId: charge.user_id,
+          currency: left.currency,
+        });
+        const amount = input.amount ?? Math.min(left.minor, balance.minor);
+        if (amount === 0) throw exceedsBalance('waiver', left, balance);
         // Refused here as the database would refuse it, with the amounts read now; a race past this check
         // meets the database's CHECK and the same answer.
         if (amount > left.minor) throw exceedsCharge(money(amount, left.currency), left, charge.id);
