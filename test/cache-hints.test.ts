@@ -109,7 +109,7 @@ describe('authors', () => {
 });
 
 describe('loans', () => {
-  it('borrow and return name the book, the books, the author\u2019s books, the loans and the borrower\u2019s', async () => {
+  it('borrow and return name the book, the books, the author\u2019s books, the loans and the borrower\u2019s; a return the account', async () => {
     const book = await addBook(t, 'Lent Hint', 2003, author);
     const member = await addUser(t, 'Hinted Member');
     const borrowed = await borrow(t.as(member.token), book);
@@ -122,7 +122,20 @@ describe('loans', () => {
 
     const returned = await returnLoan(t.as(member.token), loan);
     expect(returned.status).toBe(200);
-    expect(invalidates(returned)).toEqual(expected);
+    // A return may charge a fine: the borrower's account too.
+    expect(invalidates(returned)).toEqual([...expected, `/users/${member.id}/account`]);
+  });
+
+  it('a payment names the account and its payments; a waiver its charge too', async () => {
+    const member = await addUser(t, 'Paying Hinter');
+    const charged = await t.send('POST', `/users/${member.id}/account/charges`, { amount: 200, reason: 'a card' });
+    const account = [`/users/${member.id}/account`, `/users/${member.id}/account/payments`];
+    expect(invalidates(charged)).toEqual(account);
+    const paid = await t.send('POST', `/users/${member.id}/account/payments`, { amount: 50 });
+    expect(invalidates(paid)).toEqual(account);
+    const charge = charged.headers.get('location') as string;
+    const waived = await t.send('POST', `${charge}/waivers`, { reason: 'goodwill' });
+    expect(invalidates(waived)).toEqual([...account, charge]);
   });
 });
 
