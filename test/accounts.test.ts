@@ -3,9 +3,10 @@
  * and waivers that sum exactly, a payment beyond the balance refused with nothing changed, twenty payments at
  * once on one account, the fine limit that stops borrowing and renewing, and who may see an account.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.js';
+import { constraintViolation } from '../src/db/errors.js';
 import {
   addAuthor,
   addBook,
@@ -253,6 +254,48 @@ describe('payments and waivers', () => {
       ),
     );
     expect(row?.sum).toBe(account.balance.minor);
+  });
+});
+
+/** The constraint that refused a statement; fails the test if it succeeded. */
+async function refusedBy(statement: SQL): Promise<string | undefined> {
+  try {
+    await t.database.db.execute(statement);
+  } catch (error) {
+    return constraintViolation(error)?.constraint;
+  }
+  throw new Error('the statement was not refused');
+}
+
+describe('the balance, kept by the database', () => {
+  it('follows a statement of many entries for several users, and refuses what would go below zero', async () => {
+    const [a, b] = [await addUser(t, 'Bulk Ada'), await addUser(t, 'Bulk Bob')];
+    await t.database.db.execute(
+      sql`insert into account_entries (user_id, kind, amount, currency, reason)
+          values (${a.id}, 'manual', 300, 'EUR', 'one'), (${b.id}, 'manual', 40, 'EUR', 'two'),
+                 (${a.id}, 'manual', 5, 'EUR', 'three'), (${a.id}, 'payment', 100, 'EUR', null)`,
+    );
+    expect((await accountOf(a.id)).balance.minor).toBe(205);
+    expect((await accountOf(b.id)).balance.minor).toBe(40);
+    // A payment beyond the balance fails the whole statement: neither account moves.
+    expect(
+      await refusedBy(
+        sql`insert into account_entries (user_id, kind, amount, currency)
+            values (${a.id}, 'payment', 5, 'EUR'), (${b.id}, 'payment', 41, 'EUR')`,
+      ),
+    ).toBe('accounts_balance_not_negative');
+    // Another currency than the account's, and a waiver of another user's charge: refused too.
+    expect(
+      await refusedBy(sql`insert into account_entries (user_id, kind, amount, currency, reason)
+                          values (${b.id}, 'manual', 1, 'GBP', 'x')`),
+    ).toBe('account_entries_currency_of_account');
+    const [charge] = (await accountOf(a.id)).data.filter((e) => e.kind === 'manual') as [EntryDocument];
+    expect(
+      await refusedBy(sql`insert into account_entries (user_id, kind, amount, currency, charge_id, reason)
+                          values (${b.id}, 'waiver', 1, 'EUR', ${charge.id}, 'x')`),
+    ).toBe('account_entries_waiver_of_own_charge');
+    expect((await accountOf(a.id)).balance.minor).toBe(205);
+    expect((await accountOf(b.id)).balance.minor).toBe(40);
   });
 });
 
