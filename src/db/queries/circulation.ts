@@ -6,7 +6,7 @@ import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { Copy } from '../../domain/copy.js';
 import { Conflict, NotFound, UnprocessableEntity } from '../../domain/errors.js';
 import type { Hold } from '../../domain/hold.js';
-import { decideLending, type LendingDecision, lendingRefusalReason } from '../../domain/lending-rules.js';
+import { decideLending, dueDate, type LendingDecision, lendingRefusalReason } from '../../domain/lending-rules.js';
 import type { Loan, LoanRecord } from '../../domain/loan.js';
 import {
   alreadyBorrowed,
@@ -22,7 +22,7 @@ import { constraintViolation } from '../errors.js';
 import { books, copies, holds, loans, users } from '../schema/index.js';
 import { copyColumns, holdColumns, loanColumns } from './circulation-columns.js';
 import { type CopyPlace, placeOf, rejectedPlace } from './copies.js';
-import { borrowFacts, type CopyFacts, withLoansCounted } from './lending-decisions.js';
+import { borrowFacts, type CopyFacts, copyFacts, withLoansCounted } from './lending-decisions.js';
 import { findCandidateRules } from './lending-rules.js';
 import { findLoan } from './loans.js';
 import { businessTime, isoTimestamp } from './sql.js';
@@ -104,13 +104,6 @@ export function loanTerms(decision: LendingDecision) {
   };
 }
 
-/** Business time plus a period (the loan's `borrowed_at` is that time too). */
-export function periodFrom(at: Date, period: { period: number; unit: 'days' | 'hours' }): SQL {
-  return period.unit === 'hours'
-    ? sql`${businessTime(at)} + make_interval(hours => ${period.period})`
-    : sql`${businessTime(at)} + make_interval(days => ${period.period})`;
-}
-
 /**
  * Lends a copy: the one set aside for the borrower's ready hold (which it fulfils), or one on the shelf.
  * With none, 409 saying a hold is possible; of two borrowers racing for the last copy, one gets it. The
@@ -128,13 +121,11 @@ export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanReco
         .from(holds)
         .where(and(eq(holds.bookId, bookId), eq(holds.borrowerId, borrowerId), eq(holds.status, 'ready')));
       const copyId = ready ? await heldCopy(params, ready.copyId as number) : await shelfCopy(tx, params);
-      const [copy] = await tx
-        .select({ id: copies.id, item_type_id: copies.itemTypeId, branch_id: copies.branchId })
-        .from(copies)
-        .where(eq(copies.id, copyId));
+      const [copy] = await tx.select(copyFacts).from(copies).where(eq(copies.id, copyId));
       const facts = borrowFacts(borrower, copy as CopyFacts, params.branchId);
       const { rules, loansInScope } = await findCandidateRules(tx, facts, borrowerId);
-      const decided = withLoansCounted(decideLending(rules, facts), loansInScope, new Date());
+      // The due date is the decision's: the one the borrow control showed, computed once.
+      const decided = withLoansCounted(decideLending(rules, facts), loansInScope, params.at);
       const refused = lendingRefusalReason(decided.decision, decided.loansInScope);
       if (refused) throw lendingRefused(refused);
       const [loan] = await tx
@@ -145,7 +136,7 @@ export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanReco
           copyId,
           borrowedAt: params.at,
           branchId: facts.loan_branch_id as number,
-          dueAt: periodFrom(params.at, decided.decision.terms.loan_period),
+          dueAt: new Date(decided.due_at),
           ...loanTerms(decided.decision),
         })
         .returning(loanColumns);
@@ -252,7 +243,7 @@ export async function renewLoan(
     const [loan] = await tx
       .update(loans)
       .set({
-        dueAt: periodFrom(params.at, terms.renewal_period),
+        dueAt: dueDate(params.at, terms.renewal_period),
         renewals: sql`${loans.renewals} + 1`,
         ...loanTerms(params.decision),
         // The loan period stays the one it was lent for; the renewal period is the rule's now.

@@ -11,6 +11,7 @@ import type { BorrowDecision } from '../../domain/policy.js';
 import type { Db } from '../client.js';
 import { copies, holds, loans, users } from '../schema/index.js';
 import { findCandidateRules } from './lending-rules.js';
+import { businessTime } from './sql.js';
 
 /** Who borrows: their id and category. */
 export interface Borrower {
@@ -25,15 +26,16 @@ export interface CopyFacts {
   branch_id: number;
 }
 
-const copyFacts = { id: copies.id, item_type_id: copies.itemTypeId, branch_id: copies.branchId };
+/** The columns of a copy as the lending rules see it: what the decision's reads and the borrow select. */
+export const copyFacts = { id: copies.id, item_type_id: copies.itemTypeId, branch_id: copies.branchId };
 
 /**
  * The copy a borrow would lend the borrower: the one set aside for their ready hold, else the first on the
  * shelf (by id), as the lending transaction picks it.
  */
-export async function findCopyToLend(db: Db, params: { bookId: number; borrowerId: number }) {
+export async function findCopyToLend(db: Db, params: { bookId: number; borrowerId: number; at: Date }) {
   const setAside = sql`(select "mine"."copy_id" from ${holds} as "mine" where "mine"."book_id" = ${params.bookId}
-    and "mine"."borrower_id" = ${params.borrowerId} and "mine"."status" = 'ready' and "mine"."ready_until" > now())`;
+    and "mine"."borrower_id" = ${params.borrowerId} and "mine"."status" = 'ready' and "mine"."ready_until" > ${businessTime(params.at)})`;
   const firstOnShelf = sql`(select "shelf"."id" from ${copies} as "shelf" where "shelf"."book_id" = ${params.bookId}
     and "shelf"."withdrawn_at" is null
     and not exists (select 1 from ${loans} as "lent" where "lent"."copy_id" = "shelf"."id" and "lent"."returned_at" is null)
@@ -81,29 +83,33 @@ export function borrowFacts(borrower: Borrower, copy: CopyFacts, branchId?: numb
   };
 }
 
-/** The decision with the borrower's loans counted in the scope of the rule that caps them. */
+/**
+ * The decision with the borrower's loans counted in the scope of the rule that caps them, and when a loan
+ * made at `at` would be due: the one computation of a borrow's due date, which the control shows and the
+ * borrow stores.
+ */
 export function withLoansCounted(
   decision: LendingDecision,
   loansInScope: Map<number, number>,
-  now: Date,
+  at: Date,
 ): BorrowDecision {
   return {
     decision,
     loansInScope: loansInScope.get(decision.sources.max_loans.id) ?? 0,
-    due_at: dueDate(now, decision.terms.loan_period).toISOString(),
+    due_at: dueDate(at, decision.terms.loan_period).toISOString(),
   };
 }
 
-/** The rules' decision on lending `copy` to the borrower now. */
+/** The rules' decision on lending `copy` to the borrower at `at` (business time), at `branchId` if named. */
 export async function decideBorrow(
   db: Db,
   borrower: Borrower,
   copy: CopyFacts,
-  branchId?: number,
+  params: { branchId?: number | undefined; at: Date },
 ): Promise<BorrowDecision> {
-  const facts = borrowFacts(borrower, copy, branchId);
+  const facts = borrowFacts(borrower, copy, params.branchId);
   const { rules, loansInScope } = await findCandidateRules(db, facts, borrower.id);
-  return withLoansCounted(decideLending(rules, facts), loansInScope, new Date());
+  return withLoansCounted(decideLending(rules, facts), loansInScope, params.at);
 }
 
 /**

@@ -155,7 +155,8 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const { db } = c.get('database');
         const { caller } = ctx;
         if (caller.kind !== 'user') throw new Unauthorized();
-        const book = await bookAsSeenBy(db, id, ctx, c.get('clock').now());
+        const at = c.get('clock').now();
+        const book = await bookAsSeenBy(db, id, ctx, at);
         const query = explainQuery(c.req.query());
         const librarian = ctx.policy.lendForOthers(caller);
         if (!librarian && (query.branch_id !== undefined || (query.borrower_id ?? caller.id) !== caller.id)) {
@@ -170,7 +171,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const copy =
           query.copy_id !== undefined
             ? await findCopyOfBook(db, { bookId: id, copyId: query.copy_id })
-            : ((await findCopyToLend(db, { bookId: id, borrowerId: borrower.id })) ??
+            : ((await findCopyToLend(db, { bookId: id, borrowerId: borrower.id, at })) ??
               (await findCopyOfBook(db, { bookId: id })));
         if (!copy) {
           if (query.copy_id !== undefined) {
@@ -181,7 +182,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
           throw new Conflict(`book ${id} has no copies: there is no loan of it to explain`);
         }
         const desk = librarian ? (query.branch_id ?? caller.homeBranchId) : undefined;
-        const decided = await decideBorrow(db, borrower, copy, desk);
+        const decided = await decideBorrow(db, borrower, copy, { branchId: desk, at });
         return send(
           c,
           renderExplanation(
@@ -348,9 +349,9 @@ export async function bookAsSeenBy(
   const { mine } = book as { mine: CallerCirculation };
   if (mine.on_loan) return book;
   if (book.copies_available > 0 || mine.hold?.status === 'ready') {
-    const copy = await findCopyToLend(db, { bookId: id, borrowerId: caller.id });
+    const copy = await findCopyToLend(db, { bookId: id, borrowerId: caller.id, at });
     const desk = ctx.policy.lendForOthers(caller) ? caller.homeBranchId : undefined;
-    if (copy) book.lending = await decideBorrow(db, caller, copy, desk);
+    if (copy) book.lending = await decideBorrow(db, caller, copy, { branchId: desk, at });
   } else if (!mine.hold) {
     book.holding = await decideHold(db, caller, id, book.copies_total > 0);
   }
