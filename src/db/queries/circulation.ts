@@ -6,7 +6,7 @@ import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { Copy } from '../../domain/copy.js';
 import { Conflict, NotFound, UnprocessableEntity } from '../../domain/errors.js';
 import type { Hold } from '../../domain/hold.js';
-import { decideLending, dueDate, type LendingDecision, lendingRefusalReason } from '../../domain/lending-rules.js';
+import { decideLending, type LendingDecision, lendingRefusalReason } from '../../domain/lending-rules.js';
 import type { Loan, LoanRecord } from '../../domain/loan.js';
 import {
   alreadyBorrowed,
@@ -20,9 +20,17 @@ import type { Db } from '../client.js';
 import { rowsOf } from '../client.js';
 import { constraintViolation } from '../errors.js';
 import { books, copies, holds, loans, users } from '../schema/index.js';
+import { lockBranchCalendar, lockLendingBranches } from './branch-calendars.js';
 import { copyColumns, holdColumns, loanColumns } from './circulation-columns.js';
 import { type CopyPlace, placeOf, rejectedPlace } from './copies.js';
-import { borrowFacts, type CopyFacts, copyFacts, withLoansCounted } from './lending-decisions.js';
+import {
+  borrowFacts,
+  type CopyFacts,
+  copyFacts,
+  dueAtBranch,
+  dueCalendar,
+  withLoansCounted,
+} from './lending-decisions.js';
 import { findCandidateRules } from './lending-rules.js';
 import { findLoan } from './loans.js';
 import { businessTime, isoTimestamp } from './sql.js';
@@ -84,6 +92,8 @@ export interface BorrowParams {
   holdDays: number;
   /** Business time: when the loan is made (`Clock`). */
   at: Date;
+  /** The library's time zone, in which the lending branch's days (and so the due date) run. */
+  timeZone: string;
 }
 
 /** The terms a loan keeps, from the decision, as the loans table stores them. */
@@ -115,6 +125,7 @@ export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanReco
     return await db.transaction(async (tx) => {
       const borrower = await lockBorrower(tx, borrowerId);
       if (!(await lockBook(tx, bookId))) throw new NotFound(`book ${bookId} not found`);
+      await lockLendingBranches(tx, { bookId, branchId: params.branchId });
       await settle(tx, bookId, params.holdDays, params.at);
       const [ready] = await tx
         .select({ id: holds.id, copyId: holds.copyId })
@@ -123,9 +134,16 @@ export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanReco
       const copyId = ready ? await heldCopy(params, ready.copyId as number) : await shelfCopy(tx, params);
       const [copy] = await tx.select(copyFacts).from(copies).where(eq(copies.id, copyId));
       const facts = borrowFacts(borrower, copy as CopyFacts, params.branchId);
+      const branchId = facts.loan_branch_id as number;
+      // Read under the branch's lock: a closure added meanwhile either waits for this loan (and moves it)
+      // or is in the calendar read here.
+      if (!(await lockBranchCalendar(tx, branchId, 'share'))) {
+        throw new UnprocessableEntity(`branch_id ${branchId} names no branch`, { branch_id: 'names no branch' });
+      }
+      const calendar = await dueCalendar(tx, branchId, params);
       const { rules, loansInScope } = await findCandidateRules(tx, facts, borrowerId);
-      // The due date is the decision's: the one the borrow control showed, computed once.
-      const decided = withLoansCounted(decideLending(rules, facts), loansInScope, params.at);
+      // The due date is the decision's: what the borrow control showed, by the same computation.
+      const decided = withLoansCounted(decideLending(rules, facts), loansInScope, params.at, calendar);
       const refused = lendingRefusalReason(decided.decision, decided.loansInScope);
       if (refused) throw lendingRefused(refused);
       const [loan] = await tx
@@ -135,7 +153,7 @@ export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanReco
           borrowerId,
           copyId,
           borrowedAt: params.at,
-          branchId: facts.loan_branch_id as number,
+          branchId,
           dueAt: new Date(decided.due_at),
           ...loanTerms(decided.decision),
         })
@@ -234,16 +252,22 @@ export async function returnCopy(
  */
 export async function renewLoan(
   db: Db,
-  params: { id: number; decision: LendingDecision; at: Date },
+  params: { id: number; decision: LendingDecision; at: Date; timeZone: string },
 ): Promise<Loan | undefined> {
   const { terms } = params.decision;
   return db.transaction(async (tx) => {
-    const [found] = await tx.select({ bookId: loans.bookId }).from(loans).where(eq(loans.id, params.id));
+    const [found] = await tx
+      .select({ bookId: loans.bookId, branchId: loans.branchId })
+      .from(loans)
+      .where(eq(loans.id, params.id));
     if (!found || !(await lockBook(tx, found.bookId))) return undefined;
+    // Due back where it was lent, by that branch's calendar read under its lock (as a borrow reads it).
+    await lockBranchCalendar(tx, found.branchId, 'share');
+    const calendar = await dueCalendar(tx, found.branchId, params);
     const [loan] = await tx
       .update(loans)
       .set({
-        dueAt: dueDate(params.at, terms.renewal_period),
+        dueAt: dueAtBranch(params.at, terms.renewal_period, calendar),
         renewals: sql`${loans.renewals} + 1`,
         ...loanTerms(params.decision),
         // The loan period stays the one it was lent for; the renewal period is the rule's now.

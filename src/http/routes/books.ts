@@ -61,7 +61,9 @@ import {
 
 export const bookNotFound = (id: number) => notFound('book', id);
 
-export function bookRoutes(app: Hono<AppEnv>): void {
+/** The library's time zone: a borrow's due date runs by the lending branch's days in it. */
+export function bookRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): void {
+  const { timeZone } = settings;
   route(
     app,
     paths.books,
@@ -89,7 +91,10 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const ctx = c.get('ctx');
         return send(
           c,
-          renderBook(await bookAsSeenBy(c.get('database').db, id, ctx, c.get('clock').now(), { decide: true }), ctx),
+          renderBook(
+            await bookAsSeenBy(c.get('database').db, id, ctx, c.get('clock').now(), { decide: true, timeZone }),
+            ctx,
+          ),
         );
       },
       PUT: changeHandler(storedBook, changeBook.update),
@@ -110,7 +115,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const { db } = c.get('database');
         const at = c.get('clock').now();
         await settleExpiredHolds(db, { bookId: id, holdDays: ctx.policy.rules.holdDays, at });
-        const book = await bookAsSeenBy(db, id, ctx, at, { decide: true });
+        const book = await bookAsSeenBy(db, id, ctx, at, { decide: true, timeZone });
         // Who may borrow at all (for a librarian: lend to someone) is settled before the body is read;
         // for whom, once it is.
         borrowBook.authorize(ctx, { book });
@@ -127,6 +132,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
           branchId,
           holdDays: ctx.policy.rules.holdDays,
           at,
+          timeZone,
         });
         // The answer is the loan, at its own URI.
         return sendCreated(
@@ -182,7 +188,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
           throw new Conflict(`book ${id} has no copies: there is no loan of it to explain`);
         }
         const desk = librarian ? (query.branch_id ?? caller.homeBranchId) : undefined;
-        const decided = await decideBorrow(db, borrower, copy, { branchId: desk, at });
+        const decided = await decideBorrow(db, borrower, copy, { branchId: desk, at, timeZone });
         return send(
           c,
           renderExplanation(
@@ -280,7 +286,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const id = idParam(c, 'id', 'book');
         const at = c.get('clock').now();
         await settleExpiredHolds(db, { bookId: id, holdDays: ctx.policy.rules.holdDays, at });
-        const book = await bookAsSeenBy(db, id, ctx, at, { decide: true });
+        const book = await bookAsSeenBy(db, id, ctx, at, { decide: true, timeZone });
         holdBook.authorize(ctx, book);
         holdBook.validate(await readOptionalJson(c));
         const { rules } = ctx.policy;
@@ -339,7 +345,7 @@ export async function bookAsSeenBy(
   id: number,
   ctx: RenderContext,
   at: Date,
-  options: { decide?: boolean } = {},
+  options: { decide?: false } | { decide: true; timeZone: string } = {},
 ): Promise<BookAsSeen> {
   const { caller } = ctx;
   const book: BookAsSeen | undefined =
@@ -351,7 +357,7 @@ export async function bookAsSeenBy(
   if (book.copies_available > 0 || mine.hold?.status === 'ready') {
     const copy = await findCopyToLend(db, { bookId: id, borrowerId: caller.id, at });
     const desk = ctx.policy.lendForOthers(caller) ? caller.homeBranchId : undefined;
-    if (copy) book.lending = await decideBorrow(db, caller, copy, { branchId: desk, at });
+    if (copy) book.lending = await decideBorrow(db, caller, copy, { branchId: desk, at, timeZone: options.timeZone });
   } else if (!mine.hold) {
     book.holding = await decideHold(db, caller, id, book.copies_total > 0);
   }
