@@ -4,8 +4,9 @@
  * the end of the branch's next open day (days and hours loans, borrows and renewals, the explanation's due
  * date the loan's); closures as a resource (listed in date order, linked from the branch, added and deleted
  * by librarians, shown in the HTML view); an emergency closure moving exactly the active loans of its branch
- * due that day and saying how many; its refusals changing nothing; and a hand-worked table of open days and
- * fines between a due date and a return, with the calendar loaded from the database.
+ * due that day and saying how many; its refusals changing nothing; adding and deleting one as public events
+ * of the change feed; a closure racing borrows never missed by them; and a hand-worked table of open days
+ * and fines between a due date and a return, with the calendar loaded from the database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBranchCalendar } from '../src/db/queries/branch-calendars.js';
@@ -318,5 +319,23 @@ describe('open days between a due date and a return, by a calendar loaded from t
     );
     expect(calendar.closedDays.size).toBe(2);
     expect(await findBranchCalendar(t.database.db, { branchId: 999999, timeZone: TIME_ZONE })).toBeUndefined();
+  });
+});
+
+describe('a closure added while loans are made', () => {
+  it('no loan falls due on it: each is either moved by it or computed with it', async () => {
+    clock.set('2026-12-17T10:00:00Z'); // Thursday: 4 days on is Monday 21 at South, open every day
+    const borrowers = [];
+    for (let n = 0; n < 8; n++) borrowers.push(await bookAt(south));
+    const [closure, ...loans] = await Promise.all([
+      t.send('POST', `/branches/${south}/closures`, { date: '2026-12-21', reason: 'Power cut' }),
+      ...borrowers.map(({ book, member }) => borrowed(t.as(member.token), book)),
+    ]);
+    expect(closure?.status).toBe(201);
+    const { moved_loans } = await json<ClosureDocument>(closure as Response);
+    expect(moved_loans).toBeGreaterThanOrEqual(0);
+    expect(moved_loans).toBeLessThanOrEqual(loans.length);
+    const dues = await Promise.all(loans.map((loan) => dueOf((loan as LoanDocument).id)));
+    expect(dues).toEqual(loans.map(() => endOf('2026-12-22')));
   });
 });
