@@ -197,6 +197,17 @@ describe('closures as a resource', () => {
     ]);
   });
 
+  it('go with their branch when it is deleted, and no event says it reopened', async () => {
+    const start = await json<PageDoc>(await t.request('/changes?from=now'));
+    const next = present(linkHref(start, 'next'), 'the feed from now');
+    const gone = await created<ListEntryDocument>('/branches', { code: 'gone', name: 'Gone' });
+    await close(gone.id, '2027-04-01');
+    expect((await t.send('DELETE', `/branches/${gone.id}`, {})).status).toBe(204);
+    expect((await t.request(`/branches/${gone.id}/closures?page=1`)).status).toBe(404);
+    const page = await json<PageDoc<{ type: string }>>(await t.request(next));
+    expect(page.data.map((event) => event.type)).toEqual(['branch.closed']);
+  });
+
   it('draws in the HTML view', async () => {
     const response = await t.request(`/branches/${north}/closures?page=1`, { headers: { Accept: 'text/html' } });
     expect(response.status).toBe(200);
