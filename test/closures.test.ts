@@ -336,17 +336,21 @@ describe('open days between a due date and a return, by a calendar loaded from t
 describe('a closure added while loans are made', () => {
   it('no loan falls due on it: each is either moved by it or computed with it', async () => {
     clock.set('2026-12-17T10:00:00Z'); // Thursday: 4 days on is Monday 21 at South, open every day
-    const borrowers = [];
+    const borrowers: Awaited<ReturnType<typeof bookAt>>[] = [];
     for (let n = 0; n < 8; n++) borrowers.push(await bookAt(south));
-    const [closure, ...loans] = await Promise.all([
+    // The closure sent amid the borrows: some may commit before it (and be moved), some after (and see it).
+    const lend = ({ book, member }: Awaited<ReturnType<typeof bookAt>>) => borrowed(t.as(member.token), book);
+    const [before, closure, after] = await Promise.all([
+      Promise.all(borrowers.slice(0, 4).map(lend)),
       t.send('POST', `/branches/${south}/closures`, { date: '2026-12-21', reason: 'Power cut' }),
-      ...borrowers.map(({ book, member }) => borrowed(t.as(member.token), book)),
+      Promise.all(borrowers.slice(4).map(lend)),
     ]);
-    expect(closure?.status).toBe(201);
-    const { moved_loans } = await json<ClosureDocument>(closure as Response);
+    const loans = [...before, ...after];
+    expect(closure.status).toBe(201);
+    const { moved_loans } = await json<ClosureDocument>(closure);
     expect(moved_loans).toBeGreaterThanOrEqual(0);
     expect(moved_loans).toBeLessThanOrEqual(loans.length);
-    const dues = await Promise.all(loans.map((loan) => dueOf((loan as LoanDocument).id)));
+    const dues = await Promise.all(loans.map((loan) => dueOf(loan.id)));
     expect(dues).toEqual(loans.map(() => endOf('2026-12-22')));
   });
 });
