@@ -9,6 +9,7 @@ import { createApp } from '../src/app.js';
 import { chargeInputFields, paymentInputFields, waiverInputFields } from '../src/domain/account.js';
 import { authorInputFields } from '../src/domain/author.js';
 import { bookInputFields } from '../src/domain/book.js';
+import { closureInputFields } from '../src/domain/branch-closures.js';
 import { copyInputFields, copyPlaceInputFields, withdrawInputFields } from '../src/domain/copy.js';
 import { cancelInputFields } from '../src/domain/hold.js';
 import type { InputField } from '../src/domain/input.js';
@@ -140,6 +141,7 @@ describe('the OpenAPI document', () => {
       'POST /branches': [branchInputFields, 'create', true],
       'PUT /branches/{id}': [branchInputFields, 'change', true],
       'PATCH /branches/{id}': [branchInputFields, 'change', true],
+      'POST /branches/{id}/closures': [closureInputFields, 'create', true],
       'POST /patron-categories': [listEntryInputFields, 'create', true],
       'PUT /patron-categories/{id}': [listEntryInputFields, 'change', true],
       'PATCH /patron-categories/{id}': [listEntryInputFields, 'change', true],

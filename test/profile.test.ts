@@ -75,6 +75,10 @@ beforeAll(async () => {
   ).id;
   const rule = (await json<{ id: number }>(await t.send('POST', '/loan-rules', { item_type_id: dvd, loan_period: 7 })))
     .id;
+  // A branch's closed date, a long way off (closures are for today or later).
+  const closure = (
+    await json<{ id: number }>(await t.send('POST', `/branches/${east}/closures`, { date: '2999-01-01' }))
+  ).id;
 
   // A charge on the member's account, which a librarian may waive.
   const charged = await t.send('POST', `/users/${member.id}/account/charges`, { amount: 150, reason: 'a new card' });
@@ -110,6 +114,8 @@ beforeAll(async () => {
     charge,
     '/branches?page=1',
     `/branches/${east}`,
+    `/branches/${east}/closures?page=1`,
+    `/branches/${east}/closures/${closure}`,
     '/patron-categories?page=1',
     `/patron-categories/${child}`,
     '/item-types?page=1',

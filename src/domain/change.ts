@@ -22,6 +22,8 @@ export const changeTypes = [
   'hold.placed',
   'hold.ready',
   'hold.ended',
+  'branch.closed',
+  'branch.reopened',
   'account.charged',
   'account.paid',
   'account.waived',
@@ -29,7 +31,7 @@ export const changeTypes = [
 export type ChangeType = (typeof changeTypes)[number];
 
 /** The kind of resource an event is about: the part of its type before the dot. */
-export type ChangeKind = 'book' | 'author' | 'loan' | 'copy' | 'hold' | 'account';
+export type ChangeKind = 'book' | 'author' | 'loan' | 'copy' | 'hold' | 'branch' | 'account';
 
 /** One event of the feed. */
 export interface Change {

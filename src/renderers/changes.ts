@@ -23,6 +23,7 @@ const hrefOf: Record<ChangeKind, (uris: Uris, id: number) => string> = {
   copy: (uris, id) => uris.copy(id),
   hold: (uris, id) => uris.hold(id),
   account: (uris, id) => uris.userAccount(id),
+  branch: (uris, id) => uris.branch(id),
 };
 
 /** One event, as a page's member and as an event stream's `data:`. */

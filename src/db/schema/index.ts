@@ -2,6 +2,7 @@
 export { ACCOUNT_ENTRY_KINDS, accountEntries, accounts } from './accounts.js';
 export { authors } from './authors.js';
 export { books } from './books.js';
+export { branchClosures } from './branch-closures.js';
 export { changes, changesHorizon } from './changes.js';
 export { copies } from './copies.js';
 export { authorBookCounts, collectionCounts, yearBookCounts } from './counts.js';

@@ -61,7 +61,9 @@ import {
 
 export const bookNotFound = (id: number) => notFound('book', id);
 
-export function bookRoutes(app: Hono<AppEnv>): void {
+/** The library's time zone: a borrow's due date runs by the lending branch's days in it. */
+export function bookRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): void {
+  const { timeZone } = settings;
   route(
     app,
     paths.books,
@@ -89,7 +91,10 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const ctx = c.get('ctx');
         return send(
           c,
-          renderBook(await bookAsSeenBy(c.get('database').db, id, ctx, c.get('clock').now(), { decide: true }), ctx),
+          renderBook(
+            await bookAsSeenBy(c.get('database').db, id, ctx, c.get('clock').now(), { decide: true, timeZone }),
+            ctx,
+          ),
         );
       },
       PUT: changeHandler(storedBook, changeBook.update),
@@ -110,7 +115,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const { db } = c.get('database');
         const at = c.get('clock').now();
         await settleExpiredHolds(db, { bookId: id, holdDays: ctx.policy.rules.holdDays, at });
-        const book = await bookAsSeenBy(db, id, ctx, at, { decide: true });
+        const book = await bookAsSeenBy(db, id, ctx, at, { decide: true, timeZone });
         // Who may borrow at all (for a librarian: lend to someone) is settled before the body is read;
         // for whom, once it is.
         borrowBook.authorize(ctx, { book });
@@ -129,6 +134,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
           fineLimit: ctx.policy.rules.fineLimit,
           currency: ctx.policy.currency,
           at,
+          timeZone,
         });
         // The answer is the loan, at its own URI.
         return sendCreated(
@@ -157,7 +163,8 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const { db } = c.get('database');
         const { caller } = ctx;
         if (caller.kind !== 'user') throw new Unauthorized();
-        const book = await bookAsSeenBy(db, id, ctx, c.get('clock').now());
+        const at = c.get('clock').now();
+        const book = await bookAsSeenBy(db, id, ctx, at);
         const query = explainQuery(c.req.query());
         const librarian = ctx.policy.lendForOthers(caller);
         if (!librarian && (query.branch_id !== undefined || (query.borrower_id ?? caller.id) !== caller.id)) {
@@ -172,7 +179,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const copy =
           query.copy_id !== undefined
             ? await findCopyOfBook(db, { bookId: id, copyId: query.copy_id })
-            : ((await findCopyToLend(db, { bookId: id, borrowerId: borrower.id })) ??
+            : ((await findCopyToLend(db, { bookId: id, borrowerId: borrower.id, at })) ??
               (await findCopyOfBook(db, { bookId: id })));
         if (!copy) {
           if (query.copy_id !== undefined) {
@@ -183,7 +190,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
           throw new Conflict(`book ${id} has no copies: there is no loan of it to explain`);
         }
         const desk = librarian ? (query.branch_id ?? caller.homeBranchId) : undefined;
-        const decided = await decideBorrow(db, borrower, copy, desk);
+        const decided = await decideBorrow(db, borrower, copy, { branchId: desk, at, timeZone });
         return send(
           c,
           renderExplanation(
@@ -281,7 +288,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const id = idParam(c, 'id', 'book');
         const at = c.get('clock').now();
         await settleExpiredHolds(db, { bookId: id, holdDays: ctx.policy.rules.holdDays, at });
-        const book = await bookAsSeenBy(db, id, ctx, at, { decide: true });
+        const book = await bookAsSeenBy(db, id, ctx, at, { decide: true, timeZone });
         holdBook.authorize(ctx, book);
         holdBook.validate(await readOptionalJson(c));
         const { rules } = ctx.policy;
@@ -340,7 +347,7 @@ export async function bookAsSeenBy(
   id: number,
   ctx: RenderContext,
   at: Date,
-  options: { decide?: boolean } = {},
+  options: { decide?: false } | { decide: true; timeZone: string } = {},
 ): Promise<BookAsSeen> {
   const { caller } = ctx;
   const book: BookAsSeen | undefined =
@@ -350,9 +357,9 @@ export async function bookAsSeenBy(
   const { mine } = book as { mine: CallerCirculation };
   if (mine.on_loan) return book;
   if (book.copies_available > 0 || mine.hold?.status === 'ready') {
-    const copy = await findCopyToLend(db, { bookId: id, borrowerId: caller.id });
+    const copy = await findCopyToLend(db, { bookId: id, borrowerId: caller.id, at });
     const desk = ctx.policy.lendForOthers(caller) ? caller.homeBranchId : undefined;
-    if (copy) book.lending = await decideBorrow(db, caller, copy, desk);
+    if (copy) book.lending = await decideBorrow(db, caller, copy, { branchId: desk, at, timeZone: options.timeZone });
   } else if (!mine.hold) {
     book.holding = await decideHold(db, caller, id, book.copies_total > 0);
   }

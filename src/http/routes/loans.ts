@@ -25,12 +25,9 @@ import { route } from '../route.js';
 
 const loanNotFound = (id: number) => new NotFound(`loan ${id} not found`);
 
-/** What returns need of the settings: the library's time zone, in which a fine counts open days. */
-export interface LoanRouteOptions {
-  timeZone: string;
-}
-
-export function loanRoutes(app: Hono<AppEnv>, options: LoanRouteOptions): void {
+/** The library's time zone: a renewal's due date runs by the lending branch's days in it, a fine counts them. */
+export function loanRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): void {
+  const { timeZone } = settings;
   route(
     app,
     paths.loans,
@@ -75,7 +72,7 @@ export function loanRoutes(app: Hono<AppEnv>, options: LoanRouteOptions): void {
           id,
           holdDays: ctx.policy.rules.holdDays,
           at: c.get('clock').now(),
-          timeZone: options.timeZone,
+          timeZone,
           currency: ctx.policy.currency,
         });
         if (!returned) throw loanAlreadyReturned(id);
@@ -108,7 +105,13 @@ export function loanRoutes(app: Hono<AppEnv>, options: LoanRouteOptions): void {
         renewLoan.validate(await readOptionalJson(c));
         const renewed =
           decision &&
-          (await extendLoan(db, { id, decision, at: c.get('clock').now(), fineLimit: ctx.policy.rules.fineLimit }));
+          (await extendLoan(db, {
+            id,
+            decision,
+            at: c.get('clock').now(),
+            timeZone,
+            fineLimit: ctx.policy.rules.fineLimit,
+          }));
         if (!renewed) {
           // Something changed since the read (a renewal, a hold, the clock): the fresh state says what.
           const now = await findLoan(db, { id });
