@@ -75,11 +75,14 @@ async function accountOf(userId: number, token?: string): Promise<AccountDocumen
   return json<AccountDocument>(response);
 }
 
-/** Borrows a new book as the member and returns it `late` after its due instant; answers the loan. */
-async function lateReturn(token: string, late: number): Promise<LoanDocument> {
+/**
+ * Borrows a new book as the member and returns it at noon of the `days`th day after its due date (a loan is
+ * due at the end of a day, UTC here); answers the loan.
+ */
+async function lateReturn(token: string, days: number): Promise<LoanDocument> {
   clock.set(START);
   const loan = await borrowed(t.as(token), await newBook());
-  clock.set(new Date(Date.parse(loan.due_at) + late));
+  clock.set(new Date(Date.parse(loan.due_at) + days * DAY_MS - 12 * HOUR_MS));
   const back = await returned(t.as(token), loan.id);
   clock.set(START);
   return back;
@@ -93,12 +96,12 @@ describe('the overdue fine on return', () => {
   it('charges each day beyond the grace days, up to the cap, and nothing within the grace', async () => {
     const member = await addUser(t, 'Late Lena');
     // Two days late: the grace days, no fine.
-    await lateReturn(member.token, 2 * DAY_MS + HOUR_MS);
+    await lateReturn(member.token, 2);
     expect((await accountOf(member.id)).balance).toEqual({ minor: 0, currency: 'EUR' });
     expect((await accountOf(member.id)).data).toEqual([]);
 
     // Five days late: three days charged.
-    const five = await lateReturn(member.token, 5 * DAY_MS + HOUR_MS);
+    const five = await lateReturn(member.token, 5);
     let account = await accountOf(member.id, member.token);
     expect(account.balance).toEqual({ minor: 75, currency: 'EUR' });
     expect(account.formatted_balance).toBe('€0.75');
@@ -107,7 +110,7 @@ describe('the overdue fine on return', () => {
     expect(linkHref(fine as EntryDocument, 'loan')).toBe(`/loans/${five.id}`);
 
     // Twenty days late: €5.00 cut to the cap of €2.00.
-    await lateReturn(member.token, 20 * DAY_MS + HOUR_MS);
+    await lateReturn(member.token, 20);
     account = await accountOf(member.id);
     expect(account.balance.minor).toBe(275);
     expect(account.data.map((e) => [e.kind, e.amount.minor])).toEqual([
@@ -116,10 +119,27 @@ describe('the overdue fine on return', () => {
     ]);
   });
 
+  it('counts no fine for a day the branch was closed', async () => {
+    const member = await addUser(t, 'Closed Clara');
+    clock.set(START);
+    const loan = await borrowed(t.as(member.token), await newBook());
+    const due = new Date(loan.due_at);
+    // Closed on the second day after the due date: five days late is four open days, two charged.
+    const closed = new Date(due.getTime() + 2 * DAY_MS).toISOString().slice(0, 10);
+    const closure = await t.send('POST', `/branches/1/closures`, { date: closed, reason: 'flood' });
+    expect(closure.status).toBe(201);
+    clock.set(new Date(due.getTime() + 5 * DAY_MS - 12 * HOUR_MS));
+    await returned(t.as(member.token), loan.id);
+    clock.set(START);
+    expect((await accountOf(member.id)).balance.minor).toBe(50);
+    // The other tests' loans are due on the same days: the branch opens again.
+    expect((await t.request(closure.headers.get('location') as string, { method: 'DELETE' })).status).toBe(204);
+  });
+
   it('records a fine-charged event that only the borrower and librarians see', async () => {
     const member = await addUser(t, 'Evented Eve');
     const other = await addUser(t, 'Other Otto');
-    await lateReturn(member.token, 4 * DAY_MS + HOUR_MS);
+    await lateReturn(member.token, 4);
     const accountEvents = async (client: typeof t.anonymous) => {
       const events: ChangesPageDocument['data'] = [];
       for (let href = '/changes'; ; ) {
@@ -140,8 +160,8 @@ describe('the overdue fine on return', () => {
 describe('payments and waivers', () => {
   it('sum exactly, a waiver linking to its charge and taking it down', async () => {
     const member = await addUser(t, 'Paying Paul');
-    await lateReturn(member.token, 5 * DAY_MS + HOUR_MS); // 75
-    await lateReturn(member.token, 30 * DAY_MS); // 200
+    await lateReturn(member.token, 5); // 75
+    await lateReturn(member.token, 30); // 200
     let account = await accountOf(member.id);
     expect(account.balance.minor).toBe(275);
     const [big, small] = account.data as [EntryDocument, EntryDocument];
