@@ -19,7 +19,10 @@ export const changeTypes = [
   'loan.renewed',
   'copy.added',
   'copy.withdrawn',
+  'copy.sent',
+  'copy.received',
   'hold.placed',
+  'hold.in_transit',
   'hold.ready',
   'hold.ended',
 ] as const;
