@@ -288,6 +288,17 @@ describe('branches and transit', () => {
     expect((await bookOf(bookId)).copies_available).toBe(1);
   });
 
+  it('two receipts of one copy at once: one 200, one 409, and the copy arrives once', async () => {
+    const { bookId, copyId } = await bookAtMain('Received Twice');
+    const loan = await lentToReader(bookId);
+    await returnedAt(loan.id, branch.east);
+    const feed = await feedNow(t.anonymous);
+    const answers = await Promise.all([1, 2].map(() => t.request(`/copies/${copyId}/receipts`, { method: 'POST' })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(await eventsSince(t.anonymous, feed)).toEqual([`copy.received /copies/${copyId}`]);
+    expect(await copyOf(t, copyId)).toMatchObject({ status: 'available', location_branch_id: branch.main });
+  });
+
   it('receiving a copy that is not in transit is refused, and not offered', async () => {
     const { copyId } = await bookAtMain('Never Sent');
     const copy = await copyOf(t, copyId);
