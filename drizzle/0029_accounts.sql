@@ -101,4 +101,4 @@ $$;--> statement-breakpoint
 CREATE TRIGGER account_entries_record_inserted AFTER INSERT ON account_entries REFERENCING NEW TABLE AS new_rows
 FOR EACH STATEMENT EXECUTE FUNCTION record_account_changes();--> statement-breakpoint
 ALTER TABLE "changes" DROP CONSTRAINT "changes_type_known";--> statement-breakpoint
-ALTER TABLE "changes" ADD CONSTRAINT "changes_type_known" CHECK ("changes"."type" in ('book.created', 'book.updated', 'book.deleted', 'author.created', 'author.updated', 'author.deleted', 'loan.started', 'loan.ended', 'loan.renewed', 'copy.added', 'copy.withdrawn', 'hold.placed', 'hold.ready', 'hold.ended', 'branch.closed', 'branch.reopened', 'account.charged', 'account.paid', 'account.waived'));
+ALTER TABLE "changes" ADD CONSTRAINT "changes_type_known" CHECK ("changes"."type" in ('book.created', 'book.updated', 'book.deleted', 'author.created', 'author.updated', 'author.deleted', 'loan.started', 'loan.ended', 'loan.renewed', 'copy.added', 'copy.withdrawn', 'copy.sent', 'copy.received', 'hold.placed', 'hold.in_transit', 'hold.ready', 'hold.ended', 'branch.closed', 'branch.reopened', 'account.charged', 'account.paid', 'account.waived'));

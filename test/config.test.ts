@@ -55,6 +55,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('CATALOGUE_TIME_ZONE: an IANA time zone the platform knows, UTC by default', () => {
+    expect(loadConfig({ CATALOGUE_TIME_ZONE: 'Europe/Paris' }).timeZone).toBe('Europe/Paris');
+    expect(loadConfig({ CATALOGUE_TIME_ZONE: '' }).timeZone).toBe('UTC');
+    for (const bad of ['Mars/Olympus', 'Europe/', 'UTC+2', '+02:00x']) {
+      expect(() => loadConfig({ CATALOGUE_TIME_ZONE: bad }), bad).toThrow(/CATALOGUE_TIME_ZONE/);
+    }
+  });
+
   it('CATALOGUE_IMPORT_MAX_BYTES: the largest file an import takes, checked', () => {
     expect(loadConfig({ CATALOGUE_IMPORT_MAX_BYTES: '1048576' }).importMaxBytes).toBe(1_048_576);
     expect(() => loadConfig({ CATALOGUE_IMPORT_MAX_BYTES: '12' })).toThrow(/CATALOGUE_IMPORT_MAX_BYTES/);

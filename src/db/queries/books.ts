@@ -4,6 +4,7 @@ import { eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { BookInput, StoredBook } from '../../domain/book.js';
 import { Conflict, UnprocessableEntity } from '../../domain/errors.js';
 import { TOP_AUTHORS, TOP_LANGUAGES, TOP_SUBJECTS } from '../../domain/facets.js';
+import { type Hold, holdIsOpen } from '../../domain/hold.js';
 import { isbn13Of } from '../../domain/identifiers.js';
 import { INT4_MAX } from '../../domain/limits.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
@@ -83,7 +84,7 @@ const callerCirculation = sql<RawCirculation>`json_build_object(
       'status', case when "mine"."status" = 'ready' and "mine"."ready_until" <= ${businessNow} then 'expired' else "mine"."status" end,
       'position', case when "mine"."status" = 'waiting' then (select count(*)::int from ${holds} as "ahead" where "ahead"."book_id" = "mine"."book_id" and "ahead"."status" = 'waiting' and ("ahead"."placed_at", "ahead"."id") <= ("mine"."placed_at", "mine"."id")) end,
       'ready_until', case when "mine"."status" = 'ready' then ${isoTimestamp(sql`"mine"."ready_until"`)} end)
-    from ${holds} as "mine" where "mine"."book_id" = ${books}."id" and "mine"."borrower_id" = ${sql.placeholder('caller')} and "mine"."status" in ('waiting', 'ready'))
+    from ${holds} as "mine" where "mine"."book_id" = ${books}."id" and "mine"."borrower_id" = ${sql.placeholder('caller')} and "mine"."status" in ('waiting', 'in_transit', 'ready'))
 )`;
 
 interface RawCirculation {
@@ -243,13 +244,13 @@ function withCallerCirculation(row: RawCallerBook): CallerBookRecord {
   // postgres.js and PGlite parse `json`; a driver that does not hands over its text.
   const circulation: RawCirculation = typeof raw === 'string' ? JSON.parse(raw) : raw;
   const { hold } = circulation;
-  const open = hold && (hold.status === 'waiting' || hold.status === 'ready');
+  const open = hold && holdIsOpen(hold as Pick<Hold, 'status'>);
   const mine: CallerCirculation = {
     on_loan: circulation.on_loan,
     hold: open
       ? {
           id: hold.id,
-          status: hold.status as 'waiting' | 'ready',
+          status: hold.status as Hold['status'],
           position: hold.position,
           ready_until: hold.ready_until,
         }

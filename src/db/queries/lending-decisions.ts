@@ -28,10 +28,17 @@ export interface CopyFacts {
   id: number;
   item_type_id: number;
   branch_id: number;
+  /** Where it is now: a member borrows it there. */
+  location_branch_id: number;
 }
 
 /** The columns of a copy as the lending rules see it: what the decision's reads and the borrow select. */
-export const copyFacts = { id: copies.id, item_type_id: copies.itemTypeId, branch_id: copies.branchId };
+export const copyFacts = {
+  id: copies.id,
+  item_type_id: copies.itemTypeId,
+  branch_id: copies.branchId,
+  location_branch_id: copies.locationBranchId,
+};
 
 /**
  * The copy a borrow would lend the borrower: the one set aside for their ready hold, else the first on the
@@ -41,9 +48,9 @@ export async function findCopyToLend(db: Db, params: { bookId: number; borrowerI
   const setAside = sql`(select "mine"."copy_id" from ${holds} as "mine" where "mine"."book_id" = ${params.bookId}
     and "mine"."borrower_id" = ${params.borrowerId} and "mine"."status" = 'ready' and "mine"."ready_until" > ${businessTime(params.at)})`;
   const firstOnShelf = sql`(select "shelf"."id" from ${copies} as "shelf" where "shelf"."book_id" = ${params.bookId}
-    and "shelf"."withdrawn_at" is null
+    and "shelf"."withdrawn_at" is null and "shelf"."transit_to_branch_id" is null
     and not exists (select 1 from ${loans} as "lent" where "lent"."copy_id" = "shelf"."id" and "lent"."returned_at" is null)
-    and not exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = "shelf"."id" and "set_aside"."status" = 'ready')
+    and not exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = "shelf"."id" and "set_aside"."status" in ('in_transit', 'ready'))
     order by "shelf"."id" limit 1)`;
   const [copy] = await db
     .select(copyFacts)
@@ -82,7 +89,8 @@ export function borrowFacts(borrower: Borrower, copy: CopyFacts, branchId?: numb
   return {
     patron_category_id: borrower.patronCategoryId,
     item_type_id: copy.item_type_id,
-    loan_branch_id: branchId ?? copy.branch_id,
+    // A member's own borrow happens where the copy is: its home, unless it floated elsewhere.
+    loan_branch_id: branchId ?? copy.location_branch_id,
     home_branch_id: copy.branch_id,
   };
 }

@@ -53,7 +53,7 @@ export async function findCallerByTokenHash(db: Db, params: { hash: string }): P
         patronCategoryId: users.patronCategoryId,
         homeBranchId: users.homeBranchId,
         activeLoans: sql<number>`(select count(*)::int from ${loans} as "held" where "held"."borrower_id" = ${users}."id" and "held"."returned_at" is null)`,
-        openHolds: sql<number>`(select count(*)::int from ${holds} as "open" where "open"."borrower_id" = ${users}."id" and "open"."status" in ('waiting', 'ready'))`,
+        openHolds: sql<number>`(select count(*)::int from ${holds} as "open" where "open"."borrower_id" = ${users}."id" and "open"."status" in ('waiting', 'in_transit', 'ready'))`,
         balance: sql<number>`coalesce((select ${accounts.balance} from ${accounts} where ${accounts.userId} = ${users}."id"), 0)`,
       })
       .from(tokens)
