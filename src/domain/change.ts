@@ -22,18 +22,21 @@ export const changeTypes = [
   'hold.placed',
   'hold.ready',
   'hold.ended',
+  'account.charged',
+  'account.paid',
+  'account.waived',
 ] as const;
 export type ChangeType = (typeof changeTypes)[number];
 
 /** The kind of resource an event is about: the part of its type before the dot. */
-export type ChangeKind = 'book' | 'author' | 'loan' | 'copy' | 'hold';
+export type ChangeKind = 'book' | 'author' | 'loan' | 'copy' | 'hold' | 'account';
 
 /** One event of the feed. */
 export interface Change {
   /** Its number: stable, and increasing in the order the changes committed (with gaps). */
   id: number;
   type: ChangeType;
-  /** The book's, author's, loan's, copy's or hold's id. */
+  /** The book's, author's, loan's, copy's or hold's id; for an account's event, its user's. */
   resource_id: number;
   /** When it was recorded, ISO 8601 in UTC. */
   at: string;

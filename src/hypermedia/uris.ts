@@ -52,6 +52,10 @@ export const paths = {
   user: template('/users/{id}'),
   userLoans: template('/users/{id}/loans{?filter*,sort,page,per_page,cursor,fields}'),
   userHolds: template('/users/{id}/holds{?filter*,sort,page,per_page,cursor,fields}'),
+  userAccount: template('/users/{id}/account{?cursor}'),
+  userPayments: template('/users/{id}/account/payments'),
+  userCharges: template('/users/{id}/account/charges'),
+  chargeWaivers: template('/users/{id}/account/charges/{charge}/waivers'),
   userTokens: template('/users/{id}/tokens{?filter*,sort,page,per_page,cursor,fields}'),
   userToken: template('/users/{id}/tokens/{token}'),
   branches: template('/branches{?filter*,sort,page,per_page,cursor,fields}'),
@@ -167,6 +171,11 @@ export class Uris {
   users = (params: ListingParams = {}) => this.at(paths.users.expand({ ...params }));
   user = (id: number) => this.at(expand.user(id));
   userLoans = (id: number, params: ListingParams = {}) => this.at(paths.userLoans.expand({ id, ...params }));
+  /** A user's account: the balance and the newest entries, or older ones from `cursor`. */
+  userAccount = (id: number, cursor?: string) => this.at(paths.userAccount.expand({ id, cursor }));
+  userPayments = (id: number) => this.at(paths.userPayments.expand({ id }));
+  userCharges = (id: number) => this.at(paths.userCharges.expand({ id }));
+  chargeWaivers = (id: number, charge: number) => this.at(paths.chargeWaivers.expand({ id, charge }));
   userTokens = (id: number, params: ListingParams = {}) => this.at(paths.userTokens.expand({ id, ...params }));
   userToken = (id: number, token: number) => this.at(paths.userToken.expand({ id, token }));
 

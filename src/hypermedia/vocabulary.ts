@@ -110,6 +110,12 @@ export const rels = {
       'The lending rules matrix (first page): patron category \u00d7 item type \u00d7 branch, each possibly any, ' +
       'and the values each rule sets (librarians).',
   },
+  account: {
+    means:
+      'A user\u2019s account with the library (the user and librarians): what they owe, and its history of charges, ' +
+      'payments and waivers, newest first; from a change, the account it is about.',
+  },
+  payment: { means: 'The payments of a user\u2019s account; a librarian records one with its `create` control.' },
   tokens: { means: 'The bearer tokens of a user.' },
   me: { means: 'The signed-in user.' },
   profile: { means: 'The profile: every link relation and control, its fields and when it appears (RFC 6906).' },

@@ -1,4 +1,5 @@
 /** @module Every table of the catalogue, as drizzle sees them. */
+export { ACCOUNT_ENTRY_KINDS, accountEntries, accounts } from './accounts.js';
 export { authors } from './authors.js';
 export { books } from './books.js';
 export { changes, changesHorizon } from './changes.js';
