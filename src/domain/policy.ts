@@ -33,6 +33,7 @@ import {
   holdsNotTaken,
   lendingRefused,
   loanAlreadyReturned,
+  lostNotRenewable,
   noCopyAvailable,
   overdueNotRenewable,
   renewalLimitReached,
@@ -214,7 +215,8 @@ export function createPolicy(rules: AccessPolicy, clock: Clock) {
   return {
     rules,
     /** A loan's status now, by the app's clock: what its document says and what renewing it is decided on. */
-    loanStatus: (loan: Pick<Loan, 'returned_at' | 'due_at'>): LoanStatus => loanStatus(loan, clock.now()),
+    loanStatus: (loan: Pick<Loan, 'returned_at' | 'due_at'> & Partial<Pick<Loan, 'lost_at'>>): LoanStatus =>
+      loanStatus(loan, clock.now()),
     /** Books, authors and the root: public unless the operator closed them. */
     read: (caller: Caller): Decision =>
       rules.publicReads || signedIn(caller) ? allowed : refuse(() => new Unauthorized()),
@@ -290,6 +292,7 @@ export function createPolicy(rules: AccessPolicy, clock: Clock) {
       const status = loanStatus(loan, clock.now());
       if (status === 'returned') return refuse(() => loanAlreadyReturned(loan.id));
       if (status === 'overdue') return refuse(() => overdueNotRenewable(loan.id));
+      if (status === 'lost') return refuse(() => lostNotRenewable(loan.id));
       const exhausted = loan.decision
         ? renewalRefusalReason(loan.decision, loan.renewals)
         : loan.renewals >= loan.renewals_allowed

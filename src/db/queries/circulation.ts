@@ -263,6 +263,7 @@ export async function renewLoan(
         and(
           eq(loans.id, params.id),
           activeLoan,
+          sql`${loans.lostAt} is null`,
           sql`${loans.dueAt} > ${businessTime(params.at)}`,
           sql`${loans.renewals} < ${terms.renewals_allowed}`,
           sql`not exists (select 1 from ${holds} as "held" where "held"."book_id" = ${found.bookId} and "held"."status" in ('waiting', 'ready'))`,

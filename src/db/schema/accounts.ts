@@ -42,10 +42,7 @@ export const accountEntries = pgTable(
       .on(t.loanId, t.kind)
       .where(sql`${t.kind} in ('overdue_fine', 'lost_item')`),
     index('account_entries_user_id_id_idx').on(t.userId, t.id),
-    check(
-      'account_entries_kind_known',
-      sql`${t.kind} in ('overdue_fine', 'lost_item', 'manual', 'payment', 'waiver')`,
-    ),
+    check('account_entries_kind_known', sql`${t.kind} in ('overdue_fine', 'lost_item', 'manual', 'payment', 'waiver')`),
     check('account_entries_amount_positive', sql`${t.amount} > 0`),
     check('account_entries_currency_code', sql`${t.currency} ~ '^[A-Z]{3}$'`),
     check(
