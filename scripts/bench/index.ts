@@ -21,6 +21,7 @@ import { CHANGE_FEED_BOOKS, CHANGE_FEED_STREAMS, type ChangeFeedFigures, measure
 import { type ImportFigures, measureImport } from './imports.js';
 import { type LendingRulesFigures, measureLendingRules } from './lending-rules.js';
 import { type LatencyFigures, measureListings } from './listings.js';
+import { type LostLoansFigures, measureLostLoans } from './lost-loans.js';
 import { measureOaiPages, type OaiFigures } from './oai-pmh.js';
 import { type BenchOptions, OptionsError, parseOptions, usage } from './options.js';
 import { startPlatformatic } from './peer-platformatic.js';
@@ -76,7 +77,9 @@ async function changeFeedScenario(options: BenchOptions, logDir: string): Promis
 
 /** Borrowing and returning with a matrix of rules against the default rule alone, on catalogues of its own. */
 async function lendingRulesScenario(options: BenchOptions, logDir: string): Promise<LendingRulesFigures> {
-  log(`lending rules: borrow and return with the default rule alone and with a matrix, ${options.rounds} interleaved rounds`);
+  log(
+    `lending rules: borrow and return with the default rule alone and with a matrix, ${options.rounds} interleaved rounds`,
+  );
   const figures = await measureLendingRules(
     { serverUrl: options.databaseUrl, keep: options.keep, rounds: options.rounds, seconds: options.duration, logDir },
     (line) => log(`  ${line}`),
@@ -84,6 +87,18 @@ async function lendingRulesScenario(options: BenchOptions, logDir: string): Prom
   log(
     `  ${figures.matrix.pairsPerSecond.toLocaleString('en')} pairs/s with ${figures.rules.toLocaleString('en')} rules against ${figures.single.pairsPerSecond.toLocaleString('en')} with the default rule (×${figures.ratio.toFixed(2)}); ` +
       `${figures.matrix.cpuMicrosPerPair} µs CPU per pair against ${figures.single.cpuMicrosPerPair}`,
+  );
+  return figures;
+}
+
+/** The lost-items job over a million overdue loans, on a catalogue of its own. */
+async function lostLoansScenario(options: BenchOptions): Promise<LostLoansFigures> {
+  log('lost items: one run of the job over a million overdue loans');
+  const figures = await measureLostLoans({ serverUrl: options.databaseUrl, keep: options.keep }, (line) =>
+    log(`  ${line}`),
+  );
+  log(
+    `  ${figures.loansPerSecond.toLocaleString('en')} loans/s (${figures.loans.toLocaleString('en')} in ${figures.seconds} s), RSS idle ${figures.idleRssMiB} MiB, +${figures.growthMiB} MiB`,
   );
   return figures;
 }
@@ -96,7 +111,9 @@ async function runAlone(options: BenchOptions): Promise<void> {
     const figures =
       options.only === 'lending-rules'
         ? await lendingRulesScenario(options, scratch)
-        : await changeFeedScenario(options, scratch);
+        : options.only === 'lost-loans'
+          ? await lostLoansScenario(options)
+          : await changeFeedScenario(options, scratch);
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   } finally {
     if (!options.keep) rmSync(scratch, { recursive: true, force: true });
@@ -125,6 +142,8 @@ async function main(options: BenchOptions): Promise<void> {
   let changeFeedError: string | undefined;
   let lendingRules: LendingRulesFigures | undefined;
   let lendingRulesError: string | undefined;
+  let lostLoans: LostLoansFigures | undefined;
+  let lostLoansError: string | undefined;
   log(`sizes ${options.sizes.join(', ')}; scratch ${scratch}; PostgreSQL ${redact(options.databaseUrl)}`);
   const machine = await describeMachine(options.databaseUrl);
   const [load] = loadavg();
@@ -342,6 +361,13 @@ async function main(options: BenchOptions): Promise<void> {
       log(`  FAILED: ${lendingRulesError}`);
     }
 
+    try {
+      lostLoans = await lostLoansScenario(options);
+    } catch (error) {
+      lostLoansError = error instanceof Error ? error.message : String(error);
+      log(`  FAILED: ${lostLoansError}`);
+    }
+
     // Last: clusters of its own (a primary and a standby), at the smallest size, so it takes minutes.
     const smallest = options.sizes[0] as number;
     log(`scaling: a primary and a standby on this machine, ${smallest.toLocaleString('en')} books`);
@@ -399,6 +425,8 @@ async function main(options: BenchOptions): Promise<void> {
     ...(changeFeedError && { changeFeedError }),
     ...(lendingRules && { lendingRules }),
     ...(lendingRulesError && { lendingRulesError }),
+    ...(lostLoans && { lostLoans }),
+    ...(lostLoansError && { lostLoansError }),
   };
   for (const path of writeReport(options.docsDir, results)) log(`wrote ${path}`);
 }

@@ -6,7 +6,14 @@
  * clients at a time; pairs (a borrow and its return) per second and the server's CPU per pair are compared.
  */
 import postgres from 'postgres';
-import { adminStatement, benchToken, type Catalogue, catalogueEnv, databaseUrl, postgresCatalogue } from './catalogues.js';
+import {
+  adminStatement,
+  benchToken,
+  type Catalogue,
+  catalogueEnv,
+  databaseUrl,
+  postgresCatalogue,
+} from './catalogues.js';
 import { catalogueEntry, cpuSecondsOf, type Server, startServer } from './processes.js';
 import { median, round2 } from './stats.js';
 
@@ -86,7 +93,9 @@ export async function measureLendingRules(
       ...single,
       env: { DATABASE_URL: matrixUrl },
       drop: async () =>
-        settings.keep ? undefined : adminStatement(settings.serverUrl, 'drop database if exists bench_lending_matrix with (force)'),
+        settings.keep
+          ? undefined
+          : adminStatement(settings.serverUrl, 'drop database if exists bench_lending_matrix with (force)'),
     });
     const rules = await addMatrix(matrixUrl);
     if (rules !== LENDING_RULES_MATRIX) throw new Error(`the matrix holds ${rules} rules, not ${LENDING_RULES_MATRIX}`);
