@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import postgres from 'postgres';
 import { catalogueEnv, postgresCatalogue } from './catalogues.js';
-import { repoRoot } from './processes.js';
+import { repoRoot, SERVER_FLAGS } from './processes.js';
 import { round2 } from './stats.js';
 
 /** Loans declared per second, at least. */
@@ -73,21 +73,26 @@ async function generateOverdueLoans(url: string, at: Date): Promise<void> {
     await sql.begin(async (tx) => {
       await tx`set local session_replication_role = replica`;
       await tx`insert into users (name, role) select 'Lost loans reader ' || n, 'member' from generate_series(1, ${BORROWERS}) as n`;
+      // Books may have a copy already (the generator's first copy); only the copies made here are lent.
+      const [before] = await tx<{ last: number }[]>`select coalesce(max(id), 0)::int as last from copies`;
       await tx`insert into copies (book_id, branch_id, item_type_id)
         select b.id, default_branch(), default_item_type()
         from books as b cross join generate_series(1, ${copiesPerBook}) as n order by b.id, n`;
+      // A book's copies go to consecutive readers: nobody borrows two copies of one book.
       await tx`
         with readers as (
           select id, row_number() over (order by id) - 1 as n from users where name like 'Lost loans reader %'
         ), lent as (
-          select c.id as copy_id, c.book_id, row_number() over (order by c.id) - 1 as n from copies as c
+          select c.id as copy_id, c.book_id,
+            (c.book_id * 7 + row_number() over (partition by c.book_id order by c.id)) % ${BORROWERS} as n
+          from copies as c where c.id > ${before?.last ?? 0}
         )
         insert into loans (book_id, borrower_id, copy_id, branch_id, borrowed_at, due_at, loan_period, loan_period_unit,
           renewals_allowed, fine_per_day, grace_days, fine_cap, lost_after_days, lost_charge, floating)
         select lent.book_id, readers.id, lent.copy_id, default_branch(),
           ${at.toISOString()}::timestamptz - interval '60 days', ${at.toISOString()}::timestamptz - interval '46 days',
           14, 'days', 2, 20, 2, 1000, 30, 2500, false
-        from lent join readers on readers.n = lent.n % ${BORROWERS}`;
+        from lent join readers on readers.n = lent.n`;
     });
     await sql`vacuum analyze loans`;
     await sql`checkpoint`.catch(() => undefined);
@@ -105,9 +110,13 @@ interface JobRun {
   peak: number;
 }
 
-/** Runs scripts/bench/lost-loans-job.ts on the catalogue and answers the figures it printed. */
+/**
+ * Runs scripts/bench/lost-loans-job.ts on the catalogue, with V8's flags of the server (whose hourly sweep
+ * runs the job), and answers the figures it printed.
+ */
 async function runJob(url: string, at: Date): Promise<JobRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `${repoRoot}scripts/bench/lost-loans-job.ts`], {
+  const args = [...SERVER_FLAGS, '--import', 'tsx', `${repoRoot}scripts/bench/lost-loans-job.ts`];
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, ...catalogueEnv, DATABASE_URL: url, LOST_LOANS_AT: at.toISOString() },
     stdio: ['ignore', 'pipe', 'inherit'],
