@@ -8,7 +8,7 @@ import { and, asc, gt, sql } from 'drizzle-orm';
 import type { BranchCalendar } from '../../domain/calendar.js';
 import { overdueFine } from '../../domain/fines.js';
 import { money } from '../../domain/money.js';
-import { type Db, rowsOf } from '../client.js';
+import type { Db } from '../client.js';
 import { accountEntries, loans } from '../schema/index.js';
 import { findBranchCalendar } from './branch-calendars.js';
 import { businessTime, isoTimestamp } from './sql.js';
@@ -107,25 +107,22 @@ export async function declareLostLoans(db: Db, params: DeclareLostParams): Promi
         charge(loan, 'lost_item', loan.lostCharge);
         charge(loan, 'overdue_fine', fine.amount.minor);
       }
-      // One statement for the batch's charges; the unique index on (loan, kind) keeps any made before.
-      const charged =
-        loanIds.length === 0
-          ? []
-          : rowsOf<{ kind: string }>(
-              await tx.execute(sql`insert into ${accountEntries} (user_id, kind, amount, currency, loan_id, created_at)
-                select e.user_id, e.kind, e.amount, ${params.currency}, e.loan_id, ${businessTime(params.at)}
-                from unnest(${sql.param(userIds)}::integer[], ${sql.param(kinds)}::text[],
-                  ${sql.param(amounts)}::integer[], ${sql.param(loanIds)}::integer[]) as e (user_id, kind, amount, loan_id)
-                on conflict do nothing
-                returning kind`),
-            );
+      // One statement for the batch's charges. A plain insert: these loans, locked and not yet lost, have
+      // none of these charges (a returned loan is no longer active), and the unique index on (loan, kind)
+      // would refuse a second rather than let it pass.
+      if (loanIds.length > 0) {
+        await tx.execute(sql`insert into ${accountEntries} (user_id, kind, amount, currency, loan_id, created_at)
+          select e.user_id, e.kind, e.amount, ${params.currency}, e.loan_id, ${businessTime(params.at)}
+          from unnest(${sql.param(userIds)}::integer[], ${sql.param(kinds)}::text[],
+            ${sql.param(amounts)}::integer[], ${sql.param(loanIds)}::integer[]) as e (user_id, kind, amount, loan_id)`);
+      }
       const ids = due.map((loan) => loan.id);
       await tx
         .update(loans)
         .set({ lostAt: params.at })
         .where(sql`${loans.id} = any(${sql.param(ids)}::integer[])`);
       declared.loans += due.length;
-      for (const { kind } of charged) {
+      for (const kind of kinds) {
         if (kind === 'lost_item') declared.lostItemCharges++;
         else declared.overdueFines++;
       }
