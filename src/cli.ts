@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { oneLine, UsageError } from './cli/arguments.js';
 import { addGenerateCommand } from './cli/generate.js';
 import { addImportCommand } from './cli/import.js';
+import { addLoansCommands } from './cli/loans.js';
 import { addTokensCommands } from './cli/tokens.js';
 import { addUsersCommands } from './cli/users.js';
 import { ConfigError } from './config.js';
@@ -20,6 +21,7 @@ addUsersCommands(program);
 addTokensCommands(program);
 addGenerateCommand(program);
 addImportCommand(program);
+addLoansCommands(program);
 
 program.parseAsync().catch(failed);
 

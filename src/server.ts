@@ -13,6 +13,7 @@ import { pruneChangesPeriodically } from './db/change-retention.js';
 import { type Database, openDatabase } from './db/client.js';
 import { DataDirectoryInUse } from './db/data-dir-lock.js';
 import { expireHoldsPeriodically } from './db/hold-expiry.js';
+import { declareLostPeriodically } from './db/lost-loans.js';
 import { prepareDatabase, preparePostgres } from './db/migrate.js';
 import { systemClock } from './domain/clock.js';
 import { ChangeStreams, changeStreamOptions } from './http/change-streams.js';
@@ -70,6 +71,11 @@ async function serveCatalogue(config: Config, log: Logger, opened?: Database): P
   // One clock for the app's answers and the sweep's SQL: business time (src/domain/clock.ts).
   const clock = systemClock;
   const stopExpiring = expireHoldsPeriodically(database, { holdDays: config.access.holdDays, clock }, log);
+  const stopDeclaringLost = declareLostPeriodically(
+    database,
+    { clock, timeZone: config.timeZone, currency: config.currency },
+    log,
+  );
   const app = createApp({
     database,
     clock,
@@ -114,6 +120,7 @@ async function serveCatalogue(config: Config, log: Logger, opened?: Database): P
     const closing = new Promise<void>((resolve) => server.close(() => resolve()));
     stopPruning();
     stopExpiring();
+    stopDeclaringLost();
     changeStreams.close();
     if ('closeIdleConnections' in server) server.closeIdleConnections();
     const deadline = setTimeout(() => {

@@ -13,7 +13,7 @@ describe('catalogue --help', () => {
   it('lists every command, on stdout, and exits 0', async () => {
     const run = await runCli('--help');
     expect(run.code, run.stderr).toBe(0);
-    for (const command of ['users', 'tokens', 'generate', 'import'])
+    for (const command of ['users', 'tokens', 'generate', 'import', 'loans'])
       expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
   }, 60_000);
 
@@ -38,6 +38,10 @@ describe('a wrong argument', () => {
     ],
     [['generate'], "catalogue: required option '--books <n>' not specified"],
     [['users', 'ad'], "catalogue: unknown command 'ad' (Did you mean add?)"],
+    [
+      ['loans', 'declare-lost', '--at', 'tomorrow'],
+      "catalogue: option '--at <instant>' argument 'tomorrow' is invalid. It must be an ISO 8601 instant with its offset, e.g. 2026-12-01T09:00:00Z.",
+    ],
   ])(
     '%j: one line naming it, exit 2',
     async (args, message) => {

@@ -455,6 +455,7 @@ describe('golden HAL and HAL-FORMS documents', () => {
       borrowed_at: loan.borrowed_at,
       due_at: loan.due_at,
       returned_at: null,
+      lost_at: null,
       renewals: 0,
       status: 'active',
       _links: {

@@ -89,6 +89,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
       borrowed_at: expect.stringMatching(ISO_UTC),
       due_at: expect.stringMatching(ISO_UTC),
       returned_at: null,
+      lost_at: null,
       renewals: 0,
       status: 'active',
       links: [
@@ -532,7 +533,7 @@ describe('listing loans', () => {
       for (const [query, parameter] of [
         ['query=hobbit', 'query'],
         ['author=tolkien', 'author'],
-        ['filter=status:lost', 'filter'],
+        ['filter=status:missing', 'filter'],
         ['filter=overdue:maybe', 'filter'],
         ['filter=book_id:abc', 'filter'],
         ['filter=title:x', 'filter'],

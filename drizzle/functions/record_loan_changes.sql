@@ -15,16 +15,18 @@ BEGIN
     SELECT 'loan.started', id, borrower_id, recorded FROM new_rows ORDER BY id;
   ELSE
     IF NOT EXISTS (
-      SELECT 1 FROM new_rows n JOIN old_rows o USING (id) WHERE o.returned_at IS NULL AND n.returned_at IS NOT NULL
+      SELECT 1 FROM new_rows n JOIN old_rows o USING (id)
+      WHERE (o.returned_at IS NULL AND n.returned_at IS NOT NULL) OR (o.lost_at IS NULL AND n.lost_at IS NOT NULL)
     ) THEN
       RETURN NULL;
     END IF;
     PERFORM pg_advisory_xact_lock(7305413);
     recorded := clock_timestamp();
     INSERT INTO changes (type, resource_id, borrower_id, at)
-    SELECT 'loan.ended', n.id, n.borrower_id, recorded
+    SELECT CASE WHEN o.returned_at IS NULL AND n.returned_at IS NOT NULL THEN 'loan.ended' ELSE 'loan.lost' END,
+      n.id, n.borrower_id, recorded
     FROM new_rows n JOIN old_rows o USING (id)
-    WHERE o.returned_at IS NULL AND n.returned_at IS NOT NULL
+    WHERE (o.returned_at IS NULL AND n.returned_at IS NOT NULL) OR (o.lost_at IS NULL AND n.lost_at IS NOT NULL)
     ORDER BY n.id;
   END IF;
   PERFORM pg_notify('catalogue_changes', '');

@@ -91,7 +91,7 @@ export async function postgresCatalogue(
 }
 
 /** One statement on the server's own database (creating or dropping another). */
-async function adminStatement(serverUrl: string, statement: string): Promise<void> {
+export async function adminStatement(serverUrl: string, statement: string): Promise<void> {
   const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
   try {
     await sql.unsafe(statement);

@@ -19,7 +19,9 @@ import {
 } from './catalogues.js';
 import { CHANGE_FEED_BOOKS, CHANGE_FEED_STREAMS, type ChangeFeedFigures, measureChangeFeed } from './change-feed.js';
 import { type ImportFigures, measureImport } from './imports.js';
+import { type LendingRulesFigures, measureLendingRules } from './lending-rules.js';
 import { type LatencyFigures, measureListings } from './listings.js';
+import { type LostLoansFigures, measureLostLoans } from './lost-loans.js';
 import { measureOaiPages, type OaiFigures } from './oai-pmh.js';
 import { type BenchOptions, OptionsError, parseOptions, usage } from './options.js';
 import { startPlatformatic } from './peer-platformatic.js';
@@ -73,12 +75,45 @@ async function changeFeedScenario(options: BenchOptions, logDir: string): Promis
   }
 }
 
+/** Borrowing and returning with a matrix of rules against the default rule alone, on catalogues of its own. */
+async function lendingRulesScenario(options: BenchOptions, logDir: string): Promise<LendingRulesFigures> {
+  log(
+    `lending rules: borrow and return with the default rule alone and with a matrix, ${options.rounds} interleaved rounds`,
+  );
+  const figures = await measureLendingRules(
+    { serverUrl: options.databaseUrl, keep: options.keep, rounds: options.rounds, seconds: options.duration, logDir },
+    (line) => log(`  ${line}`),
+  );
+  log(
+    `  ${figures.matrix.pairsPerSecond.toLocaleString('en')} pairs/s with ${figures.rules.toLocaleString('en')} rules against ${figures.single.pairsPerSecond.toLocaleString('en')} with the default rule (×${figures.ratio.toFixed(2)}); ` +
+      `${figures.matrix.cpuMicrosPerPair} µs CPU per pair against ${figures.single.cpuMicrosPerPair}`,
+  );
+  return figures;
+}
+
+/** The lost-items job over a million overdue loans, on a catalogue of its own. */
+async function lostLoansScenario(options: BenchOptions): Promise<LostLoansFigures> {
+  log('lost items: one run of the job over a million overdue loans');
+  const figures = await measureLostLoans({ serverUrl: options.databaseUrl, keep: options.keep }, (line) =>
+    log(`  ${line}`),
+  );
+  log(
+    `  ${figures.loansPerSecond.toLocaleString('en')} loans/s (${figures.loans.toLocaleString('en')} in ${figures.seconds} s), RSS idle ${figures.idleRssMiB} MiB, +${figures.growthMiB} MiB`,
+  );
+  return figures;
+}
+
 /** One scenario alone: its figures printed, no report written (a page holds the figures of one whole run). */
 async function runAlone(options: BenchOptions): Promise<void> {
   build();
   const scratch = mkdtempSync('/tmp/catalogue-bench-');
   try {
-    const figures = await changeFeedScenario(options, scratch);
+    const figures =
+      options.only === 'lending-rules'
+        ? await lendingRulesScenario(options, scratch)
+        : options.only === 'lost-loans'
+          ? await lostLoansScenario(options)
+          : await changeFeedScenario(options, scratch);
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   } finally {
     if (!options.keep) rmSync(scratch, { recursive: true, force: true });
@@ -105,6 +140,10 @@ async function main(options: BenchOptions): Promise<void> {
   let scalingError: string | undefined;
   let changeFeed: ChangeFeedFigures | undefined;
   let changeFeedError: string | undefined;
+  let lendingRules: LendingRulesFigures | undefined;
+  let lendingRulesError: string | undefined;
+  let lostLoans: LostLoansFigures | undefined;
+  let lostLoansError: string | undefined;
   log(`sizes ${options.sizes.join(', ')}; scratch ${scratch}; PostgreSQL ${redact(options.databaseUrl)}`);
   const machine = await describeMachine(options.databaseUrl);
   const [load] = loadavg();
@@ -315,6 +354,20 @@ async function main(options: BenchOptions): Promise<void> {
       log(`  FAILED: ${changeFeedError}`);
     }
 
+    try {
+      lendingRules = await lendingRulesScenario(options, scratch);
+    } catch (error) {
+      lendingRulesError = error instanceof Error ? error.message : String(error);
+      log(`  FAILED: ${lendingRulesError}`);
+    }
+
+    try {
+      lostLoans = await lostLoansScenario(options);
+    } catch (error) {
+      lostLoansError = error instanceof Error ? error.message : String(error);
+      log(`  FAILED: ${lostLoansError}`);
+    }
+
     // Last: clusters of its own (a primary and a standby), at the smallest size, so it takes minutes.
     const smallest = options.sizes[0] as number;
     log(`scaling: a primary and a standby on this machine, ${smallest.toLocaleString('en')} books`);
@@ -370,6 +423,10 @@ async function main(options: BenchOptions): Promise<void> {
     ...(scalingError && { scalingError }),
     ...(changeFeed && { changeFeed }),
     ...(changeFeedError && { changeFeedError }),
+    ...(lendingRules && { lendingRules }),
+    ...(lendingRulesError && { lendingRulesError }),
+    ...(lostLoans && { lostLoans }),
+    ...(lostLoansError && { lostLoansError }),
   };
   for (const path of writeReport(options.docsDir, results)) log(`wrote ${path}`);
 }

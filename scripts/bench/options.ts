@@ -30,7 +30,7 @@ export interface BenchOptions {
 }
 
 /** The scenarios `--only` runs alone. */
-export const scenarios = ['change-feed'] as const;
+export const scenarios = ['change-feed', 'lending-rules', 'lost-loans'] as const;
 export type Scenario = (typeof scenarios)[number];
 
 export const usage = `usage: npm run bench -- [options]
@@ -45,7 +45,8 @@ export const usage = `usage: npm run bench -- [options]
   --peer platformatic     also measure Platformatic DB (installed under /tmp, never a dependency)
   --docs docs             where performance.md, performance/*.svg and results.json are written
   --from results.json     measure nothing: rewrite the report from a run's saved figures
-  --only change-feed      measure one scenario alone (--rounds applies) and print its figures; no report
+  --only change-feed      measure one scenario alone (--rounds applies; --duration to lending-rules)
+                          and print its figures; no report. Scenarios: change-feed, lending-rules, lost-loans
 DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
 the bench creates and drops its own bench_<size> databases there.`;
 

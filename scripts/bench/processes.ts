@@ -42,7 +42,7 @@ export interface StartParams {
  * V8's flags for the server, read from `npm start` (docs/operations.md, "Memory while streaming"), so that
  * the benchmark measures the server as it is started.
  */
-const SERVER_FLAGS: string[] = (
+export const SERVER_FLAGS: string[] = (
   JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).scripts.start as string
 )
   .split(/\s+/)

@@ -32,7 +32,7 @@ export const renewLoan = affordance({
   errors: [409],
   title: 'Renew this loan',
   appears:
-    'on an active loan that is not overdue, renewed fewer times than the lending rules allow (decided again now), of a book nobody holds; for its borrower and librarians',
+    'on an active loan that is not overdue or declared lost, renewed fewer times than the lending rules allow (decided again now), of a book nobody holds; for its borrower and librarians',
   allows: ({ policy, caller }, loan: RenewableLoan) => policy.renewLoan(caller, loan),
   href: ({ uris }, loan) => uris.loanRenewals(loan.id),
 });

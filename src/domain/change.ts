@@ -17,6 +17,7 @@ export const changeTypes = [
   'loan.started',
   'loan.ended',
   'loan.renewed',
+  'loan.lost',
   'copy.added',
   'copy.withdrawn',
   'copy.sent',

@@ -65,8 +65,8 @@ export const userListingSpec = {
 
 export const loanListingSpec = {
   fields: { id: 'integer', book_id: 'integer', borrower_id: 'integer', copy_id: 'integer' },
-  filters: { status: ['active', 'overdue', 'returned'], overdue: 'boolean' },
-  extraFields: ['borrowed_at', 'due_at', 'returned_at', 'renewals', 'status'],
+  filters: { status: ['active', 'overdue', 'lost', 'returned'], overdue: 'boolean' },
+  extraFields: ['borrowed_at', 'due_at', 'returned_at', 'lost_at', 'renewals', 'status'],
   author: false,
   search: false,
   // Loans are numbered as they are made: by id is by the day borrowed.

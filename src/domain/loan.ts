@@ -3,8 +3,11 @@ import type { InputField } from './input.js';
 import type { LendingDecision, LendingFacts } from './lending-rules.js';
 import { INT4_MAX } from './limits.js';
 
-/** `overdue` is an active loan past its due date; the `status` filter's `active` includes it. */
-export type LoanStatus = 'active' | 'overdue' | 'returned';
+/**
+ * `overdue` is an active loan past its due date, `lost` one declared lost (past due by the rules'
+ * `lost_after_days`); the `status` filter's `active` includes both.
+ */
+export type LoanStatus = 'active' | 'overdue' | 'lost' | 'returned';
 
 export interface Loan {
   id: number;
@@ -15,6 +18,8 @@ export interface Loan {
   borrowed_at: string;
   due_at: string;
   returned_at: string | null;
+  /** When it was declared lost; it stays active until the copy comes back (`returned_at`). */
+  lost_at: string | null;
   /** Times renewed so far. */
   renewals: number;
   /** Where it was lent. */
@@ -52,8 +57,12 @@ export function renewalFacts(loan: LoanRecord): LendingFacts {
 }
 
 /** A loan's status at the instant `at` (business time: the app's clock, `policy.loanStatus`). */
-export function loanStatus(loan: Pick<Loan, 'returned_at' | 'due_at'>, at: Date): LoanStatus {
+export function loanStatus(
+  loan: Pick<Loan, 'returned_at' | 'due_at'> & Partial<Pick<Loan, 'lost_at'>>,
+  at: Date,
+): LoanStatus {
   if (loan.returned_at !== null) return 'returned';
+  if (loan.lost_at) return 'lost';
   return Date.parse(loan.due_at) <= at.getTime() ? 'overdue' : 'active';
 }
 

@@ -44,6 +44,7 @@ import {
   holdsNotTaken,
   lendingRefused,
   loanAlreadyReturned,
+  lostNotRenewable,
   noCopyAvailable,
   overdueNotRenewable,
   renewalLimitReached,
@@ -234,7 +235,8 @@ export function createPolicy(rules: AccessPolicy, clock: Clock, currency: string
     /** The library's currency: every amount of an account is in its minor units. */
     currency,
     /** A loan's status now, by the app's clock: what its document says and what renewing it is decided on. */
-    loanStatus: (loan: Pick<Loan, 'returned_at' | 'due_at'>): LoanStatus => loanStatus(loan, clock.now()),
+    loanStatus: (loan: Pick<Loan, 'returned_at' | 'due_at'> & Partial<Pick<Loan, 'lost_at'>>): LoanStatus =>
+      loanStatus(loan, clock.now()),
     /** Books, authors and the root: public unless the operator closed them. */
     read: (caller: Caller): Decision =>
       rules.publicReads || signedIn(caller) ? allowed : refuse(() => new Unauthorized()),
@@ -310,6 +312,7 @@ export function createPolicy(rules: AccessPolicy, clock: Clock, currency: string
       const status = loanStatus(loan, clock.now());
       if (status === 'returned') return refuse(() => loanAlreadyReturned(loan.id));
       if (status === 'overdue') return refuse(() => overdueNotRenewable(loan.id));
+      if (status === 'lost') return refuse(() => lostNotRenewable(loan.id));
       const exhausted = loan.decision
         ? renewalRefusalReason(loan.decision, loan.renewals)
         : loan.renewals >= loan.renewals_allowed

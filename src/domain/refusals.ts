@@ -74,6 +74,10 @@ export function holdEnded(id: number, status: string): Conflict {
   return new Conflict(`hold ${id} is ${status}: only a waiting or ready hold can be cancelled`);
 }
 
+export function lostNotRenewable(id: number): Conflict {
+  return new Conflict(`loan ${id} was declared lost: return the copy if it is found; a lost loan cannot be renewed`);
+}
+
 export function overdueNotRenewable(id: number): Conflict {
   return new Conflict(`loan ${id} is overdue: return it; an overdue loan cannot be renewed`);
 }

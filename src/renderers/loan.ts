@@ -25,6 +25,7 @@ export function renderLoan(loan: Loan | RenewableLoan, ctx: RenderContext, optio
         borrowed_at: loan.borrowed_at,
         due_at: loan.due_at,
         returned_at: loan.returned_at,
+        lost_at: loan.lost_at,
         renewals: loan.renewals,
         status: ctx.policy.loanStatus(loan),
       },

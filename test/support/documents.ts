@@ -248,6 +248,7 @@ export type LoanDocument = Document<{
   borrowed_at: string;
   due_at: string;
   returned_at: string | null;
+  lost_at: string | null;
   renewals: number;
   status: LoanStatus;
 }>;

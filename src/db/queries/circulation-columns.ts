@@ -21,6 +21,7 @@ export const loanColumns = {
   borrowed_at: isoTimestamp(loans.borrowedAt).as('borrowed_at'),
   due_at: isoTimestamp(loans.dueAt).as('due_at'),
   returned_at: nullableTimestamp(loans.returnedAt).as('returned_at'),
+  lost_at: nullableTimestamp(loans.lostAt).as('lost_at'),
   renewals: loans.renewals,
   branch_id: loans.branchId,
   renewals_allowed: loans.renewalsAllowed,

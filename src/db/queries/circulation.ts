@@ -412,6 +412,7 @@ export async function renewLoan(
         and(
           eq(loans.id, params.id),
           activeLoan,
+          sql`${loans.lostAt} is null`,
           sql`${loans.dueAt} > ${businessTime(params.at)}`,
           sql`${loans.renewals} < ${terms.renewals_allowed}`,
           withinFineLimit,

@@ -16,10 +16,14 @@ const active = sql`${loans.returnedAt} is null`;
 /** Active and past due at `at` (business time). */
 const overdue = (at: Date) => sql`(${active} and ${loans.dueAt} <= ${businessTime(at)})`;
 
-/** `active` is every loan not returned (overdue ones too); `overdue` those past due; `returned` the rest. */
+/**
+ * `active` is every loan not returned (overdue and lost ones too); `overdue` those past due and not declared
+ * lost; `lost` those declared lost and not back; `returned` the rest. The `overdue` filter is past due, lost or not.
+ */
 const statusConditions = (at: Date): Record<string, SQL> => ({
   active,
-  overdue: overdue(at),
+  overdue: sql`(${overdue(at)} and ${loans.lostAt} is null)`,
+  lost: sql`(${active} and ${loans.lostAt} is not null)`,
   returned: sql`not (${active})`,
 });
 

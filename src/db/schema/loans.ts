@@ -32,6 +32,11 @@ export const loans = pgTable(
     borrowedAt: timestamp('borrowed_at', { withTimezone: true }).notNull().defaultNow(),
     dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
     returnedAt: timestamp('returned_at', { withTimezone: true }),
+    /**
+     * When the loan was declared lost (`lost_after_days` past due, by the lost-items job). It stays active
+     * until the copy comes back: a return is still taken, and changes no charge.
+     */
+    lostAt: timestamp('lost_at', { withTimezone: true }),
     /** The copy lent; with `book_id` it references the copies' (id, book_id), so it is a copy of the book. */
     copyId: integer('copy_id').notNull(),
     /** Times the loan was renewed (each moved `due_at` to a loan period from that day). */
@@ -67,8 +72,13 @@ export const loans = pgTable(
     // The branches' RESTRICT check: deleting a branch finds its loans without reading them all.
     index('loans_branch_id_idx').on(t.branchId),
     index('loans_active_due_at_idx').on(t.dueAt).where(sql`${t.returnedAt} is null`),
+    // The lost-items job walks the loans that may still be declared lost, by id, in batches.
+    index('loans_may_be_lost_idx')
+      .on(t.id)
+      .where(sql`${t.returnedAt} is null and ${t.lostAt} is null and ${t.lostAfterDays} is not null`),
     check('loans_due_after_borrowed', sql`${t.dueAt} > ${t.borrowedAt}`),
     check('loans_renewals_not_negative', sql`${t.renewals} >= 0`),
     check('loans_returned_after_borrowed', sql`${t.returnedAt} is null or ${t.returnedAt} >= ${t.borrowedAt}`),
+    check('loans_lost_after_due', sql`${t.lostAt} is null or ${t.lostAt} > ${t.dueAt}`),
   ],
 );

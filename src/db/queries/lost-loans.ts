@@ -1,0 +1,134 @@
+/**
+ * @module Declaring overdue loans lost: every active loan whose terms set `lost_after_days`, that many days
+ * past due, gets `lost_at` and is charged its `lost_charge` and its overdue fine up to then, into the
+ * borrower's account (docs/access-and-loans.md, "Lost items"). Batches by id, each one transaction, so a
+ * million loans take the memory of one batch; running it again changes nothing.
+ */
+import { and, asc, gt, sql } from 'drizzle-orm';
+import type { BranchCalendar } from '../../domain/calendar.js';
+import { overdueFine } from '../../domain/fines.js';
+import { money } from '../../domain/money.js';
+import type { Db } from '../client.js';
+import { accountEntries, loans } from '../schema/index.js';
+import { findBranchCalendar } from './branch-calendars.js';
+import { businessTime, isoTimestamp } from './sql.js';
+
+export interface DeclareLostParams {
+  /** Business time: loans due `lost_after_days` days before it or earlier are lost at it. */
+  at: Date;
+  /** The library's time zone, in which fines count open days. */
+  timeZone: string;
+  /** The library's currency: the charges' (and the accounts'). */
+  currency: string;
+  /** Loans per transaction. */
+  batchSize?: number;
+}
+
+export interface DeclaredLost {
+  /** Loans declared lost by this run. */
+  loans: number;
+  /** Of their charges, the lost items' (a `lost_charge` of 0 charges nothing)… */
+  lostItemCharges: number;
+  /** …and the overdue fines (nothing when the fine is 0). */
+  overdueFines: number;
+}
+
+export const LOST_BATCH_SIZE = 5_000;
+
+/** An active loan not declared lost whose terms name a limit: what the job walks (`loans_may_be_lost_idx`). */
+const mayBeLost = sql`${loans.returnedAt} is null and ${loans.lostAt} is null and ${loans.lostAfterDays} is not null`;
+
+/**
+ * Declares lost every loan `lost_after_days` past due at `at`, in batches of loans by id (keyset), each
+ * batch one transaction: its loans locked (a loan another transaction holds, being returned, is left to
+ * the next run), its charges inserted in one statement, then its loans stamped. The charges come first, so
+ * that a batch takes the accounts' rows before the change feed's lock, in the order a return does.
+ * Idempotent: a loan is declared once (`lost_at is null`), and charged once per kind (the entries' unique
+ * index on loan and kind).
+ */
+export async function declareLostLoans(db: Db, params: DeclareLostParams): Promise<DeclaredLost> {
+  const batchSize = params.batchSize ?? LOST_BATCH_SIZE;
+  const calendars = new Map<number, BranchCalendar>();
+  const declared: DeclaredLost = { loans: 0, lostItemCharges: 0, overdueFines: 0 };
+  let after = 0;
+  for (;;) {
+    const batch = await db.transaction(async (tx) => {
+      const due = await tx
+        .select({
+          id: loans.id,
+          borrowerId: loans.borrowerId,
+          branchId: loans.branchId,
+          dueAt: isoTimestamp(loans.dueAt),
+          finePerDay: loans.finePerDay,
+          graceDays: loans.graceDays,
+          fineCap: loans.fineCap,
+          lostCharge: loans.lostCharge,
+        })
+        .from(loans)
+        .where(
+          and(
+            mayBeLost,
+            gt(loans.id, after),
+            sql`${loans.dueAt} + make_interval(days => ${loans.lostAfterDays}) <= ${businessTime(params.at)}`,
+          ),
+        )
+        .orderBy(asc(loans.id))
+        .limit(batchSize)
+        .for('no key update', { skipLocked: true });
+      if (due.length === 0) return { size: 0, last: after };
+      const userIds: number[] = [];
+      const kinds: string[] = [];
+      const amounts: number[] = [];
+      const loanIds: number[] = [];
+      const charge = (loan: (typeof due)[number], kind: 'lost_item' | 'overdue_fine', amount: number) => {
+        if (amount <= 0) return;
+        userIds.push(loan.borrowerId);
+        kinds.push(kind);
+        amounts.push(amount);
+        loanIds.push(loan.id);
+      };
+      for (const loan of due) {
+        let calendar = calendars.get(loan.branchId);
+        if (!calendar) {
+          calendar = await findBranchCalendar(tx, { branchId: loan.branchId, timeZone: params.timeZone });
+          if (!calendar) throw new Error(`loan ${loan.id} names branch ${loan.branchId}, which is not there`);
+          calendars.set(loan.branchId, calendar);
+        }
+        const fine = overdueFine(
+          {
+            finePerDay: money(loan.finePerDay, params.currency),
+            graceDays: loan.graceDays,
+            fineCap: loan.fineCap === null ? 'none' : money(loan.fineCap, params.currency),
+          },
+          new Date(loan.dueAt),
+          params.at,
+          calendar,
+        );
+        charge(loan, 'lost_item', loan.lostCharge);
+        charge(loan, 'overdue_fine', fine.amount.minor);
+      }
+      // One statement for the batch's charges. A plain insert: these loans, locked and not yet lost, have
+      // none of these charges (a returned loan is no longer active), and the unique index on (loan, kind)
+      // would refuse a second rather than let it pass.
+      if (loanIds.length > 0) {
+        await tx.execute(sql`insert into ${accountEntries} (user_id, kind, amount, currency, loan_id, created_at)
+          select e.user_id, e.kind, e.amount, ${params.currency}, e.loan_id, ${businessTime(params.at)}
+          from unnest(${sql.param(userIds)}::integer[], ${sql.param(kinds)}::text[],
+            ${sql.param(amounts)}::integer[], ${sql.param(loanIds)}::integer[]) as e (user_id, kind, amount, loan_id)`);
+      }
+      const ids = due.map((loan) => loan.id);
+      await tx
+        .update(loans)
+        .set({ lostAt: params.at })
+        .where(sql`${loans.id} = any(${sql.param(ids)}::integer[])`);
+      declared.loans += due.length;
+      for (const kind of kinds) {
+        if (kind === 'lost_item') declared.lostItemCharges++;
+        else declared.overdueFines++;
+      }
+      return { size: due.length, last: ids[ids.length - 1] as number };
+    });
+    after = batch.last;
+    if (batch.size < batchSize) return declared;
+  }
+}
