@@ -15,8 +15,6 @@ BEGIN
 END
 $function$;
 
-CREATE TRIGGER accounts_notify_callers AFTER INSERT OR UPDATE ON public.accounts FOR EACH ROW EXECUTE FUNCTION notify_caller_changed('user_id');
 CREATE TRIGGER holds_notify_callers AFTER INSERT OR DELETE OR UPDATE ON public.holds FOR EACH ROW EXECUTE FUNCTION notify_caller_changed('borrower_id');
-CREATE TRIGGER loans_notify_callers AFTER INSERT OR DELETE OR UPDATE ON public.loans FOR EACH ROW EXECUTE FUNCTION notify_caller_changed('borrower_id');
 CREATE TRIGGER tokens_notify_callers AFTER DELETE OR UPDATE ON public.tokens FOR EACH ROW EXECUTE FUNCTION notify_caller_changed('user_id');
 CREATE TRIGGER users_notify_callers AFTER DELETE OR UPDATE ON public.users FOR EACH ROW EXECUTE FUNCTION notify_caller_changed('id');

@@ -11,9 +11,14 @@ BEGIN
   PERFORM pg_advisory_xact_lock(7305413);
   recorded := clock_timestamp();
   INSERT INTO changes (type, resource_id, borrower_id, at)
-  SELECT CASE kind WHEN 'payment' THEN 'account.paid' WHEN 'waiver' THEN 'account.waived' ELSE 'account.charged' END,
-    user_id, user_id, recorded
-  FROM new_rows ORDER BY id;
+  SELECT e.type, e.user_id, e.user_id, recorded
+  FROM (
+    SELECT CASE kind WHEN 'payment' THEN 'account.paid' WHEN 'waiver' THEN 'account.waived' ELSE 'account.charged' END
+        AS type,
+      user_id, min(id) AS first
+    FROM new_rows GROUP BY 1, 2
+  ) e
+  ORDER BY e.first;
   PERFORM pg_notify('catalogue_changes', '');
   RETURN NULL;
 END

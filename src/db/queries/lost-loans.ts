@@ -87,7 +87,7 @@ export async function declareLostLoans(db: Db, params: DeclareLostParams): Promi
         amounts.push(amount);
         loanIds.push(loan.id);
       };
-      for (const loan of due) {
+      const fineOf = async (loan: (typeof due)[number]): Promise<number> => {
         let calendar = calendars.get(loan.branchId);
         if (!calendar) {
           calendar = await findBranchCalendar(tx, { branchId: loan.branchId, timeZone: params.timeZone });
@@ -104,8 +104,20 @@ export async function declareLostLoans(db: Db, params: DeclareLostParams): Promi
           params.at,
           calendar,
         );
+        return fine.amount.minor;
+      };
+      // Loans of one branch due at one instant under the same terms owe the same fine: it is worked out once
+      // a batch (counting a loan's open days is most of the job's own time otherwise).
+      const fines = new Map<string, number>();
+      for (const loan of due) {
+        const terms = `${loan.branchId} ${loan.dueAt} ${loan.finePerDay} ${loan.graceDays} ${loan.fineCap}`;
+        let fine = fines.get(terms);
+        if (fine === undefined) {
+          fine = await fineOf(loan);
+          fines.set(terms, fine);
+        }
         charge(loan, 'lost_item', loan.lostCharge);
-        charge(loan, 'overdue_fine', fine.amount.minor);
+        charge(loan, 'overdue_fine', fine);
       }
       // One statement for the batch's charges. A plain insert: these loans, locked and not yet lost, have
       // none of these charges (a returned loan is no longer active), and the unique index on (loan, kind)
