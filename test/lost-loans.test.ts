@@ -251,4 +251,21 @@ describe('lost items', () => {
     expect(await events(other.client)).not.toContainEqual(event);
     expect(await events(t.anonymous)).not.toContainEqual(event);
   });
+
+  it('one run charging a borrower for two loans is one account.charged event, and a loan.lost per loan', async () => {
+    const { reader, loan, threshold } = await lent();
+    const second = await borrowed(reader.client, await addBook(t, `Lost Book ${++serial}`, 2001, author));
+    clock.set(iso(threshold));
+    await run();
+    expect(await entriesOf(loan.id)).toHaveLength(2);
+    expect(await entriesOf(second.id)).toHaveLength(2);
+    const seen = await events(reader.client);
+    expect(seen.filter((e) => e.href === `/users/${reader.id}/account`)).toEqual([
+      { type: 'account.charged', href: `/users/${reader.id}/account` },
+    ]);
+    expect(seen.filter((e) => e.type === 'loan.lost')).toEqual([
+      { type: 'loan.lost', href: `/loans/${loan.id}` },
+      { type: 'loan.lost', href: `/loans/${second.id}` },
+    ]);
+  });
 });
