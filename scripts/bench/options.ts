@@ -30,7 +30,7 @@ export interface BenchOptions {
 }
 
 /** The scenarios `--only` runs alone. */
-export const scenarios = ['change-feed'] as const;
+export const scenarios = ['change-feed', 'book-reads'] as const;
 export type Scenario = (typeof scenarios)[number];
 
 export const usage = `usage: npm run bench -- [options]
@@ -46,6 +46,8 @@ export const usage = `usage: npm run bench -- [options]
   --docs docs             where performance.md, performance/*.svg and results.json are written
   --from results.json     measure nothing: rewrite the report from a run's saved figures
   --only change-feed      measure one scenario alone (--rounds applies) and print its figures; no report
+  --only book-reads       GET /books/{id} anonymous, as a librarian and as a member, against the baseline
+                          on 100,000 books (--rounds, --duration, --connections apply)
 DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
 the bench creates and drops its own bench_<size> databases there.`;
 
