@@ -12,6 +12,7 @@ import type { LendingListKind } from './lending-lists.js';
 import {
   holdRefusalReason,
   type LendingDecision,
+  type LoansOfKind,
   lendingRefusalReason,
   renewalRefusalReason,
 } from './lending-rules.js';
@@ -69,6 +70,11 @@ export type Caller =
       readonly activeLoans: number;
       /** Holds this user has open (waiting or ready); the cap on holds reads it. */
       readonly openHolds: number;
+      /**
+       * Their active loans by item type and branch, when read with the caller: a book read's borrow control
+       * counts them in the capping rule's scope without asking the database (the borrow itself does ask).
+       */
+      readonly loansByKind?: readonly LoansOfKind[];
       /** How the caller proved who they are: a bearer token, or a browser session cookie holding one. */
       readonly via?: 'bearer' | 'session';
     };

@@ -4,11 +4,21 @@
  * decides again under the borrower's lock; these answer the controls and the requests' first checks.
  */
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { decideLending, dueDate, type LendingDecision, type LendingFacts } from '../../domain/lending-rules.js';
+import {
+  countLoansInScope,
+  decideLending,
+  dueDate,
+  type LendingDecision,
+  type LendingFacts,
+  type LoanRule,
+  type LoansOfKind,
+  maxLoansScope,
+} from '../../domain/lending-rules.js';
 import type { LoanRecord } from '../../domain/loan.js';
 import { renewalFacts } from '../../domain/loan.js';
 import type { BorrowDecision } from '../../domain/policy.js';
 import type { Db } from '../client.js';
+import { prepared } from '../prepared.js';
 import { copies, holds, loans, users } from '../schema/index.js';
 import { findCandidateRules } from './lending-rules.js';
 
@@ -29,20 +39,30 @@ const copyFacts = { id: copies.id, item_type_id: copies.itemTypeId, branch_id: c
 
 /**
  * The copy a borrow would lend the borrower: the one set aside for their ready hold, else the first on the
- * shelf (by id), as the lending transaction picks it.
+ * shelf (by id), as the lending transaction picks it. Prepared: a signed-in book read asks it every time,
+ * and its plan does not depend on the book or the borrower.
  */
-export async function findCopyToLend(db: Db, params: { bookId: number; borrowerId: number }) {
-  const setAside = sql`(select "mine"."copy_id" from ${holds} as "mine" where "mine"."book_id" = ${params.bookId}
-    and "mine"."borrower_id" = ${params.borrowerId} and "mine"."status" = 'ready' and "mine"."ready_until" > now())`;
-  const firstOnShelf = sql`(select "shelf"."id" from ${copies} as "shelf" where "shelf"."book_id" = ${params.bookId}
+export async function findCopyToLend(
+  db: Db,
+  params: { bookId: number; borrowerId: number },
+): Promise<CopyFacts | undefined> {
+  const statement = prepared(db, 'find_copy_to_lend', (db) => {
+    const book = sql.placeholder('book');
+    const borrower = sql.placeholder('borrower');
+    const setAside = sql`(select "mine"."copy_id" from ${holds} as "mine" where "mine"."book_id" = ${book}
+    and "mine"."borrower_id" = ${borrower} and "mine"."status" = 'ready' and "mine"."ready_until" > now())`;
+    const firstOnShelf = sql`(select "shelf"."id" from ${copies} as "shelf" where "shelf"."book_id" = ${book}
     and "shelf"."withdrawn_at" is null
     and not exists (select 1 from ${loans} as "lent" where "lent"."copy_id" = "shelf"."id" and "lent"."returned_at" is null)
     and not exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = "shelf"."id" and "set_aside"."status" = 'ready')
     order by "shelf"."id" limit 1)`;
-  const [copy] = await db
-    .select(copyFacts)
-    .from(copies)
-    .where(eq(copies.id, sql`coalesce(${setAside}, ${firstOnShelf})`));
+    return db
+      .select(copyFacts)
+      .from(copies)
+      .where(eq(copies.id, sql`coalesce(${setAside}, ${firstOnShelf})`))
+      .prepare('find_copy_to_lend');
+  });
+  const [copy] = await statement.execute({ book: params.bookId, borrower: params.borrowerId });
   return copy;
 }
 
@@ -56,7 +76,24 @@ export async function findBorrower(db: Db, params: { id: number }) {
 }
 
 /** A copy of the book (the one named, else the first not withdrawn), to explain a loan of it. */
-export async function findCopyOfBook(db: Db, params: { bookId: number; copyId?: number | undefined }) {
+export async function findCopyOfBook(
+  db: Db,
+  params: { bookId: number; copyId?: number | undefined },
+): Promise<CopyFacts | undefined> {
+  if (params.copyId === undefined) {
+    // Prepared: a book read asks it for the hold control of every book with no copy on the shelf.
+    const statement = prepared(db, 'find_first_copy', (db) =>
+      db
+        .select(copyFacts)
+        .from(copies)
+        .where(and(eq(copies.bookId, sql.placeholder('book')), isNull(copies.withdrawnAt)))
+        .orderBy(asc(copies.id))
+        .limit(1)
+        .prepare('find_first_copy'),
+    );
+    const [first] = await statement.execute({ book: params.bookId });
+    return first;
+  }
   const [copy] = await db
     .select(copyFacts)
     .from(copies)
@@ -94,6 +131,30 @@ export function withLoansCounted(
   };
 }
 
+/** A borrower whose active loans were read with them (a signed-in caller: `SignedIn.loansByKind`). */
+export interface BorrowerWithLoans extends Borrower {
+  homeBranchId: number;
+  loansByKind: readonly LoansOfKind[];
+}
+
+/**
+ * The rules' decision on lending `copy` to the borrower now, from the rules and loans given rather than
+ * the database's: what a book read's borrow control shows. The borrow itself decides again in its transaction.
+ */
+export function decideBorrowFrom(
+  rules: readonly LoanRule[],
+  borrower: BorrowerWithLoans,
+  copy: CopyFacts,
+  branchId?: number,
+): BorrowDecision {
+  const decision = decideLending(rules, borrowFacts(borrower, copy, branchId));
+  return {
+    decision,
+    loansInScope: countLoansInScope(borrower.loansByKind, maxLoansScope(decision)),
+    due_at: dueDate(new Date(), decision.terms.loan_period).toISOString(),
+  };
+}
+
 /** The rules' decision on lending `copy` to the borrower now. */
 export async function decideBorrow(
   db: Db,
@@ -117,14 +178,30 @@ export async function decideHold(
   hasCopies = true,
 ): Promise<LendingDecision> {
   const copy = hasCopies ? await findCopyOfBook(db, { bookId }) : undefined;
-  const facts: LendingFacts = {
+  const facts = holdFacts(borrower, copy);
+  const { rules } = await findCandidateRules(db, facts, undefined);
+  return decideLending(rules, facts);
+}
+
+/** `decideHold` from the rules given rather than the database's: what a book read's hold control shows. */
+export async function decideHoldFrom(
+  db: Db,
+  rules: readonly LoanRule[],
+  borrower: Borrower & { homeBranchId: number },
+  bookId: number,
+  hasCopies = true,
+): Promise<LendingDecision> {
+  const copy = hasCopies ? await findCopyOfBook(db, { bookId }) : undefined;
+  return decideLending(rules, holdFacts(borrower, copy));
+}
+
+function holdFacts(borrower: Borrower & { homeBranchId: number }, copy: CopyFacts | undefined): LendingFacts {
+  return {
     patron_category_id: borrower.patronCategoryId,
     item_type_id: copy?.item_type_id ?? null,
     loan_branch_id: borrower.homeBranchId,
     home_branch_id: copy?.branch_id ?? null,
   };
-  const { rules } = await findCandidateRules(db, facts, undefined);
-  return decideLending(rules, facts);
 }
 
 /** The rules' decision on renewing a loan now: its borrower's category now, its copy, where it was lent. */

@@ -68,8 +68,8 @@ function callerOf(c: Context<AppEnv>, callers: CallerCache): Caller | Promise<Ca
  * object shape (a spread of the cached caller plus `via` would not).
  */
 function signedIn(caller: KnownCaller, via: 'bearer' | 'session'): SignedIn {
-  const { id, name, role, patronCategoryId, homeBranchId, activeLoans, openHolds } = caller;
-  return { kind: 'user', id, name, role, patronCategoryId, homeBranchId, activeLoans, openHolds, via };
+  const { id, name, role, patronCategoryId, homeBranchId, activeLoans, openHolds, loansByKind } = caller;
+  return { kind: 'user', id, name, role, patronCategoryId, homeBranchId, activeLoans, openHolds, loansByKind, via };
 }
 
 /** `f` of a value that may still be coming: at once when it is here, in a promise when it is not. */

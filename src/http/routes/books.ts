@@ -5,6 +5,7 @@ import type { RenderContext } from '../../affordances/context.js';
 import { addCopy } from '../../affordances/copies.js';
 import { holdBook } from '../../affordances/holds.js';
 import type { Db } from '../../db/client.js';
+import type { LendingRulesCache } from '../../db/lending-rules.js';
 import { findAuthorOfBook } from '../../db/queries/authors.js';
 import {
   type BookRecord,
@@ -22,7 +23,9 @@ import { listCopiesPage, streamCopies } from '../../db/queries/copies.js';
 import { listHoldsPage, streamHolds } from '../../db/queries/holds.js';
 import {
   decideBorrow,
+  decideBorrowFrom,
   decideHold,
+  decideHoldFrom,
   findBorrower,
   findCopyOfBook,
   findCopyToLend,
@@ -89,7 +92,13 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const ctx = c.get('ctx');
         return send(
           c,
-          renderBook(await bookAsSeenBy(c.get('database').db, id, ctx, c.get('clock').now(), { decide: true }), ctx),
+          renderBook(
+            await bookAsSeenBy(c.get('database').db, id, ctx, c.get('clock').now(), {
+              decide: true,
+              rules: c.get('lendingRules'),
+            }),
+            ctx,
+          ),
         );
       },
       PUT: changeHandler(storedBook, changeBook.update),
@@ -331,14 +340,15 @@ type BookAsSeen = BookRecord &
  * The book as this caller sees it: for a signed-in caller with their own loan and hold of it (which
  * decide borrow and hold), in the same statement; 404 if there is none. With `decide`, also the lending
  * rules' decision on the caller borrowing it (when a copy is theirs to borrow) or holding it (when none
- * is on the shelf): what the borrow and hold controls and requests read.
+ * is on the shelf): what the borrow and hold controls and requests read. With `rules` (a read's controls
+ * only), decided from the rules remembered and the caller's loans read with them; else from the database.
  */
 export async function bookAsSeenBy(
   db: Db,
   id: number,
   ctx: RenderContext,
   at: Date,
-  options: { decide?: boolean } = {},
+  options: { decide?: boolean; rules?: LendingRulesCache } = {},
 ): Promise<BookAsSeen> {
   const { caller } = ctx;
   const book: BookAsSeen | undefined =
@@ -347,12 +357,21 @@ export async function bookAsSeenBy(
   if (!options.decide || caller.kind !== 'user' || !('mine' in book)) return book;
   const { mine } = book as { mine: CallerCirculation };
   if (mine.on_loan) return book;
+  const { loansByKind } = caller;
+  const remembered = options.rules && loansByKind ? await options.rules.rules() : undefined;
   if (book.copies_available > 0 || mine.hold?.status === 'ready') {
     const copy = await findCopyToLend(db, { bookId: id, borrowerId: caller.id });
     const desk = ctx.policy.lendForOthers(caller) ? caller.homeBranchId : undefined;
-    if (copy) book.lending = await decideBorrow(db, caller, copy, desk);
+    if (copy) {
+      book.lending =
+        remembered && loansByKind
+          ? decideBorrowFrom(remembered, { ...caller, loansByKind }, copy, desk)
+          : await decideBorrow(db, caller, copy, desk);
+    }
   } else if (!mine.hold) {
-    book.holding = await decideHold(db, caller, id, book.copies_total > 0);
+    book.holding = remembered
+      ? await decideHoldFrom(db, remembered, caller, id, book.copies_total > 0)
+      : await decideHold(db, caller, id, book.copies_total > 0);
   }
   return book;
 }
