@@ -28,6 +28,7 @@ import {
   decideHoldFrom,
   findBorrower,
   findCopyOfBook,
+  findCopyOnShelf,
   findCopyToLend,
 } from '../../db/queries/lending-decisions.js';
 import type { BookInput, StoredBook } from '../../domain/book.js';
@@ -360,7 +361,10 @@ export async function bookAsSeenBy(
   const { loansByKind } = caller;
   const remembered = options.rules && loansByKind ? await options.rules.rules() : undefined;
   if (book.copies_available > 0 || mine.hold?.status === 'ready') {
-    const copy = await findCopyToLend(db, { bookId: id, borrowerId: caller.id });
+    // Without a hold of theirs, no copy is set aside for the caller: the first on the shelf is theirs.
+    const copy = mine.hold
+      ? await findCopyToLend(db, { bookId: id, borrowerId: caller.id })
+      : await findCopyOnShelf(db, { bookId: id });
     const desk = ctx.policy.lendForOthers(caller) ? caller.homeBranchId : undefined;
     if (copy) {
       book.lending =
