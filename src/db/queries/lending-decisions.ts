@@ -3,7 +3,6 @@
  * the candidate rules for it, decided by the domain (`domain/lending-rules.ts`). The lending transaction
  * decides again under the borrower's lock; these answer the controls and the requests' first checks.
  */
-import type DataLoader from 'dataloader';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import {
   countLoansInScope,
@@ -20,7 +19,6 @@ import { renewalFacts } from '../../domain/loan.js';
 import type { BorrowDecision } from '../../domain/policy.js';
 import type { Db } from '../client.js';
 import { prepared } from '../prepared.js';
-import { rowLoader } from '../row-loader.js';
 import { copies, holds, loans, users } from '../schema/index.js';
 import { findCandidateRules } from './lending-rules.js';
 
@@ -66,40 +64,6 @@ export async function findCopyToLend(
   });
   const [copy] = await statement.execute({ book: params.bookId, borrower: params.borrowerId });
   return copy;
-}
-
-/** One loader per database (a transaction is a database of its own), so that its reads gather. */
-const shelfLoaders = new WeakMap<Db, DataLoader<number, (CopyFacts & { book_id: number }) | undefined>>();
-
-/**
- * The first copy of the book on the shelf (by id): the copy a borrow would lend a borrower without a hold
- * of it (`findCopyToLend` for one with). Read together with the other books' read in the same turn of the
- * event loop (`row-loader.ts`), as a signed-in book read asks it every time.
- */
-export async function findCopyOnShelf(db: Db, params: { bookId: number }): Promise<CopyFacts | undefined> {
-  let loader = shelfLoaders.get(db);
-  if (!loader) {
-    const statement = db
-      .selectDistinctOn([copies.bookId], { ...copyFacts, book_id: copies.bookId })
-      .from(copies)
-      .where(
-        and(
-          sql`${copies.bookId} = any(${sql.placeholder('books')}::integer[])`,
-          isNull(copies.withdrawnAt),
-          sql`not exists (select 1 from ${loans} as "lent" where "lent"."copy_id" = ${copies}."id" and "lent"."returned_at" is null)`,
-          sql`not exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = ${copies}."id" and "set_aside"."status" = 'ready')`,
-        ),
-      )
-      .orderBy(asc(copies.bookId), asc(copies.id))
-      .prepare('find_copies_on_shelf');
-    loader = rowLoader(
-      (books: number[]) => statement.execute({ books }),
-      (copy) => copy.book_id,
-    );
-    shelfLoaders.set(db, loader);
-  }
-  const copy = await loader.load(params.bookId);
-  return copy && { id: copy.id, item_type_id: copy.item_type_id, branch_id: copy.branch_id };
 }
 
 /** A user as the lending rules see them: their category and home branch. */

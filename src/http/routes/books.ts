@@ -22,13 +22,13 @@ import { borrowCopy, addCopy as insertCopy, placeHold, settleExpiredHolds } from
 import { listCopiesPage, streamCopies } from '../../db/queries/copies.js';
 import { listHoldsPage, streamHolds } from '../../db/queries/holds.js';
 import {
+  type CopyFacts,
   decideBorrow,
   decideBorrowFrom,
   decideHold,
   decideHoldFrom,
   findBorrower,
   findCopyOfBook,
-  findCopyOnShelf,
   findCopyToLend,
 } from '../../db/queries/lending-decisions.js';
 import type { BookInput, StoredBook } from '../../domain/book.js';
@@ -353,7 +353,9 @@ export async function bookAsSeenBy(
 ): Promise<BookAsSeen> {
   const { caller } = ctx;
   const book: BookAsSeen | undefined =
-    caller.kind === 'user' ? await findBookForCaller(db, { id, callerId: caller.id, at }) : await findBook(db, { id });
+    caller.kind === 'user'
+      ? await findBookForCaller(db, { id, callerId: caller.id, at, shelfCopy: options.decide })
+      : await findBook(db, { id });
   if (!book) throw bookNotFound(id);
   if (!options.decide || caller.kind !== 'user' || !('mine' in book)) return book;
   const { mine } = book as { mine: CallerCirculation };
@@ -361,10 +363,12 @@ export async function bookAsSeenBy(
   const { loansByKind } = caller;
   const remembered = options.rules && loansByKind ? await options.rules.rules() : undefined;
   if (book.copies_available > 0 || mine.hold?.status === 'ready') {
-    // Without a hold of theirs, no copy is set aside for the caller: the first on the shelf is theirs.
+    // Without a hold of theirs, no copy is set aside for the caller: the first on the shelf, read with the
+    // book, is the one a borrow would lend.
+    const { shelf_copy } = book as { shelf_copy?: CopyFacts | null };
     const copy = mine.hold
       ? await findCopyToLend(db, { bookId: id, borrowerId: caller.id })
-      : await findCopyOnShelf(db, { bookId: id });
+      : (shelf_copy ?? undefined);
     const desk = ctx.policy.lendForOthers(caller) ? caller.homeBranchId : undefined;
     if (copy) {
       book.lending =
