@@ -28,6 +28,11 @@ CREATE TRIGGER item_types_notify_lending_rules
 AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON item_types
 FOR EACH STATEMENT EXECUTE FUNCTION notify_lending_rules_changed();
 --> statement-breakpoint
+-- The branches' calendars are remembered with the rules: a book read's borrow control shows the due date.
+CREATE TRIGGER branch_closures_notify_lending_rules
+AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON branch_closures
+FOR EACH STATEMENT EXECUTE FUNCTION notify_lending_rules_changed();
+--> statement-breakpoint
 -- The remembered caller carries their active loans by item type and loan branch (a book read counts them
 -- against the capping rule): a copy on loan that changes its item type changes its borrower's counts.
 CREATE FUNCTION notify_copy_borrower_changed() RETURNS trigger

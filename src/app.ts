@@ -26,6 +26,7 @@ import { frameRoutes } from './http/route.js';
 import { assetRoutes } from './http/routes/assets.js';
 import { authorRoutes } from './http/routes/authors.js';
 import { bookRoutes } from './http/routes/books.js';
+import { branchClosureRoutes } from './http/routes/branch-closures.js';
 import { changeRoutes, type EventPageWriter, writeEventPage } from './http/routes/changes.js';
 import { copyRoutes } from './http/routes/copies.js';
 import { descriptionRoutes } from './http/routes/description.js';
@@ -145,15 +146,16 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   rootRoutes(app);
   descriptionRoutes(app, { formats, vocabulary });
   sessionRoutes(app);
-  bookRoutes(app);
+  bookRoutes(app, { timeZone: settings.timeZone });
   importRoutes(app, { maxBytes: uploadMaxBytes });
   suggestionRoutes(app);
   authorRoutes(app);
-  loanRoutes(app);
+  loanRoutes(app, { timeZone: settings.timeZone });
   copyRoutes(app);
   holdRoutes(app);
   userRoutes(app);
   lendingListRoutes(app);
+  branchClosureRoutes(app, { timeZone: settings.timeZone });
   loanRuleRoutes(app, { currency: settings.currency });
   changeRoutes(app, {
     streams: options.changeStreams ?? new ChangeStreams(options.database, changeStreamOptions(settings.changes)),

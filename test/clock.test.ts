@@ -19,7 +19,7 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrowed, held, renew, returned } from './support/circulation.js';
-import { DAY_MS, type FixedClock, fixedClock } from './support/clock.js';
+import { DAY_MS, dueInDays, type FixedClock, fixedClock } from './support/clock.js';
 import type { BookDocument, HoldDocument, LoanDocument, PageDoc } from './support/documents.js';
 import { expectError } from './support/errors.js';
 
@@ -63,7 +63,8 @@ describe('business time follows the clock', () => {
     const book = await addBook(t, `Timed Loan ${++serial}`, 2001, author);
     clock.set(START);
     const loan = await borrowed(reader.client, book);
-    const due = Date.parse(START) + LOAN_DAYS * DAY_MS;
+    // Due at the end of the day LOAN_DAYS on (the default branch opens every day; the time zone is UTC).
+    const due = Date.parse(dueInDays(START, LOAN_DAYS));
     expect(loan).toMatchObject({ borrowed_at: START, due_at: iso(due), status: 'active' });
     expect(loan.controls.renew).toBeDefined();
 
@@ -128,7 +129,7 @@ describe('business time follows the clock', () => {
     const response = await renew(reader.client, loan.id);
     expect(response.status).toBe(200);
     const renewed = await json<LoanDocument>(response);
-    expect(renewed).toMatchObject({ renewals: 1, due_at: iso(Date.parse(START) + (5 + LOAN_DAYS) * DAY_MS) });
+    expect(renewed).toMatchObject({ renewals: 1, due_at: dueInDays(Date.parse(START) + 5 * DAY_MS, LOAN_DAYS) });
   });
 
   it('a ready hold is ready from the clock\u2019s time and expires when the clock passes ready_until, in reads and in the sweep', async () => {

@@ -118,7 +118,7 @@ describe('LendingRulesCache', () => {
       .values({ itemTypeId: dvd, branchId: sql`default_branch()`, finePerDay })
       .returning({ id: loanRules.id });
     const id = row?.id as number;
-    const fineOf = async () => (await cache.rules()).find((rule) => rule.id === id)?.fine_per_day;
+    const fineOf = async () => (await cache.rules()).rules.find((rule) => rule.id === id)?.fine_per_day;
     expect(await fineOf()).toBe(finePerDay);
     await t.database.db
       .update(loanRules)

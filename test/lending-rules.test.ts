@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   decideLending,
-  dueDate,
   type LendingFacts,
   type LoanRule,
   lendingRefusalReason,
@@ -225,13 +224,5 @@ describe('what the decision refuses, in words naming the rule', () => {
       /renewed as often as a loan may be \(0 times, rule 91: any category × item type DVD × any branch\)/,
     );
     expect(renewalRefusalReason(decideLending([defaultRule], facts), 1)).toBeUndefined();
-  });
-});
-
-describe('due dates', () => {
-  const from = new Date('2026-03-01T10:00:00Z');
-  it('days are whole days on, hours hours on', () => {
-    expect(dueDate(from, { period: 14, unit: 'days' }).toISOString()).toBe('2026-03-15T10:00:00.000Z');
-    expect(dueDate(from, { period: 4, unit: 'hours' }).toISOString()).toBe('2026-03-01T14:00:00.000Z');
   });
 });

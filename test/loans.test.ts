@@ -16,6 +16,7 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import { borrow, borrowByControl, borrowed, returnByControl, returned, returnLoan } from './support/circulation.js';
+import { dueInDays } from './support/clock.js';
 import {
   type BookDocument,
   type CollectionDocument,
@@ -118,7 +119,7 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
     const borrowedAt = Date.parse(loan.borrowed_at);
     // The database clock and this process's are the same machine's; a wide margin keeps this about meaning.
     expect(Math.abs(borrowedAt - before)).toBeLessThan(5 * 60 * 1000);
-    expect(Date.parse(loan.due_at) - borrowedAt).toBe(14 * DAY_MS);
+    expect(loan.due_at).toBe(dueInDays(borrowedAt, 14));
 
     // The Location answers the same loan, to its borrower and to a librarian.
     expect(await json<LoanDocument>(await asMember.request(`/loans/${loan.id}`))).toEqual(loan);
@@ -367,7 +368,7 @@ describe('the loan period is the library’s setting', () => {
     const loan = await json<LoanDocument>(response);
     expect(loan.borrowed_at).toMatch(ISO_UTC);
     expect(loan.due_at).toMatch(ISO_UTC);
-    expect(Date.parse(loan.due_at) - Date.parse(loan.borrowed_at)).toBe(7 * DAY_MS);
+    expect(loan.due_at).toBe(dueInDays(loan.borrowed_at, 7));
     expect(await json<BookDocument>(await t.request(`/books/${bookId}`))).toMatchObject({
       available: false,
       due_at: loan.due_at,

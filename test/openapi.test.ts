@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { authorInputFields } from '../src/domain/author.js';
 import { bookInputFields } from '../src/domain/book.js';
+import { closureInputFields } from '../src/domain/branch-closures.js';
 import { copyInputFields, copyPlaceInputFields, withdrawInputFields } from '../src/domain/copy.js';
 import { cancelInputFields } from '../src/domain/hold.js';
 import type { InputField } from '../src/domain/input.js';
@@ -139,6 +140,7 @@ describe('the OpenAPI document', () => {
       'POST /branches': [branchInputFields, 'create', true],
       'PUT /branches/{id}': [branchInputFields, 'change', true],
       'PATCH /branches/{id}': [branchInputFields, 'change', true],
+      'POST /branches/{id}/closures': [closureInputFields, 'create', true],
       'POST /patron-categories': [listEntryInputFields, 'create', true],
       'PUT /patron-categories/{id}': [listEntryInputFields, 'change', true],
       'PATCH /patron-categories/{id}': [listEntryInputFields, 'change', true],

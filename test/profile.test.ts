@@ -75,6 +75,10 @@ beforeAll(async () => {
   ).id;
   const rule = (await json<{ id: number }>(await t.send('POST', '/loan-rules', { item_type_id: dvd, loan_period: 7 })))
     .id;
+  // A branch's closed date, a long way off (closures are for today or later).
+  const closure = (
+    await json<{ id: number }>(await t.send('POST', `/branches/${east}/closures`, { date: '2999-01-01' }))
+  ).id;
 
   const callers: Record<string, TestClient> = { anonymous: t.anonymous, member: asMember, librarian: t };
   const paths = [
@@ -102,6 +106,8 @@ beforeAll(async () => {
     token,
     '/branches?page=1',
     `/branches/${east}`,
+    `/branches/${east}/closures?page=1`,
+    `/branches/${east}/closures/${closure}`,
     '/patron-categories?page=1',
     `/patron-categories/${child}`,
     '/item-types?page=1',

@@ -10,6 +10,7 @@ BEGIN
 END
 $function$;
 
+CREATE TRIGGER branch_closures_notify_lending_rules AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.branch_closures FOR EACH STATEMENT EXECUTE FUNCTION notify_lending_rules_changed();
 CREATE TRIGGER branches_notify_lending_rules AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.branches FOR EACH STATEMENT EXECUTE FUNCTION notify_lending_rules_changed();
 CREATE TRIGGER item_types_notify_lending_rules AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.item_types FOR EACH STATEMENT EXECUTE FUNCTION notify_lending_rules_changed();
 CREATE TRIGGER loan_rules_notify_lending_rules AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.loan_rules FOR EACH STATEMENT EXECUTE FUNCTION notify_lending_rules_changed();

@@ -22,11 +22,13 @@ export const changeTypes = [
   'hold.placed',
   'hold.ready',
   'hold.ended',
+  'branch.closed',
+  'branch.reopened',
 ] as const;
 export type ChangeType = (typeof changeTypes)[number];
 
 /** The kind of resource an event is about: the part of its type before the dot. */
-export type ChangeKind = 'book' | 'author' | 'loan' | 'copy' | 'hold';
+export type ChangeKind = 'book' | 'author' | 'loan' | 'copy' | 'hold' | 'branch';
 
 /** One event of the feed. */
 export interface Change {

@@ -226,12 +226,6 @@ function describeMatch(rule: LoanRule, match: RuleMatch): string {
   return `applies to ${category}, ${type} and ${branch}`;
 }
 
-/** When a loan made at `from` under these terms falls due. */
-export function dueDate(from: Date, period: Period): Date {
-  const hours = period.unit === 'hours' ? period.period : period.period * 24;
-  return new Date(from.getTime() + hours * 3_600_000);
-}
-
 /**
  * Whose loans count against the `max_loans` of the rule that supplied it: the borrower's active loans of
  * its item type if it names one, lent at its branch if it names one.

@@ -133,6 +133,18 @@ export const branchListingSpec = {
   extraFields: ['is_default', 'open_days'],
 } satisfies ListingSpec;
 
+/** A branch's closures, in date order unless sorted otherwise. */
+export const closureListingSpec = {
+  fields: { id: 'integer', date: 'string' },
+  extraFields: ['branch_id', 'reason', 'created_at'],
+  author: false,
+  search: false,
+  sortChoices: [
+    { value: '', prompt: 'By date' },
+    { value: '-date', prompt: 'Latest first' },
+  ],
+} satisfies ListingSpec;
+
 /** A scope of a rule by id, or `any` for the rules that leave it open. */
 const scopeFilter = { type: 'string', pattern: { test: /^(any|[1-9]\d{0,9})$/, rule: 'an id, or any' } } as const;
 

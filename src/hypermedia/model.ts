@@ -135,6 +135,7 @@ export type ItemKind =
   | 'token'
   | 'change'
   | 'branch'
+  | 'closure'
   | 'patron-category'
   | 'item-type'
   | 'loan-rule';

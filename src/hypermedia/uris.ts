@@ -56,6 +56,8 @@ export const paths = {
   userToken: template('/users/{id}/tokens/{token}'),
   branches: template('/branches{?filter*,sort,page,per_page,cursor,fields}'),
   branch: template('/branches/{id}'),
+  branchClosures: template('/branches/{id}/closures{?sort,page,per_page,cursor,fields}'),
+  branchClosure: template('/branches/{id}/closures/{closure}'),
   patronCategories: template('/patron-categories{?filter*,sort,page,per_page,cursor,fields}'),
   patronCategory: template('/patron-categories/{id}'),
   itemTypes: template('/item-types{?filter*,sort,page,per_page,cursor,fields}'),
@@ -172,6 +174,8 @@ export class Uris {
 
   branches = (params: ListingParams = {}) => this.at(paths.branches.expand({ ...params }));
   branch = (id: number) => this.at(expand.branch(id));
+  branchClosures = (id: number, params: ListingParams = {}) => this.at(paths.branchClosures.expand({ id, ...params }));
+  branchClosure = (id: number, closure: number) => this.at(paths.branchClosure.expand({ id, closure }));
   patronCategories = (params: ListingParams = {}) => this.at(paths.patronCategories.expand({ ...params }));
   patronCategory = (id: number) => this.at(expand.patronCategory(id));
   itemTypes = (params: ListingParams = {}) => this.at(paths.itemTypes.expand({ ...params }));

@@ -100,6 +100,11 @@ export const rels = {
     means: 'The library\u2019s branches (first page), each with its code and opening days: for everyone signed in.',
   },
   branch: { means: 'A branch: where a copy belongs (its home), or the branch a lending rule is for.' },
+  closures: {
+    means:
+      'The dates a branch is closed although its weekday is open (first page, in date order): due dates move ' +
+      'off them to the next open day, and fines do not count them.',
+  },
   home_branch: { means: 'The branch a user belongs to, where their holds are collected unless they name another.' },
   patron_categories: { means: 'The patron categories (first page): adult, staff, \u2026 (librarians).' },
   patron_category: { means: 'The patron category of a user, or the one a lending rule is for.' },

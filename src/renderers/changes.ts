@@ -22,6 +22,7 @@ const hrefOf: Record<ChangeKind, (uris: Uris, id: number) => string> = {
   loan: (uris, id) => uris.loan(id),
   copy: (uris, id) => uris.copy(id),
   hold: (uris, id) => uris.hold(id),
+  branch: (uris, id) => uris.branch(id),
 };
 
 /** One event, as a page's member and as an event stream's `data:`. */

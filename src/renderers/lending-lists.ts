@@ -58,6 +58,7 @@ export function renderListEntry(
     links: [
       { rel: 'self', href: view.item(uris, entry.id) },
       { rel: 'collection', href: view.collection(uris, firstPage) },
+      ...(view.kind === 'branch' ? [{ rel: 'closures' as const, href: uris.branchClosures(entry.id, firstPage) }] : []),
     ],
     controls: options.asItem ? [] : offered(ctx, entry, [change.update, change.edit, remove]),
   };

@@ -56,6 +56,8 @@ export interface TestCatalogueOptions {
   importMaxBytes?: number;
   /** Business time (a `fixedClock` the test moves); the machine's clock when absent. */
   clock?: Clock;
+  /** The library's time zone, in which branches' days (due dates, closures) run; UTC when absent. */
+  timeZone?: string;
 }
 
 export async function openTestCatalogue(options: TestCatalogueOptions = {}): Promise<TestCatalogue> {
@@ -81,6 +83,7 @@ export async function openTestCatalogue(options: TestCatalogueOptions = {}): Pro
     oai: { ...defaultConfig.oai, ...options.oai },
     importMaxBytes: options.importMaxBytes,
     clock: options.clock,
+    timeZone: options.timeZone,
   });
   const client = (token: string | undefined): TestClient => {
     const request = async (path: string, init: RequestInit = {}) => {

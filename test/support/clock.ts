@@ -27,3 +27,12 @@ export function fixedClock(start: Date | string): FixedClock {
     },
   };
 }
+
+/**
+ * When a loan lent at `from` for `days` days is due at a branch open every day in UTC (the catalogue's
+ * default time zone): the last millisecond of the UTC day `days` days on, as ISO 8601.
+ */
+export function dueInDays(from: Date | string | number, days: number): string {
+  const lent = new Date(from);
+  return new Date(Date.UTC(lent.getUTCFullYear(), lent.getUTCMonth(), lent.getUTCDate() + days + 1) - 1).toISOString();
+}

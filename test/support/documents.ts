@@ -197,6 +197,16 @@ export type ListEntryDocument = Document<{
   open_days?: Weekday[];
 }>;
 
+/** A date a branch is closed; one just added says how many loans due that day moved to the next open day. */
+export type ClosureDocument = Document<{
+  id: number;
+  branch_id: number;
+  date: string;
+  reason: string | null;
+  created_at: string;
+  moved_loans?: number;
+}>;
+
 /** A limit of a loan rule: a number, `"none"` for no limit, null when unset. */
 export type RuleLimit = number | 'none' | null;
 

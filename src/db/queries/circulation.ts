@@ -20,9 +20,17 @@ import type { Db } from '../client.js';
 import { rowsOf } from '../client.js';
 import { constraintViolation } from '../errors.js';
 import { books, copies, holds, loans, users } from '../schema/index.js';
+import { lockBranchCalendar, lockLendingBranches } from './branch-calendars.js';
 import { copyColumns, holdColumns, loanColumns } from './circulation-columns.js';
 import { type CopyPlace, placeOf, rejectedPlace } from './copies.js';
-import { borrowFacts, type CopyFacts, withLoansCounted } from './lending-decisions.js';
+import {
+  borrowFacts,
+  type CopyFacts,
+  copyFacts,
+  dueAtBranch,
+  dueCalendar,
+  withLoansCounted,
+} from './lending-decisions.js';
 import { findCandidateRules } from './lending-rules.js';
 import { findLoan } from './loans.js';
 import { businessTime, isoTimestamp } from './sql.js';
@@ -84,6 +92,8 @@ export interface BorrowParams {
   holdDays: number;
   /** Business time: when the loan is made (`Clock`). */
   at: Date;
+  /** The library's time zone, in which the lending branch's days (and so the due date) run. */
+  timeZone: string;
 }
 
 /** The terms a loan keeps, from the decision, as the loans table stores them. */
@@ -104,13 +114,6 @@ export function loanTerms(decision: LendingDecision) {
   };
 }
 
-/** Business time plus a period (the loan's `borrowed_at` is that time too). */
-export function periodFrom(at: Date, period: { period: number; unit: 'days' | 'hours' }): SQL {
-  return period.unit === 'hours'
-    ? sql`${businessTime(at)} + make_interval(hours => ${period.period})`
-    : sql`${businessTime(at)} + make_interval(days => ${period.period})`;
-}
-
 /**
  * Lends a copy: the one set aside for the borrower's ready hold (which it fulfils), or one on the shelf.
  * With none, 409 saying a hold is possible; of two borrowers racing for the last copy, one gets it. The
@@ -122,19 +125,25 @@ export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanReco
     return await db.transaction(async (tx) => {
       const borrower = await lockBorrower(tx, borrowerId);
       if (!(await lockBook(tx, bookId))) throw new NotFound(`book ${bookId} not found`);
+      await lockLendingBranches(tx, { bookId, branchId: params.branchId });
       await settle(tx, bookId, params.holdDays, params.at);
       const [ready] = await tx
         .select({ id: holds.id, copyId: holds.copyId })
         .from(holds)
         .where(and(eq(holds.bookId, bookId), eq(holds.borrowerId, borrowerId), eq(holds.status, 'ready')));
       const copyId = ready ? await heldCopy(params, ready.copyId as number) : await shelfCopy(tx, params);
-      const [copy] = await tx
-        .select({ id: copies.id, item_type_id: copies.itemTypeId, branch_id: copies.branchId })
-        .from(copies)
-        .where(eq(copies.id, copyId));
+      const [copy] = await tx.select(copyFacts).from(copies).where(eq(copies.id, copyId));
       const facts = borrowFacts(borrower, copy as CopyFacts, params.branchId);
+      const branchId = facts.loan_branch_id as number;
+      // Read under the branch's lock: a closure added meanwhile either waits for this loan (and moves it)
+      // or is in the calendar read here.
+      if (!(await lockBranchCalendar(tx, branchId, 'share'))) {
+        throw new UnprocessableEntity(`branch_id ${branchId} names no branch`, { branch_id: 'names no branch' });
+      }
+      const calendar = await dueCalendar(tx, branchId, params);
       const { rules, loansInScope } = await findCandidateRules(tx, facts, borrowerId);
-      const decided = withLoansCounted(decideLending(rules, facts), loansInScope, new Date());
+      // The due date is the decision's: what the borrow control showed, by the same computation.
+      const decided = withLoansCounted(decideLending(rules, facts), loansInScope, params.at, calendar);
       const refused = lendingRefusalReason(decided.decision, decided.loansInScope);
       if (refused) throw lendingRefused(refused);
       const [loan] = await tx
@@ -144,8 +153,8 @@ export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanReco
           borrowerId,
           copyId,
           borrowedAt: params.at,
-          branchId: facts.loan_branch_id as number,
-          dueAt: periodFrom(params.at, decided.decision.terms.loan_period),
+          branchId,
+          dueAt: new Date(decided.due_at),
           ...loanTerms(decided.decision),
         })
         .returning(loanColumns);
@@ -243,16 +252,22 @@ export async function returnCopy(
  */
 export async function renewLoan(
   db: Db,
-  params: { id: number; decision: LendingDecision; at: Date },
+  params: { id: number; decision: LendingDecision; at: Date; timeZone: string },
 ): Promise<Loan | undefined> {
   const { terms } = params.decision;
   return db.transaction(async (tx) => {
-    const [found] = await tx.select({ bookId: loans.bookId }).from(loans).where(eq(loans.id, params.id));
+    const [found] = await tx
+      .select({ bookId: loans.bookId, branchId: loans.branchId })
+      .from(loans)
+      .where(eq(loans.id, params.id));
     if (!found || !(await lockBook(tx, found.bookId))) return undefined;
+    // Due back where it was lent, by that branch's calendar read under its lock (as a borrow reads it).
+    await lockBranchCalendar(tx, found.branchId, 'share');
+    const calendar = await dueCalendar(tx, found.branchId, params);
     const [loan] = await tx
       .update(loans)
       .set({
-        dueAt: periodFrom(params.at, terms.renewal_period),
+        dueAt: dueAtBranch(params.at, terms.renewal_period, calendar),
         renewals: sql`${loans.renewals} + 1`,
         ...loanTerms(params.decision),
         // The loan period stays the one it was lent for; the renewal period is the rule's now.

@@ -4,23 +4,28 @@
  * decides again under the borrower's lock; these answer the controls and the requests' first checks.
  */
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { type BranchCalendar, dueDateFor } from '../../domain/calendar.js';
+import { UnprocessableEntity } from '../../domain/errors.js';
 import {
   countLoansInScope,
   decideLending,
-  dueDate,
   type LendingDecision,
   type LendingFacts,
   type LoanRule,
   type LoansOfKind,
   maxLoansScope,
+  type Period,
 } from '../../domain/lending-rules.js';
 import type { LoanRecord } from '../../domain/loan.js';
 import { renewalFacts } from '../../domain/loan.js';
+import { localDateOf } from '../../domain/local-dates.js';
 import type { BorrowDecision } from '../../domain/policy.js';
 import type { Db } from '../client.js';
 import { prepared } from '../prepared.js';
 import { copies, holds, loans, users } from '../schema/index.js';
+import { findBranchCalendar } from './branch-calendars.js';
 import { findCandidateRules } from './lending-rules.js';
+import { businessTime } from './sql.js';
 
 /** Who borrows: their id and category. */
 export interface Borrower {
@@ -35,34 +40,25 @@ export interface CopyFacts {
   branch_id: number;
 }
 
-const copyFacts = { id: copies.id, item_type_id: copies.itemTypeId, branch_id: copies.branchId };
+/** The columns of a copy as the lending rules see it: what the decision's reads and the borrow select. */
+export const copyFacts = { id: copies.id, item_type_id: copies.itemTypeId, branch_id: copies.branchId };
 
 /**
  * The copy a borrow would lend the borrower: the one set aside for their ready hold, else the first on the
- * shelf (by id), as the lending transaction picks it. Prepared: a signed-in book read asks it every time,
- * and its plan does not depend on the book or the borrower.
+ * shelf (by id), as the lending transaction picks it.
  */
-export async function findCopyToLend(
-  db: Db,
-  params: { bookId: number; borrowerId: number },
-): Promise<CopyFacts | undefined> {
-  const statement = prepared(db, 'find_copy_to_lend', (db) => {
-    const book = sql.placeholder('book');
-    const borrower = sql.placeholder('borrower');
-    const setAside = sql`(select "mine"."copy_id" from ${holds} as "mine" where "mine"."book_id" = ${book}
-    and "mine"."borrower_id" = ${borrower} and "mine"."status" = 'ready' and "mine"."ready_until" > now())`;
-    const firstOnShelf = sql`(select "shelf"."id" from ${copies} as "shelf" where "shelf"."book_id" = ${book}
+export async function findCopyToLend(db: Db, params: { bookId: number; borrowerId: number; at: Date }) {
+  const setAside = sql`(select "mine"."copy_id" from ${holds} as "mine" where "mine"."book_id" = ${params.bookId}
+    and "mine"."borrower_id" = ${params.borrowerId} and "mine"."status" = 'ready' and "mine"."ready_until" > ${businessTime(params.at)})`;
+  const firstOnShelf = sql`(select "shelf"."id" from ${copies} as "shelf" where "shelf"."book_id" = ${params.bookId}
     and "shelf"."withdrawn_at" is null
     and not exists (select 1 from ${loans} as "lent" where "lent"."copy_id" = "shelf"."id" and "lent"."returned_at" is null)
     and not exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = "shelf"."id" and "set_aside"."status" = 'ready')
     order by "shelf"."id" limit 1)`;
-    return db
-      .select(copyFacts)
-      .from(copies)
-      .where(eq(copies.id, sql`coalesce(${setAside}, ${firstOnShelf})`))
-      .prepare('find_copy_to_lend');
-  });
-  const [copy] = await statement.execute({ book: params.bookId, borrower: params.borrowerId });
+  const [copy] = await db
+    .select(copyFacts)
+    .from(copies)
+    .where(eq(copies.id, sql`coalesce(${setAside}, ${firstOnShelf})`));
   return copy;
 }
 
@@ -118,16 +114,48 @@ export function borrowFacts(borrower: Borrower, copy: CopyFacts, branchId?: numb
   };
 }
 
-/** The decision with the borrower's loans counted in the scope of the rule that caps them. */
+/** When lending or renewing: the business time, and the library's time zone in which its branches' days run. */
+export interface LendingMoment {
+  at: Date;
+  timeZone: string;
+}
+
+/**
+ * The calendar of the branch a loan is lent at (where it is due back), with its closures from the day of
+ * `at` on: all a due date from then needs. 422 naming `branch_id` when there is no such branch.
+ */
+export async function dueCalendar(db: Db, branchId: number, moment: LendingMoment): Promise<BranchCalendar> {
+  const calendar = await findBranchCalendar(db, {
+    branchId,
+    timeZone: moment.timeZone,
+    from: localDateOf(moment.at, moment.timeZone),
+  });
+  if (!calendar) {
+    throw new UnprocessableEntity(`branch_id ${branchId} names no branch`, { branch_id: 'names no branch' });
+  }
+  return calendar;
+}
+
+/** When a loan lent or renewed at `at` for `period` is due back at the branch whose calendar this is. */
+export function dueAtBranch(at: Date, period: Period, calendar: BranchCalendar): Date {
+  return dueDateFor(at, period.period, period.unit, calendar);
+}
+
+/**
+ * The decision with the borrower's loans counted in the scope of the rule that caps them, and when a loan
+ * made at `at` would be due by the calendar of the branch lending it: the one computation of a borrow's due
+ * date, which the control shows and the borrow stores.
+ */
 export function withLoansCounted(
   decision: LendingDecision,
   loansInScope: Map<number, number>,
-  now: Date,
+  at: Date,
+  calendar: BranchCalendar,
 ): BorrowDecision {
   return {
     decision,
     loansInScope: loansInScope.get(decision.sources.max_loans.id) ?? 0,
-    due_at: dueDate(now, decision.terms.loan_period).toISOString(),
+    due_at: dueAtBranch(at, decision.terms.loan_period, calendar).toISOString(),
   };
 }
 
@@ -138,33 +166,38 @@ export interface BorrowerWithLoans extends Borrower {
 }
 
 /**
- * The rules' decision on lending `copy` to the borrower now, from the rules and loans given rather than
- * the database's: what a book read's borrow control shows. The borrow itself decides again in its transaction.
+ * The rules' decision on lending `copy` to the borrower at `at`, from the rules, loans and calendar of the
+ * lending branch given rather than the database's: what a book read's borrow control shows. The borrow
+ * itself decides again in its transaction.
  */
 export function decideBorrowFrom(
   rules: readonly LoanRule[],
   borrower: BorrowerWithLoans,
   copy: CopyFacts,
-  branchId?: number,
-): BorrowDecision {
-  const decision = decideLending(rules, borrowFacts(borrower, copy, branchId));
+  params: { branchId?: number | undefined; at: Date; calendarOf: (branchId: number) => BranchCalendar | undefined },
+): BorrowDecision | undefined {
+  const facts = borrowFacts(borrower, copy, params.branchId);
+  const calendar = params.calendarOf(facts.loan_branch_id as number);
+  if (!calendar) return undefined;
+  const decision = decideLending(rules, facts);
   return {
     decision,
     loansInScope: countLoansInScope(borrower.loansByKind, maxLoansScope(decision)),
-    due_at: dueDate(new Date(), decision.terms.loan_period).toISOString(),
+    due_at: dueAtBranch(params.at, decision.terms.loan_period, calendar).toISOString(),
   };
 }
 
-/** The rules' decision on lending `copy` to the borrower now. */
+/** The rules' decision on lending `copy` to the borrower at `at` (business time), at `branchId` if named. */
 export async function decideBorrow(
   db: Db,
   borrower: Borrower,
   copy: CopyFacts,
-  branchId?: number,
+  params: LendingMoment & { branchId?: number | undefined },
 ): Promise<BorrowDecision> {
-  const facts = borrowFacts(borrower, copy, branchId);
+  const facts = borrowFacts(borrower, copy, params.branchId);
+  const calendar = await dueCalendar(db, facts.loan_branch_id as number, params);
   const { rules, loansInScope } = await findCandidateRules(db, facts, borrower.id);
-  return withLoansCounted(decideLending(rules, facts), loansInScope, new Date());
+  return withLoansCounted(decideLending(rules, facts), loansInScope, params.at, calendar);
 }
 
 /**

@@ -17,7 +17,7 @@ export const changes = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     /** `book.created`, `author.deleted`, `loan.started`, … */
     type: text('type').notNull(),
-    /** The book's, author's or loan's id. */
+    /** The book's, author's, loan's, copy's or hold's id; a branch's for its closures' events. */
     resourceId: integer('resource_id').notNull(),
     /** For a loan's events, whose loan it is: who besides librarians may read the event. */
     borrowerId: integer('borrower_id'),
@@ -27,7 +27,7 @@ export const changes = pgTable(
   (t) => [
     check(
       'changes_type_known',
-      sql`${t.type} in ('book.created', 'book.updated', 'book.deleted', 'author.created', 'author.updated', 'author.deleted', 'loan.started', 'loan.ended', 'loan.renewed', 'copy.added', 'copy.withdrawn', 'hold.placed', 'hold.ready', 'hold.ended')`,
+      sql`${t.type} in ('book.created', 'book.updated', 'book.deleted', 'author.created', 'author.updated', 'author.deleted', 'loan.started', 'loan.ended', 'loan.renewed', 'copy.added', 'copy.withdrawn', 'hold.placed', 'hold.ready', 'hold.ended', 'branch.closed', 'branch.reopened')`,
     ),
     // A member's feed reads the catalogue's events and their own loans' in id order.
     index('changes_borrower_id_id_idx').on(t.borrowerId, t.id),

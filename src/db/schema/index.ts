@@ -1,6 +1,7 @@
 /** @module Every table of the catalogue, as drizzle sees them. */
 export { authors } from './authors.js';
 export { books } from './books.js';
+export { branchClosures } from './branch-closures.js';
 export { changes, changesHorizon } from './changes.js';
 export { copies } from './copies.js';
 export { authorBookCounts, collectionCounts, yearBookCounts } from './counts.js';

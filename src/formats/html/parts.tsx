@@ -29,6 +29,8 @@ export function titleOf(resource: Resource): string {
     'token-page': 'Tokens',
     'change-page': 'Changes',
     'branch-page': 'Branches',
+    'closure-page': 'Closed days',
+    closure: `Closed ${String(state.date ?? '')}`,
     'patron-category-page': 'Patron categories',
     'item-type-page': 'Item types',
     'loan-rule-page': 'Lending rules',

@@ -65,7 +65,9 @@ import {
 
 export const bookNotFound = (id: number) => notFound('book', id);
 
-export function bookRoutes(app: Hono<AppEnv>): void {
+/** The library's time zone: a borrow's due date runs by the lending branch's days in it. */
+export function bookRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): void {
+  const { timeZone } = settings;
   route(
     app,
     paths.books,
@@ -96,6 +98,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
           renderBook(
             await bookAsSeenBy(c.get('database').db, id, ctx, c.get('clock').now(), {
               decide: true,
+              timeZone,
               rules: c.get('lendingRules'),
             }),
             ctx,
@@ -120,7 +123,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const { db } = c.get('database');
         const at = c.get('clock').now();
         await settleExpiredHolds(db, { bookId: id, holdDays: ctx.policy.rules.holdDays, at });
-        const book = await bookAsSeenBy(db, id, ctx, at, { decide: true });
+        const book = await bookAsSeenBy(db, id, ctx, at, { decide: true, timeZone });
         // Who may borrow at all (for a librarian: lend to someone) is settled before the body is read;
         // for whom, once it is.
         borrowBook.authorize(ctx, { book });
@@ -137,6 +140,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
           branchId,
           holdDays: ctx.policy.rules.holdDays,
           at,
+          timeZone,
         });
         // The answer is the loan, at its own URI.
         return sendCreated(
@@ -165,7 +169,8 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const { db } = c.get('database');
         const { caller } = ctx;
         if (caller.kind !== 'user') throw new Unauthorized();
-        const book = await bookAsSeenBy(db, id, ctx, c.get('clock').now());
+        const at = c.get('clock').now();
+        const book = await bookAsSeenBy(db, id, ctx, at);
         const query = explainQuery(c.req.query());
         const librarian = ctx.policy.lendForOthers(caller);
         if (!librarian && (query.branch_id !== undefined || (query.borrower_id ?? caller.id) !== caller.id)) {
@@ -180,7 +185,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const copy =
           query.copy_id !== undefined
             ? await findCopyOfBook(db, { bookId: id, copyId: query.copy_id })
-            : ((await findCopyToLend(db, { bookId: id, borrowerId: borrower.id })) ??
+            : ((await findCopyToLend(db, { bookId: id, borrowerId: borrower.id, at })) ??
               (await findCopyOfBook(db, { bookId: id })));
         if (!copy) {
           if (query.copy_id !== undefined) {
@@ -191,7 +196,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
           throw new Conflict(`book ${id} has no copies: there is no loan of it to explain`);
         }
         const desk = librarian ? (query.branch_id ?? caller.homeBranchId) : undefined;
-        const decided = await decideBorrow(db, borrower, copy, desk);
+        const decided = await decideBorrow(db, borrower, copy, { branchId: desk, at, timeZone });
         return send(
           c,
           renderExplanation(
@@ -289,7 +294,7 @@ export function bookRoutes(app: Hono<AppEnv>): void {
         const id = idParam(c, 'id', 'book');
         const at = c.get('clock').now();
         await settleExpiredHolds(db, { bookId: id, holdDays: ctx.policy.rules.holdDays, at });
-        const book = await bookAsSeenBy(db, id, ctx, at, { decide: true });
+        const book = await bookAsSeenBy(db, id, ctx, at, { decide: true, timeZone });
         holdBook.authorize(ctx, book);
         holdBook.validate(await readOptionalJson(c));
         const { rules } = ctx.policy;
@@ -349,7 +354,7 @@ export async function bookAsSeenBy(
   id: number,
   ctx: RenderContext,
   at: Date,
-  options: { decide?: boolean; rules?: LendingRulesCache } = {},
+  options: { decide?: false } | { decide: true; timeZone: string; rules?: LendingRulesCache } = {},
 ): Promise<BookAsSeen> {
   const { caller } = ctx;
   const book: BookAsSeen | undefined =
@@ -367,18 +372,24 @@ export async function bookAsSeenBy(
     // book, is the one a borrow would lend.
     const { shelf_copy } = book as { shelf_copy?: CopyFacts | null };
     const copy = mine.hold
-      ? await findCopyToLend(db, { bookId: id, borrowerId: caller.id })
+      ? await findCopyToLend(db, { bookId: id, borrowerId: caller.id, at })
       : (shelf_copy ?? undefined);
     const desk = ctx.policy.lendForOthers(caller) ? caller.homeBranchId : undefined;
     if (copy) {
+      const { timeZone } = options;
       book.lending =
-        remembered && loansByKind
-          ? decideBorrowFrom(remembered, { ...caller, loansByKind }, copy, desk)
-          : await decideBorrow(db, caller, copy, desk);
+        (remembered &&
+          loansByKind &&
+          decideBorrowFrom(remembered.rules, { ...caller, loansByKind }, copy, {
+            branchId: desk,
+            at,
+            calendarOf: (branchId) => remembered.calendarOf(branchId, timeZone),
+          })) ||
+        (await decideBorrow(db, caller, copy, { branchId: desk, at, timeZone }));
     }
   } else if (!mine.hold) {
     book.holding = remembered
-      ? await decideHoldFrom(db, remembered, caller, id, book.copies_total > 0)
+      ? await decideHoldFrom(db, remembered.rules, caller, id, book.copies_total > 0)
       : await decideHold(db, caller, id, book.copies_total > 0);
   }
   return book;

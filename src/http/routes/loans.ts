@@ -25,7 +25,9 @@ import { route } from '../route.js';
 
 const loanNotFound = (id: number) => new NotFound(`loan ${id} not found`);
 
-export function loanRoutes(app: Hono<AppEnv>): void {
+/** The library's time zone: a renewal's due date runs by the lending branch's days in it. */
+export function loanRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): void {
+  const { timeZone } = settings;
   route(
     app,
     paths.loans,
@@ -91,7 +93,7 @@ export function loanRoutes(app: Hono<AppEnv>): void {
         const decision = loan.returned_at === null ? await decideRenewal(db, loan) : undefined;
         renewLoan.authorize(ctx, { ...loan, decision });
         renewLoan.validate(await readOptionalJson(c));
-        const renewed = decision && (await extendLoan(db, { id, decision, at: c.get('clock').now() }));
+        const renewed = decision && (await extendLoan(db, { id, decision, at: c.get('clock').now(), timeZone }));
         if (!renewed) {
           // Something changed since the read (a renewal, a hold, the clock): the fresh state says what.
           const now = await findLoan(db, { id });
