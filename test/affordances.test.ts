@@ -156,7 +156,7 @@ describe('a validated body', () => {
       copy_id?: number;
       branch_id?: number;
     }>();
-    expectTypeOf(returnLoan.validate).returns.toEqualTypeOf<{ status: 'returned' }>();
+    expectTypeOf(returnLoan.validate).returns.toEqualTypeOf<{ status: 'returned'; branch_id?: number }>();
     expectTypeOf(addUser.validate).returns.toEqualTypeOf<{
       name: string;
       role: Role;

@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       oai: { repositoryId: undefined, adminEmail: undefined, pageSize: 100 },
       importMaxBytes: 256 * 1024 * 1024,
       currency: 'EUR',
+      timeZone: 'UTC',
     });
   });
 
@@ -34,6 +35,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ CATALOGUE_CURRENCY: '' }).currency).toBe('EUR');
     for (const bad of ['eur', 'EURO', 'E1R', 'XYZ']) {
       expect(() => loadConfig({ CATALOGUE_CURRENCY: bad }), bad).toThrow(/CATALOGUE_CURRENCY/);
+    }
+  });
+
+  it('CATALOGUE_TIME_ZONE: an IANA time zone the platform knows, UTC by default', () => {
+    expect(loadConfig({ CATALOGUE_TIME_ZONE: 'Europe/Paris' }).timeZone).toBe('Europe/Paris');
+    expect(loadConfig({ CATALOGUE_TIME_ZONE: '' }).timeZone).toBe('UTC');
+    for (const bad of ['Mars/Olympus', 'Europe/', 'UTC+2', '+02:00x']) {
+      expect(() => loadConfig({ CATALOGUE_TIME_ZONE: bad }), bad).toThrow(/CATALOGUE_TIME_ZONE/);
     }
   });
 

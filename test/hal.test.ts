@@ -328,7 +328,23 @@ describe('golden HAL and HAL-FORMS documents', () => {
       method: 'POST',
       target: `/books/${book.id}/holds`,
       contentType: 'application/json',
-      properties: [],
+      properties: [
+        {
+          name: 'pickup_branch_id',
+          prompt: 'Pickup branch',
+          type: 'number',
+          required: false,
+          min: 1,
+          max: 2147483647,
+          options: {
+            link: { href: '/branches?fields=id%2Cname' },
+            promptField: 'name',
+            valueField: 'id',
+            minItems: 0,
+            maxItems: 1,
+          },
+        },
+      ],
     };
     const update = changeBook(book.id, book.title, book.year, true);
     const edit = changeBook(book.id, book.title, book.year, false);
@@ -404,6 +420,22 @@ describe('golden HAL and HAL-FORMS documents', () => {
           required: true,
           value: 'returned',
           options: { inline: ['returned'], minItems: 1, maxItems: 1 },
+        },
+        {
+          name: 'branch_id',
+          prompt: 'Returned at branch',
+          type: 'number',
+          required: false,
+          min: 1,
+          max: 2147483647,
+          value: expect.any(Number),
+          options: {
+            link: { href: '/branches?fields=id%2Cname' },
+            promptField: 'name',
+            valueField: 'id',
+            minItems: 0,
+            maxItems: 1,
+          },
         },
       ],
     };

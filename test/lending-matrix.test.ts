@@ -90,7 +90,7 @@ async function insertRule(
 async function bookOf(t: TestCatalogue, author: Id, title: string, type: Id, branch: Id): Promise<Id> {
   const bookId = await addBook(t, title, 2000, author);
   await t.database.db.execute(
-    sql`update copies set item_type_id = ${type}, branch_id = ${branch} where book_id = ${bookId}`,
+    sql`update copies set item_type_id = ${type}, branch_id = ${branch}, location_branch_id = ${branch} where book_id = ${bookId}`,
   );
   return bookId;
 }

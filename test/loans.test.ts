@@ -103,7 +103,11 @@ describe('the borrow/return lifecycle (default rules: 14 days, no cap)', () => {
         return: expect.objectContaining({
           href: `/loans/${loan.id}`,
           method: 'PATCH',
-          fields: [expect.objectContaining({ name: 'status', value: 'returned' })],
+          fields: [
+            expect.objectContaining({ name: 'status', value: 'returned' }),
+            // Where it is handed in: the branch that lent it unless changed.
+            expect.objectContaining({ name: 'branch_id', required: false, value: expect.any(Number) }),
+          ],
         }),
         // Active, not overdue, never renewed, and nobody holds the book.
         renew: {

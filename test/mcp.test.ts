@@ -220,6 +220,41 @@ describe('task 2: a librarian adds a book through create, picking the author fro
   });
 });
 
+describe('task 2b: a librarian receives a copy handed in at another branch, through its receive control', () => {
+  it('returns the loan at a new branch, finds the copy in transit home, and receives it', async () => {
+    const librarian = await agent(ADMIN_TOKEN);
+    const root = await call(librarian, 'start');
+    const branches = await call(librarian, 'follow', { url: root.url, rel: 'branches' });
+    const created = await call(librarian, 'submit', {
+      url: branches.url,
+      control: 'create',
+      values: { code: 'mcp-east', name: 'East (agents)' },
+    });
+    expect(created.status).toBe(201);
+    const east = (await call(librarian, 'get', { url: created.location })).data?.id;
+
+    const books = await call(librarian, 'follow', { url: root.url, rel: 'books' });
+    const onShelf = books.items?.find((item) => item.available === true);
+    const book = await call(librarian, 'get', { url: onShelf?.href });
+    const lent = await call(librarian, 'submit', { url: book.url, control: 'borrow' });
+    expect(lent.status).toBe(201);
+    const returned = await call(librarian, 'submit', {
+      url: lent.location,
+      control: 'return',
+      values: { branch_id: east },
+    });
+    expect(returned.status).toBe(200);
+
+    const copy = await call(librarian, 'follow', { url: returned.url, rel: 'copy' });
+    expect(copy.data).toMatchObject({ status: 'in_transit', location_branch_id: east });
+    expect(controlNames(copy)).toContain('receive');
+    const received = await call(librarian, 'submit', { url: copy.url, control: 'receive' });
+    expect(received.status).toBe(200);
+    expect(received.data).toMatchObject({ status: 'available', transit_to_branch_id: null });
+    expect(controlNames(received)).not.toContain('receive');
+  });
+});
+
 describe('task 3: an anonymous agent is offered no write at all', () => {
   it('meets no control other than search and login in a crawl of links and items', async () => {
     const anonymous = await agent();

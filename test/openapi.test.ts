@@ -10,7 +10,7 @@ import { authorInputFields } from '../src/domain/author.js';
 import { bookInputFields } from '../src/domain/book.js';
 import { closureInputFields } from '../src/domain/branch-closures.js';
 import { copyInputFields, copyPlaceInputFields, withdrawInputFields } from '../src/domain/copy.js';
-import { cancelInputFields } from '../src/domain/hold.js';
+import { cancelInputFields, holdInputFields } from '../src/domain/hold.js';
 import type { InputField } from '../src/domain/input.js';
 import { branchInputFields, listEntryInputFields } from '../src/domain/lending-lists.js';
 import { MAX_PAGE, MAX_PER_PAGE, MAX_QUERY_PARAM_LENGTH } from '../src/domain/limits.js';
@@ -130,9 +130,10 @@ describe('the OpenAPI document', () => {
       'PUT /authors/{id}': [authorInputFields, 'change', true],
       'PATCH /authors/{id}': [authorInputFields, 'change', true],
       'PATCH /loans/{id}': [returnInputFields, 'create', true],
-      // Renewing and holding take nothing: no body, or `{}` and no field.
+      // Renewing and receiving take nothing: no body, or `{}` and no field; a hold, optionally its pickup branch.
       'POST /loans/{id}/renewals': [[], 'create', false],
-      'POST /books/{id}/holds': [[], 'create', false],
+      'POST /copies/{id}/receipts': [[], 'create', false],
+      'POST /books/{id}/holds': [holdInputFields, 'create', false],
       'PATCH /holds/{id}': [cancelInputFields, 'create', true],
       'POST /books/{id}/copies': [copyInputFields, 'create', true],
       'PATCH /copies/{id}': [withdrawInputFields, 'create', true],

@@ -79,6 +79,11 @@ beforeAll(async () => {
   const closure = (
     await json<{ id: number }>(await t.send('POST', `/branches/${east}/closures`, { date: '2999-01-01' }))
   ).id;
+  // A copy handed in at East, away from its home: in transit, which a librarian receives.
+  const travelling = await addBook(t, 'Travelling Tales', 1993, author);
+  const away = await borrowed(t.as(borrower.token), travelling);
+  expect((await t.send('PATCH', `/loans/${away.id}`, { status: 'returned', branch_id: east })).status).toBe(200);
+  const inTransit = `/copies/${away.copy_id}`;
 
   const callers: Record<string, TestClient> = { anonymous: t.anonymous, member: asMember, librarian: t };
   const paths = [
@@ -90,6 +95,7 @@ beforeAll(async () => {
     `/books/${lent}/author`,
     copiesOfUntouched,
     copy,
+    inTransit,
     `/books/${held}/holds?page=1`,
     hold,
     '/authors?page=1',
@@ -214,6 +220,7 @@ describe('the profile', () => {
     }
     expect(profile.vocabulary.controls.return?.targets['/loans/{id}']?.fields).toEqual({
       status: { type: 'string', required: true, enum: ['returned'], title: 'Status' },
+      branch_id: { type: 'integer', required: false, min: 1, max: 2147483647, title: 'Returned at branch' },
     });
     expect(Object.keys(present(search?.targets['/authors'], 'the search of authors').fields)).toEqual([
       'query',

@@ -950,7 +950,11 @@ const resourceCases: ResourceCase[] = [
   },
   {
     name: 'a copy on the shelf',
-    make: async (w) => ({ href: `/copies/${await firstCopyOf(w.t, await freshBookIn(w))}` }),
+    async make(w) {
+      const href = `/copies/${await firstCopyOf(w.t, await freshBookIn(w))}`;
+      // Nothing to receive: it is not in transit.
+      return { href, unoffered: [{ control: 'receive', method: 'POST', href: `${href}/receipts`, body: {} }] };
+    },
     status: publicDoc,
     // A librarian moves any copy to another branch or item type (`update`), and withdraws one on the shelf.
     controls: { anonymous: [], member: [], otherMember: [], librarian: ['update', 'withdraw'] },
@@ -966,6 +970,24 @@ const resourceCases: ResourceCase[] = [
     },
     status: publicDoc,
     controls: { anonymous: [], member: [], otherMember: [], librarian: ['update'] },
+  },
+  {
+    name: 'a copy in transit',
+    async make(w) {
+      const loan = await json<LoanDocument>(
+        await w.t.request(`/loans/${await lend(w.t, await freshBookIn(w), w.member.id)}`),
+      );
+      const branch = await w.t.send('POST', '/branches', { code: `transit-${++serial}`, name: unique('Branch') });
+      if (branch.status !== 201) throw new Error(`adding a branch: ${branch.status} ${await branch.text()}`);
+      const branchId = (await json<{ id: number }>(branch)).id;
+      // Handed in away from its home, with nobody waiting: it travels home.
+      const back = await w.t.send('PATCH', `/loans/${loan.id}`, { status: 'returned', branch_id: branchId });
+      if (back.status !== 200) throw new Error(`returning ${loan.id}: ${back.status} ${await back.text()}`);
+      return { href: `/copies/${loan.copy_id}` };
+    },
+    status: publicDoc,
+    // Only a librarian receives it; it may still be withdrawn, or given another home.
+    controls: { anonymous: [], member: [], otherMember: [], librarian: ['receive', 'update', 'withdraw'] },
   },
   {
     name: 'a withdrawn copy',

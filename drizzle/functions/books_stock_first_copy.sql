@@ -4,8 +4,10 @@ CREATE OR REPLACE FUNCTION public.books_stock_first_copy()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
+DECLARE
+  home integer := default_branch();
 BEGIN
-  INSERT INTO copies (book_id) SELECT id FROM new_rows ORDER BY id;
+  INSERT INTO copies (book_id, branch_id, location_branch_id) SELECT id, home, home FROM new_rows ORDER BY id;
   RETURN NULL;
 END
 $function$;

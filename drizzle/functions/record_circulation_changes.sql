@@ -11,16 +11,26 @@ BEGIN
   IF TG_TABLE_NAME = 'copies' AND TG_OP = 'INSERT' THEN
     SELECT jsonb_agg(jsonb_build_array('copy.added', id, NULL) ORDER BY id) INTO events FROM new_rows;
   ELSIF TG_TABLE_NAME = 'copies' THEN
-    SELECT jsonb_agg(jsonb_build_array('copy.withdrawn', n.id, NULL) ORDER BY n.id) INTO events
-    FROM new_rows n JOIN old_rows o USING (id) WHERE o.withdrawn_at IS NULL AND n.withdrawn_at IS NOT NULL;
+    SELECT jsonb_agg(jsonb_build_array(moved.type, moved.id, NULL) ORDER BY moved.id) INTO events
+    FROM (
+      SELECT n.id, CASE
+        WHEN o.withdrawn_at IS NULL AND n.withdrawn_at IS NOT NULL THEN 'copy.withdrawn'
+        WHEN n.transit_to_branch_id IS NOT NULL
+          AND n.transit_to_branch_id IS DISTINCT FROM o.transit_to_branch_id THEN 'copy.sent'
+        WHEN o.transit_to_branch_id IS NOT NULL AND n.transit_to_branch_id IS NULL THEN 'copy.received'
+      END AS type
+      FROM new_rows n JOIN old_rows o USING (id)
+    ) AS moved
+    WHERE moved.type IS NOT NULL;
   ELSIF TG_TABLE_NAME = 'holds' AND TG_OP = 'INSERT' THEN
     SELECT jsonb_agg(jsonb_build_array('hold.placed', id, borrower_id) ORDER BY id) INTO events FROM new_rows;
   ELSIF TG_TABLE_NAME = 'holds' THEN
     SELECT jsonb_agg(
-      jsonb_build_array(CASE WHEN n.status = 'ready' THEN 'hold.ready' ELSE 'hold.ended' END, n.id, n.borrower_id)
+      jsonb_build_array(CASE n.status WHEN 'ready' THEN 'hold.ready' WHEN 'in_transit' THEN 'hold.in_transit'
+        ELSE 'hold.ended' END, n.id, n.borrower_id)
       ORDER BY n.id) INTO events
     FROM new_rows n JOIN old_rows o USING (id)
-    WHERE n.status IS DISTINCT FROM o.status AND n.status IN ('ready', 'fulfilled', 'cancelled', 'expired');
+    WHERE n.status IS DISTINCT FROM o.status AND n.status IN ('in_transit', 'ready', 'fulfilled', 'cancelled', 'expired');
   ELSE
     SELECT jsonb_agg(jsonb_build_array('loan.renewed', n.id, n.borrower_id) ORDER BY n.id) INTO events
     FROM new_rows n JOIN old_rows o USING (id) WHERE n.renewals > o.renewals;

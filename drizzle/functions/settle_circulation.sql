@@ -12,25 +12,43 @@ BEGIN
   WHERE book_id = settled_book AND status = 'ready' AND ready_until <= business_now;
 
   WITH shelf AS (
-    SELECT c.id, row_number() OVER (ORDER BY c.id) AS n
+    SELECT c.id, c.location_branch_id, row_number() OVER (ORDER BY c.id) AS n
     FROM copies c
-    WHERE c.book_id = settled_book AND c.withdrawn_at IS NULL
+    WHERE c.book_id = settled_book AND c.withdrawn_at IS NULL AND c.transit_to_branch_id IS NULL
       AND NOT EXISTS (SELECT 1 FROM loans l WHERE l.copy_id = c.id AND l.returned_at IS NULL)
-      AND NOT EXISTS (SELECT 1 FROM holds h WHERE h.copy_id = c.id AND h.status = 'ready')
+      AND NOT EXISTS (SELECT 1 FROM holds h WHERE h.copy_id = c.id AND h.status IN ('in_transit', 'ready'))
   ), queue AS (
-    SELECT h.id, row_number() OVER (ORDER BY h.placed_at, h.id) AS n
+    SELECT h.id, h.pickup_branch_id, row_number() OVER (ORDER BY h.placed_at, h.id) AS n
     FROM holds h WHERE h.book_id = settled_book AND h.status = 'waiting'
   )
-  UPDATE holds SET status = 'ready', copy_id = shelf.id, ready_at = business_now,
-    ready_until = business_now + make_interval(days => hold_days)
+  UPDATE holds SET
+    status = CASE WHEN shelf.location_branch_id = queue.pickup_branch_id THEN 'ready' ELSE 'in_transit' END,
+    copy_id = shelf.id,
+    ready_at = CASE WHEN shelf.location_branch_id = queue.pickup_branch_id THEN business_now END,
+    ready_until = CASE WHEN shelf.location_branch_id = queue.pickup_branch_id
+      THEN business_now + make_interval(days => hold_days) END
   FROM queue JOIN shelf USING (n)
   WHERE holds.id = queue.id;
 
+  UPDATE copies c SET transit_to_branch_id = h.pickup_branch_id
+  FROM holds h
+  WHERE h.book_id = settled_book AND h.status = 'in_transit' AND h.copy_id = c.id
+    AND c.transit_to_branch_id IS DISTINCT FROM h.pickup_branch_id;
+
+  UPDATE copies c SET transit_to_branch_id = c.branch_id
+  WHERE c.book_id = settled_book AND c.withdrawn_at IS NULL AND c.transit_to_branch_id IS NULL
+    AND c.location_branch_id <> c.branch_id
+    AND NOT EXISTS (SELECT 1 FROM loans l WHERE l.copy_id = c.id AND l.returned_at IS NULL)
+    AND NOT EXISTS (SELECT 1 FROM holds h WHERE h.copy_id = c.id AND h.status IN ('in_transit', 'ready'))
+    -- The book's loans newest first (loans_book_id_idx): the copy's last one says whether it floats.
+    AND NOT coalesce((SELECT l.floating FROM loans l WHERE l.book_id = settled_book AND l.copy_id = c.id
+      ORDER BY l.id DESC LIMIT 1), false);
+
   SELECT count(*) FILTER (WHERE c.withdrawn_at IS NULL),
          count(*) FILTER (
-           WHERE c.withdrawn_at IS NULL
+           WHERE c.withdrawn_at IS NULL AND c.transit_to_branch_id IS NULL
              AND NOT EXISTS (SELECT 1 FROM loans l WHERE l.copy_id = c.id AND l.returned_at IS NULL)
-             AND NOT EXISTS (SELECT 1 FROM holds h WHERE h.copy_id = c.id AND h.status = 'ready'))
+             AND NOT EXISTS (SELECT 1 FROM holds h WHERE h.copy_id = c.id AND h.status IN ('in_transit', 'ready')))
   INTO total, on_shelf
   FROM copies c WHERE c.book_id = settled_book;
 

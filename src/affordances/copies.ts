@@ -1,4 +1,7 @@
-/** @module The controls on copies: adding one to a book, withdrawing one, moving one to a branch or item type. */
+/**
+ * @module The controls on copies: adding one to a book, withdrawing one, moving one to a branch or item type,
+ * receiving one in transit.
+ */
 import type { Book } from '../domain/book.js';
 import { type Copy, copyInputFields, copyPlaceInputFields, withdrawInputFields } from '../domain/copy.js';
 import { paths } from '../hypermedia/uris.js';
@@ -49,4 +52,19 @@ export const changeCopy = affordance({
   href: ({ uris }, copy: Copy) => uris.copy(copy.id),
   fields: (ctx, copy) =>
     inputFields(copyPlaceInputFields, { values: copy, mode: 'change', choices: placeChoices(ctx) }),
+});
+
+/** Receiving a copy in transit where it was going: it is there, and a hold it travelled for is ready. */
+export const receiveCopy = affordance({
+  name: 'receive',
+  path: paths.copyReceipts,
+  summary:
+    'Receive a copy in transit at the branch it was going to: it is there now, and a hold it travelled for is ready',
+  // Nothing to send: the copy arrives where it was going.
+  body: { fields: [], mode: 'create', optional: true },
+  errors: [409],
+  title: 'Receive this copy',
+  appears: 'on a copy in transit, for librarians',
+  allows: ({ policy, caller }, copy: Copy) => policy.receiveCopy(caller, copy),
+  href: ({ uris }, copy) => uris.copyReceipts(copy.id),
 });

@@ -2,20 +2,25 @@
 import { type Loan, type RenewableLoan, returnInputFields } from '../domain/loan.js';
 import { paths } from '../hypermedia/uris.js';
 import { affordance } from './affordance.js';
-import { inputFields } from './fields.js';
+import { branchOptions, inputFields } from './fields.js';
 
 export const returnLoan = affordance({
   name: 'return',
   path: paths.loan,
-  summary: 'Return a loan',
+  summary: 'Return a loan, at a branch (the one that lent it unless named)',
   body: { fields: returnInputFields, mode: 'create' },
   errors: [409],
   title: 'Return this book',
   appears: 'on an active loan, for its borrower and librarians',
   allows: ({ policy, caller }, loan: Loan) => policy.returnLoan(caller, loan),
   href: ({ uris }, loan) => uris.loan(loan.id),
-  // The only value it takes is filled in: a client submits it as offered.
-  fields: () => inputFields(returnInputFields, { values: { status: 'returned' } }),
+  // Its status is filled in, and the branch it is handed in at is the one that lent it unless changed: a
+  // client may submit it as offered.
+  fields: (ctx, loan) =>
+    inputFields(returnInputFields, {
+      values: { status: 'returned', branch_id: loan.branch_id },
+      choices: { branch_id: branchOptions(ctx) },
+    }),
 });
 
 export const renewLoan = affordance({

@@ -3,10 +3,10 @@ import type { InputField } from './input.js';
 import { BARCODE_MAX_LENGTH, INT4_MAX } from './limits.js';
 
 /**
- * Where a copy is: on the shelf for anyone, lent, set aside for a ready hold, or withdrawn from the
- * collection (kept: its loans refer to it).
+ * Where a copy is: on the shelf for anyone, lent, on its way to another branch, set aside for a ready hold,
+ * or withdrawn from the collection (kept: its loans refer to it).
  */
-export type CopyStatus = 'available' | 'on_loan' | 'on_hold' | 'withdrawn';
+export type CopyStatus = 'available' | 'on_loan' | 'in_transit' | 'on_hold' | 'withdrawn';
 
 export interface Copy {
   id: number;
@@ -20,6 +20,10 @@ export interface Copy {
   due_at: string | null;
   /** Its home branch, where it is shelved. */
   branch_id: number;
+  /** Where it is now (while in transit, where it was sent from). */
+  location_branch_id: number;
+  /** While in transit, where it is going; null otherwise. */
+  transit_to_branch_id: number | null;
   /** What kind of item it is, for the lending rules. */
   item_type_id: number;
 }
@@ -40,6 +44,11 @@ export const copyInputFields = [
   { name: 'barcode', type: 'string', required: false, maxLength: BARCODE_MAX_LENGTH, title: 'Barcode' },
   ...copyPlaceInputFields,
 ] as const satisfies readonly InputField[];
+
+/** Whether the copy is on its way to a branch: then, and only then, a librarian there receives it. */
+export function copyInTransit(copy: Pick<Copy, 'transit_to_branch_id' | 'status'>): boolean {
+  return copy.status === 'in_transit' && copy.transit_to_branch_id !== null;
+}
 
 /** What `PATCH /copies/{id}` accepts: withdrawing it. Its branch and item type change with `PUT`. */
 export const withdrawInputFields = [

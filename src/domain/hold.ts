@@ -1,11 +1,13 @@
 /**
  * @module Holds: a user's place in the queue for a book none of whose copies is on the shelf. A hold
- * `waiting` has a position (1 is next); `ready` has a copy set aside for its borrower until `ready_until`;
- * it ends `fulfilled` (borrowed), `cancelled` or `expired`.
+ * `waiting` has a position (1 is next); `in_transit` has a copy on its way to its pickup branch; `ready` has a
+ * copy set aside for its borrower there until `ready_until`; it ends `fulfilled` (borrowed), `cancelled` or
+ * `expired`.
  */
 import type { InputField } from './input.js';
+import { INT4_MAX } from './limits.js';
 
-export type HoldStatus = 'waiting' | 'ready' | 'fulfilled' | 'cancelled' | 'expired';
+export type HoldStatus = 'waiting' | 'in_transit' | 'ready' | 'fulfilled' | 'cancelled' | 'expired';
 
 export interface Hold {
   id: number;
@@ -14,9 +16,11 @@ export interface Hold {
   /** ISO 8601, UTC. */
   placed_at: string;
   status: HoldStatus;
+  /** Where the borrower collects the copy. */
+  pickup_branch_id: number;
   /** Place in the queue while waiting (1: next to get a copy); null otherwise. */
   position: number | null;
-  /** The copy set aside, once ready. */
+  /** The copy given to it: on its way (`in_transit`) or set aside (`ready`). */
   copy_id: number | null;
   ready_until: string | null;
   ended_at: string | null;
@@ -24,8 +28,13 @@ export interface Hold {
 }
 
 export function holdIsOpen(hold: Pick<Hold, 'status'>): boolean {
-  return hold.status === 'waiting' || hold.status === 'ready';
+  return hold.status === 'waiting' || hold.status === 'in_transit' || hold.status === 'ready';
 }
+
+/** What `POST /books/{id}/holds` accepts: where to collect the copy (the borrower's home branch unless named). */
+export const holdInputFields = [
+  { name: 'pickup_branch_id', type: 'integer', required: false, min: 1, max: INT4_MAX, title: 'Pickup branch' },
+] as const satisfies readonly InputField[];
 
 /** What `PATCH /holds/{id}` accepts: a hold's one change is its cancellation. */
 export const cancelInputFields = [

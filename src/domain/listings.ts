@@ -87,7 +87,7 @@ export const tokenListingSpec = {
 /** A book's copies, in the order they were added. */
 export const copyListingSpec = {
   fields: { id: 'integer' },
-  filters: { status: ['available', 'on_loan', 'on_hold', 'withdrawn'] },
+  filters: { status: ['available', 'on_loan', 'in_transit', 'on_hold', 'withdrawn'] },
   extraFields: [
     'book_id',
     'barcode',
@@ -97,6 +97,8 @@ export const copyListingSpec = {
     'status',
     'due_at',
     'branch_id',
+    'location_branch_id',
+    'transit_to_branch_id',
     'item_type_id',
   ],
   author: false,
@@ -106,9 +108,9 @@ export const copyListingSpec = {
 /** Holds: a book's queue (by default the open ones, in queue order), or a user's. */
 export const holdListingSpec = {
   fields: { id: 'integer', book_id: 'integer', borrower_id: 'integer' },
-  filters: { status: ['waiting', 'ready', 'fulfilled', 'cancelled', 'expired', 'open'] },
+  filters: { status: ['waiting', 'in_transit', 'ready', 'fulfilled', 'cancelled', 'expired', 'open'] },
   sorts: { position: 'integer' },
-  extraFields: ['placed_at', 'status', 'position', 'copy_id', 'ready_until', 'ended_at', 'loan_id'],
+  extraFields: ['placed_at', 'status', 'pickup_branch_id', 'position', 'copy_id', 'ready_until', 'ended_at', 'loan_id'],
   author: false,
   search: false,
 } satisfies ListingSpec;

@@ -68,4 +68,6 @@ export const borrowInputFields = [
 /** What `PATCH /loans/{id}` accepts: the only change a loan takes is its return. */
 export const returnInputFields = [
   { name: 'status', type: 'string', required: true, enum: ['returned'], title: 'Status' },
+  // Where it is handed in: the branch the loan was made at unless named.
+  { name: 'branch_id', type: 'integer', required: false, min: 1, max: INT4_MAX, title: 'Returned at branch' },
 ] as const satisfies readonly InputField[];

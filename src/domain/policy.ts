@@ -5,7 +5,7 @@
 
 import type { Availability, Book } from './book.js';
 import type { Clock } from './clock.js';
-import type { Copy } from './copy.js';
+import { type Copy, copyInTransit } from './copy.js';
 import { type CatalogueError, Conflict, Forbidden, NotFound, Unauthorized } from './errors.js';
 import { type Hold, holdIsOpen } from './hold.js';
 import type { LendingListKind } from './lending-lists.js';
@@ -24,6 +24,7 @@ import {
   authorStillHasBooks,
   bookHasLoans,
   bookHeldByOthers,
+  copyNotInTransit,
   copyOnLoan,
   copyOnShelf,
   copyWithdrawn,
@@ -311,6 +312,12 @@ export function createPolicy(rules: AccessPolicy, clock: Clock) {
       if (!decision.allowed) return decision;
       if (copy.status === 'withdrawn') return refuse(() => copyWithdrawn(copy.id));
       return copy.status === 'on_loan' ? refuse(() => copyOnLoan(copy.id)) : allowed;
+    },
+    /** Receive a copy in transit at the branch it was going to: librarians, only while it is in transit. */
+    receiveCopy: (caller: Caller, copy: Pick<Copy, 'id' | 'status' | 'transit_to_branch_id'>): Decision => {
+      const decision = librarian(caller, 'receive copies');
+      if (!decision.allowed) return decision;
+      return copyInTransit(copy) ? allowed : refuse(() => copyNotInTransit(copy.id, copy.status));
     },
     /** Lending on someone else's behalf is a librarian's (offered as the `borrower_id` field). */
     lendForOthers: (caller: Caller): boolean => isLibrarian(caller),

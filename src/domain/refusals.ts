@@ -105,6 +105,10 @@ export function copyOnLoan(id: number): Conflict {
   return new Conflict(`copy ${id} is on loan: it can be withdrawn once returned`);
 }
 
+export function copyNotInTransit(id: number, status: string): Conflict {
+  return new Conflict(`copy ${id} is not in transit (it is ${status.replace('_', ' ')}): there is nothing to receive`);
+}
+
 export function loanAlreadyReturned(id: number): Conflict {
   return new Conflict(`loan ${id} has already been returned`);
 }

@@ -42,6 +42,7 @@ export const paths = {
   imports: template('/imports{?source}'),
   bookCopies: template('/books/{id}/copies{?filter*,sort,page,per_page,cursor,fields}'),
   copy: template('/copies/{id}'),
+  copyReceipts: template('/copies/{id}/receipts'),
   bookHolds: template('/books/{id}/holds{?filter*,sort,page,per_page,cursor,fields}'),
   hold: template('/holds/{id}'),
   loans: template('/loans{?filter*,sort,page,per_page,cursor,fields}'),
@@ -85,6 +86,7 @@ const expand = {
   loanExplain: byId(paths.loanExplain),
   // Served by the loan rules' resource; the explanation links each value to its rule.
   copy: byId(paths.copy),
+  copyReceipts: byId(paths.copyReceipts),
   hold: byId(paths.hold),
   user: byId(paths.user),
   branch: byId(paths.branch),
@@ -163,6 +165,7 @@ export class Uris {
   bookExplainTemplate = (id: number) => this.at(paths.bookExplain.text.replace('{id}', String(id)));
   bookCopies = (id: number, params: ListingParams = {}) => this.at(paths.bookCopies.expand({ id, ...params }));
   copy = (id: number) => this.at(expand.copy(id));
+  copyReceipts = (id: number) => this.at(expand.copyReceipts(id));
   bookHolds = (id: number, params: ListingParams = {}) => this.at(paths.bookHolds.expand({ id, ...params }));
   hold = (id: number) => this.at(expand.hold(id));
   userHolds = (id: number, params: ListingParams = {}) => this.at(paths.userHolds.expand({ id, ...params }));

@@ -71,7 +71,7 @@ export const rels = {
   book: { means: 'The book a loan, copy or hold is of; on a suggestion, the book suggested.' },
   borrower: { means: 'The user who borrowed (a loan\u2019s borrower), or who waits for the book (a hold\u2019s).' },
   copies: { means: 'The copies of this book: each lendable item, with its barcode and where it is.' },
-  copy: { means: 'The copy a loan lends, or that is set aside for a ready hold.' },
+  copy: { means: 'The copy a loan lends, or that is set aside for a ready hold or on its way to it.' },
   holds: {
     means: 'Holds: from a book, its queue (librarians); from a user, that user\u2019s holds, waiting, ready and past.',
   },
@@ -106,6 +106,9 @@ export const rels = {
       'off them to the next open day, and fines do not count them.',
   },
   home_branch: { means: 'The branch a user belongs to, where their holds are collected unless they name another.' },
+  pickup_branch: { means: 'The branch where a hold\u2019s copy is collected.' },
+  location: { means: 'The branch where a copy is now (while in transit, the one it was sent from).' },
+  destination: { means: 'The branch a copy in transit is on its way to.' },
   patron_categories: { means: 'The patron categories (first page): adult, staff, \u2026 (librarians).' },
   patron_category: { means: 'The patron category of a user, or the one a lending rule is for.' },
   item_types: { means: 'The item types (first page): book, dvd, \u2026 (librarians).' },
@@ -167,7 +170,7 @@ export const controls = {
     method: 'POST',
   },
   return: {
-    does: 'Return this loan (its only field, status, is "returned").',
+    does: 'Return this loan (status "returned"), at the branch that lent it or the `branch_id` named.',
     method: 'PATCH',
   },
   renew: {
@@ -175,12 +178,16 @@ export const controls = {
     method: 'POST',
   },
   hold: {
-    does: 'Join the queue for this book; when a copy comes back it is set aside for you for a few days.',
+    does: 'Join the queue for this book, collecting at your home branch or the `pickup_branch_id` named; when a copy comes back it is set aside for you there for a few days.',
     method: 'POST',
   },
   cancel: {
     does: 'Cancel this hold (its only field, status, is "cancelled"); a copy set aside for it passes on.',
     method: 'PATCH',
+  },
+  receive: {
+    does: 'Receive this copy, in transit, at the branch it was going to (no body): it is there now, and a hold it travelled for is ready.',
+    method: 'POST',
   },
   withdraw: {
     does: 'Withdraw this copy from the collection (its only field, status, is "withdrawn"); its history stays.',

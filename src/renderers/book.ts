@@ -76,7 +76,12 @@ function circulationLinks(book: RenderableBook, ctx: RenderContext): Link[] {
   }
   const hold = book.mine?.hold;
   if (hold) {
-    const where = hold.status === 'ready' ? 'ready for you' : `number ${hold.position} in the queue`;
+    const where =
+      hold.status === 'ready'
+        ? 'ready for you'
+        : hold.status === 'in_transit'
+          ? 'a copy is on its way to your pickup branch'
+          : `number ${hold.position} in the queue`;
     links.push({ rel: 'hold', href: uris.hold(hold.id), title: `Your hold: ${where}` });
   }
   return links;

@@ -1,4 +1,7 @@
-/** @module Renders a hold: its place in the queue or its copy set aside, the book, and `cancel` while allowed. */
+/**
+ * @module Renders a hold: its place in the queue or its copy (on its way or set aside), the book, the branch
+ * where it is collected, and `cancel` while allowed.
+ */
 import { offered } from '../affordances/affordance.js';
 import type { RenderContext } from '../affordances/context.js';
 import { cancelHold } from '../affordances/holds.js';
@@ -17,6 +20,7 @@ export function renderHold(
     { rel: 'self', href: uris.hold(hold.id) },
     { rel: 'book', href: uris.book(hold.book_id) },
     { rel: 'borrower', href: uris.user(hold.borrower_id) },
+    { rel: 'pickup_branch', href: uris.branch(hold.pickup_branch_id) },
     { rel: 'collection', href: uris.userHolds(hold.borrower_id, firstPage) },
   ];
   if (hold.copy_id !== null) links.push({ rel: 'copy', href: uris.copy(hold.copy_id) });
@@ -30,6 +34,7 @@ export function renderHold(
         borrower_id: hold.borrower_id,
         placed_at: hold.placed_at,
         status: hold.status,
+        pickup_branch_id: hold.pickup_branch_id,
         position: hold.position,
         copy_id: hold.copy_id,
         ready_until: hold.ready_until,

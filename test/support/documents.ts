@@ -185,6 +185,8 @@ export type CopyDocument = Document<{
   added_at: string;
   withdrawn_at: string | null;
   branch_id: number;
+  location_branch_id: number;
+  transit_to_branch_id: number | null;
   item_type_id: number;
 }>;
 
@@ -257,6 +259,7 @@ export type HoldDocument = Document<{
   borrower_id: number;
   placed_at: string;
   status: HoldStatus;
+  pickup_branch_id: number;
   position: number | null;
   copy_id: number | null;
   ready_until: string | null;

@@ -4,6 +4,7 @@ import { eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { BookInput, StoredBook } from '../../domain/book.js';
 import { Conflict, UnprocessableEntity } from '../../domain/errors.js';
 import { TOP_AUTHORS, TOP_LANGUAGES, TOP_SUBJECTS } from '../../domain/facets.js';
+import { type Hold, holdIsOpen } from '../../domain/hold.js';
 import { isbn13Of } from '../../domain/identifiers.js';
 import { INT4_MAX } from '../../domain/limits.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
@@ -18,6 +19,7 @@ import { rowLoader } from '../row-loader.js';
 import { authors, books, copies, holds, loans } from '../schema/index.js';
 import { authorBookCount, authorsBookCount, collectionCount, yearsBookCount } from './counts.js';
 import { countFacets, type FacetColumns } from './facets.js';
+import { type CopyFacts, firstOnShelf } from './lending-decisions.js';
 import { type ListingScope, listingTable, readAll, readPage } from './listing.js';
 import { isoTimestamp } from './sql.js';
 import { atVersions, rejectedWrite } from './writes.js';
@@ -83,7 +85,7 @@ const callerCirculation = sql<RawCirculation>`json_build_object(
       'status', case when "mine"."status" = 'ready' and "mine"."ready_until" <= ${businessNow} then 'expired' else "mine"."status" end,
       'position', case when "mine"."status" = 'waiting' then (select count(*)::int from ${holds} as "ahead" where "ahead"."book_id" = "mine"."book_id" and "ahead"."status" = 'waiting' and ("ahead"."placed_at", "ahead"."id") <= ("mine"."placed_at", "mine"."id")) end,
       'ready_until', case when "mine"."status" = 'ready' then ${isoTimestamp(sql`"mine"."ready_until"`)} end)
-    from ${holds} as "mine" where "mine"."book_id" = ${books}."id" and "mine"."borrower_id" = ${sql.placeholder('caller')} and "mine"."status" in ('waiting', 'ready'))
+    from ${holds} as "mine" where "mine"."book_id" = ${books}."id" and "mine"."borrower_id" = ${sql.placeholder('caller')} and "mine"."status" in ('waiting', 'in_transit', 'ready'))
 )`;
 
 interface RawCirculation {
@@ -102,28 +104,22 @@ export type CallerBookRecord = BookRecord & {
   shelf_copy?: ShelfCopy | null;
 };
 
-/** A copy as the lending rules see it. */
-export interface ShelfCopy {
-  id: number;
-  item_type_id: number;
-  branch_id: number;
-}
+/** A copy as the lending rules see it (`CopyFacts`). */
+export type ShelfCopy = CopyFacts;
 
 /**
- * The first copy of the book on the shelf (by id), as `[id, item_type_id, branch_id]`: what a signed-in
- * read's borrow control is decided on, in the book's own statement rather than one more.
+ * The first copy of the book on the shelf (`firstOnShelf`), as `[id, item_type_id, branch_id,
+ * location_branch_id]`: what a signed-in read's borrow control is decided on, in the book's own statement
+ * rather than one more.
  */
 const shelfCopy = sql<
-  [number, number, number] | string | null
->`(select json_build_array("shelf"."id", "shelf"."item_type_id", "shelf"."branch_id")
-  from ${copies} as "shelf" where "shelf"."book_id" = ${books}."id" and "shelf"."withdrawn_at" is null
-    and not exists (select 1 from ${loans} as "lent" where "lent"."copy_id" = "shelf"."id" and "lent"."returned_at" is null)
-    and not exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = "shelf"."id" and "set_aside"."status" = 'ready')
-  order by "shelf"."id" limit 1)`;
+  [number, number, number, number] | string | null
+>`(select json_build_array("first"."id", "first"."item_type_id", "first"."branch_id", "first"."location_branch_id")
+  from ${copies} as "first" where "first"."id" = ${firstOnShelf(sql`${books}."id"`)})`;
 
 const bookWithShelfCopyColumns = { ...bookDocumentColumns, shelf_copy: shelfCopy.as('shelf_copy') };
 
-type RawShelfBook = BookRecord & { shelf_copy: [number, number, number] | string | null };
+type RawShelfBook = BookRecord & { shelf_copy: [number, number, number, number] | string | null };
 
 export const bookListing = listingTable(bookListingSpec, {
   from: books,
@@ -239,7 +235,9 @@ async function findBookWithShelfCopy(
   if (!row) return undefined;
   // postgres.js and PGlite parse `json`; a driver that does not hands over its text.
   const raw = typeof row.shelf_copy === 'string' ? JSON.parse(row.shelf_copy) : row.shelf_copy;
-  const copy: ShelfCopy | null = raw ? { id: raw[0], item_type_id: raw[1], branch_id: raw[2] } : null;
+  const copy: ShelfCopy | null = raw
+    ? { id: raw[0], item_type_id: raw[1], branch_id: raw[2], location_branch_id: raw[3] }
+    : null;
   return Object.assign(row, { shelf_copy: copy });
 }
 
@@ -306,13 +304,13 @@ function withCallerCirculation(row: RawCallerBook): CallerBookRecord {
   // postgres.js and PGlite parse `json`; a driver that does not hands over its text.
   const circulation: RawCirculation = typeof raw === 'string' ? JSON.parse(raw) : raw;
   const { hold } = circulation;
-  const open = hold && (hold.status === 'waiting' || hold.status === 'ready');
+  const open = hold && holdIsOpen(hold as Pick<Hold, 'status'>);
   const mine: CallerCirculation = {
     on_loan: circulation.on_loan,
     hold: open
       ? {
           id: hold.id,
-          status: hold.status as 'waiting' | 'ready',
+          status: hold.status as Hold['status'],
           position: hold.position,
           ready_until: hold.ready_until,
         }

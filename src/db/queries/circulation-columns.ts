@@ -27,7 +27,7 @@ export const loanColumns = {
 };
 
 /** An open hold on the outer loan's book: then the loan cannot be renewed. */
-export const loanBookHeld = sql<boolean>`exists (select 1 from ${holds} as "waiting_for" where "waiting_for"."book_id" = ${loans}."book_id" and "waiting_for"."status" in ('waiting', 'ready'))`;
+export const loanBookHeld = sql<boolean>`exists (select 1 from ${holds} as "waiting_for" where "waiting_for"."book_id" = ${loans}."book_id" and "waiting_for"."status" in ('waiting', 'in_transit', 'ready'))`;
 
 /** The active loan of the outer copy. */
 const copyLoan = sql`from ${loans} as "lent" where "lent"."copy_id" = ${copies}."id" and "lent"."returned_at" is null`;
@@ -41,10 +41,13 @@ export const copyColumns = {
   status: sql<CopyStatus>`case
     when ${copies.withdrawnAt} is not null then 'withdrawn'
     when exists (select 1 ${copyLoan}) then 'on_loan'
+    when ${copies.transitToBranchId} is not null then 'in_transit'
     when exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = ${copies}."id" and "set_aside"."status" = 'ready') then 'on_hold'
     else 'available' end`.as('status'),
   due_at: sql<string | null>`(select ${isoTimestamp(sql`"lent"."due_at"`)} ${copyLoan})`.as('due_at'),
   branch_id: copies.branchId,
+  location_branch_id: copies.locationBranchId,
+  transit_to_branch_id: copies.transitToBranchId,
   item_type_id: copies.itemTypeId,
 };
 
@@ -61,11 +64,11 @@ const holdPosition = sql<
 >`case when ${holds.status} = 'waiting' then (select count(*)::int from ${holds} as "ahead" where "ahead"."book_id" = ${holds}."book_id" and "ahead"."status" = 'waiting' and ("ahead"."placed_at", "ahead"."id") <= (${holds}."placed_at", ${holds}."id")) end`;
 
 /**
- * What `sort=position` orders by, never null for the paging cursors: a ready hold, served already, is
- * ahead of position 1; a hold that has ended has no place and comes after every position.
+ * What `sort=position` orders by, never null for the paging cursors: a ready or in-transit hold, served
+ * already, is ahead of position 1; a hold that has ended has no place and comes after every position.
  */
 export const holdPositionOrder = (at: Date) =>
-  sql<number>`coalesce(${holdPosition}, case when (${holdStatus(at)}) = 'ready' then 0 else ${INT4_MAX}::int end)`;
+  sql<number>`coalesce(${holdPosition}, case when (${holdStatus(at)}) in ('ready', 'in_transit') then 0 else ${INT4_MAX}::int end)`;
 
 /** A hold's columns as read at `at` (its status and `ended_at` depend on it). */
 export const holdColumns = (at: Date) => ({
@@ -74,8 +77,11 @@ export const holdColumns = (at: Date) => ({
   borrower_id: holds.borrowerId,
   placed_at: isoTimestamp(holds.placedAt).as('placed_at'),
   status: holdStatus(at).as('status'),
+  pickup_branch_id: holds.pickupBranchId,
   position: holdPosition.as('position'),
-  copy_id: sql<number | null>`case when ${holds.status} = 'ready' then ${holds.copyId} end`.as('copy_id'),
+  copy_id: sql<number | null>`case when ${holds.status} in ('in_transit', 'ready') then ${holds.copyId} end`.as(
+    'copy_id',
+  ),
   ready_until: sql<string | null>`case when ${holds.status} = 'ready' then ${isoTimestamp(holds.readyUntil)} end`.as(
     'ready_until',
   ),

@@ -1,6 +1,7 @@
 /**
- * @module Circulation: lending, returning, renewing, holds and copies. Each step is one transaction that
- * locks the book's row first and ends with `settle_circulation` (migration 0011), so a book's steps are serial.
+ * @module Circulation: lending, returning, renewing, holds, copies and their transit between branches. Each
+ * step is one transaction that locks the book's row first and ends with `settle_circulation` (migration 0011;
+ * where copies go, migration 0028), so a book's steps are serial.
  */
 import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { Copy } from '../../domain/copy.js';
@@ -43,12 +44,16 @@ import { businessTime, isoTimestamp } from './sql.js';
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const activeLoan = sql`${loans.returnedAt} is null`;
-const openHold = sql`${holds.status} in ('waiting', 'ready')`;
+const openHold = sql`${holds.status} in ('waiting', 'in_transit', 'ready')`;
 
-/** Copies of the book on the shelf for anyone: not withdrawn, not lent, not set aside for a ready hold. */
+/**
+ * Copies of the book on the shelf for anyone: not withdrawn, not lent, not in transit, not given to a hold
+ * (on its way to it or set aside).
+ */
 const onShelf = (bookId: number): SQL => sql`${copies.bookId} = ${bookId} and ${copies.withdrawnAt} is null
+  and ${copies.transitToBranchId} is null
   and not exists (select 1 from ${loans} as "lent" where "lent"."copy_id" = ${copies}."id" and "lent"."returned_at" is null)
-  and not exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = ${copies}."id" and "set_aside"."status" = 'ready')`;
+  and not exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = ${copies}."id" and "set_aside"."status" in ('in_transit', 'ready'))`;
 
 /** Locks the book's row for its circulation step; `false` when there is no such book. */
 async function lockBook(tx: Tx, bookId: number): Promise<boolean> {
@@ -63,7 +68,7 @@ async function settle(tx: Tx, bookId: number, holdDays: number, at: Date): Promi
 /** The borrower's row, locked: one user's borrows and holds are counted one after another. */
 async function lockBorrower(tx: Tx, borrowerId: number) {
   const [borrower] = await tx
-    .select({ id: users.id, patronCategoryId: users.patronCategoryId })
+    .select({ id: users.id, patronCategoryId: users.patronCategoryId, homeBranchId: users.homeBranchId })
     .from(users)
     .where(eq(users.id, borrowerId))
     .for('update');
@@ -218,29 +223,81 @@ export async function borrowCopy(db: Db, params: BorrowParams): Promise<LoanReco
 }
 
 /**
- * Stamps the return, only if the loan is still active (of two returns racing, one wins), and passes the
- * copy to the first waiting hold. Answers the book's author too, whose list of books shows it again.
+ * Stamps the return, only if the loan is still active (of two returns racing, one wins). The copy is then
+ * where it was handed in (`branchId`, the branch that lent it unless named) and settling places it: to the
+ * first waiting hold (set aside there, or sent to its pickup branch), else home unless the loan floats.
+ * Answers the book's author too, whose list of books shows it again.
  */
 export async function returnCopy(
   db: Db,
-  params: { id: number; holdDays: number; at: Date },
+  params: { id: number; branchId?: number | undefined; holdDays: number; at: Date },
 ): Promise<(Loan & { book_author_id: number }) | undefined> {
+  return db
+    .transaction(async (tx) => {
+      const [found] = await tx.select({ bookId: loans.bookId }).from(loans).where(eq(loans.id, params.id));
+      if (!found || !(await lockBook(tx, found.bookId))) return undefined;
+      const [loan] = await tx
+        .update(loans)
+        .set({ returnedAt: sql`greatest(${businessTime(params.at)}, ${loans.borrowedAt})` })
+        .where(and(eq(loans.id, params.id), activeLoan))
+        .returning({
+          ...loanColumns,
+          book_author_id:
+            sql<number>`(select "lent"."author_id" from ${books} as "lent" where "lent"."id" = ${loans}."book_id")`.as(
+              'book_author_id',
+            ),
+        });
+      if (!loan) return undefined;
+      await tx
+        .update(copies)
+        .set({ locationBranchId: params.branchId ?? loan.branch_id, transitToBranchId: null })
+        .where(eq(copies.id, loan.copy_id));
+      await settle(tx, found.bookId, params.holdDays, params.at);
+      return loan;
+    })
+    .catch(rejectedBranch('branch_id', 'copies_location_branch_id_branches_id_fk'));
+}
+
+/** A branch named by `field` that does not exist: 422 naming the field (the transaction rolled back). */
+function rejectedBranch(field: string, constraint: string) {
+  return (error: unknown): never => {
+    if (constraintViolation(error)?.constraint === constraint) {
+      throw new UnprocessableEntity(`${field} names no branch`, { [field]: 'names no branch' });
+    }
+    throw error;
+  };
+}
+
+/**
+ * Receives a copy in transit at its destination, only if it is still in transit (of two receipts racing, one
+ * wins): it is then there; a hold it travelled for becomes ready (for the hold days from now), and settling
+ * places it otherwise, as a returned copy is placed. `undefined` when the copy is not in transit.
+ */
+export async function receiveCopy(
+  db: Db,
+  params: { id: number; holdDays: number; at: Date },
+): Promise<Copy | undefined> {
   return db.transaction(async (tx) => {
-    const [found] = await tx.select({ bookId: loans.bookId }).from(loans).where(eq(loans.id, params.id));
+    const [found] = await tx.select({ bookId: copies.bookId }).from(copies).where(eq(copies.id, params.id));
     if (!found || !(await lockBook(tx, found.bookId))) return undefined;
-    const [loan] = await tx
-      .update(loans)
-      .set({ returnedAt: sql`greatest(${businessTime(params.at)}, ${loans.borrowedAt})` })
-      .where(and(eq(loans.id, params.id), activeLoan))
-      .returning({
-        ...loanColumns,
-        book_author_id:
-          sql<number>`(select "lent"."author_id" from ${books} as "lent" where "lent"."id" = ${loans}."book_id")`.as(
-            'book_author_id',
-          ),
-      });
-    if (loan) await settle(tx, found.bookId, params.holdDays, params.at);
-    return loan;
+    const [arrived] = await tx
+      .update(copies)
+      // Both read the row as it was: the copy is where it was going, and going nowhere.
+      .set({ locationBranchId: sql`${copies.transitToBranchId}`, transitToBranchId: null })
+      .where(and(eq(copies.id, params.id), sql`${copies.transitToBranchId} is not null`))
+      .returning({ id: copies.id });
+    if (!arrived) return undefined;
+    await tx
+      .update(holds)
+      .set({
+        status: 'ready',
+        readyAt: params.at,
+        readyUntil: sql`${businessTime(params.at)} + make_interval(days => ${params.holdDays}::integer)`,
+      })
+      .where(and(eq(holds.copyId, params.id), eq(holds.status, 'in_transit')));
+    await settle(tx, found.bookId, params.holdDays, params.at);
+    const [copy] = await tx.select(copyColumns).from(copies).where(eq(copies.id, params.id));
+    return copy as Copy;
   });
 }
 
@@ -280,7 +337,7 @@ export async function renewLoan(
           activeLoan,
           sql`${loans.dueAt} > ${businessTime(params.at)}`,
           sql`${loans.renewals} < ${terms.renewals_allowed}`,
-          sql`not exists (select 1 from ${holds} as "held" where "held"."book_id" = ${found.bookId} and "held"."status" in ('waiting', 'ready'))`,
+          sql`not exists (select 1 from ${holds} as "held" where "held"."book_id" = ${found.bookId} and "held"."status" in ('waiting', 'in_transit', 'ready'))`,
         ),
       )
       .returning(loanColumns);
@@ -291,6 +348,8 @@ export async function renewLoan(
 export interface PlaceHoldParams {
   bookId: number;
   borrowerId: number;
+  /** Where the copy is collected; the borrower's home branch when absent. */
+  pickupBranchId?: number | undefined;
   maxHolds: number;
   holdDays: number;
   /** Business time: when the hold is placed (`Clock`). */
@@ -311,7 +370,7 @@ export async function placeHold(db: Db, params: PlaceHoldParams): Promise<Hold> 
   const { bookId, borrowerId } = params;
   try {
     return await db.transaction(async (tx) => {
-      await lockBorrower(tx, borrowerId);
+      const borrower = await lockBorrower(tx, borrowerId);
       const [open] = await tx
         .select({ n: count() })
         .from(holds)
@@ -328,7 +387,12 @@ export async function placeHold(db: Db, params: PlaceHoldParams): Promise<Hold> 
       if (onLoan) throw alreadyBorrowed(bookId);
       const [inserted] = await tx
         .insert(holds)
-        .values({ bookId, borrowerId, placedAt: queuedAt(bookId, params.at) })
+        .values({
+          bookId,
+          borrowerId,
+          placedAt: queuedAt(bookId, params.at),
+          pickupBranchId: params.pickupBranchId ?? borrower.homeBranchId,
+        })
         .returning({ id: holds.id });
       // Read after the insert, under the book's lock: every hold queued before this one has committed, so
       // the position counts them all and no later one.
@@ -346,11 +410,14 @@ export async function placeHold(db: Db, params: PlaceHoldParams): Promise<Hold> 
         .where(and(eq(holds.bookId, bookId), eq(holds.borrowerId, borrowerId), openHold));
       throw alreadyHeld(bookId, held?.id ?? 0);
     }
-    throw error;
+    return rejectedBranch('pickup_branch_id', 'holds_pickup_branch_id_branches_id_fk')(error);
   }
 }
 
-/** Cancels an open hold (of two cancels racing, one wins); a copy set aside for it passes on. */
+/**
+ * Cancels an open hold (of two cancels racing, one wins); a copy set aside for it passes on. A copy on its
+ * way to it travels on, and is placed when it is received.
+ */
 export async function cancelHold(
   db: Db,
   params: { id: number; holdDays: number; at: Date },
@@ -382,7 +449,14 @@ export async function addCopy(
       if (!(await lockBook(tx, params.bookId))) throw new NotFound(`book ${params.bookId} not found`);
       const [inserted] = await tx
         .insert(copies)
-        .values({ bookId: params.bookId, barcode: params.barcode ?? null, addedAt: params.at, ...placeOf(params) })
+        .values({
+          bookId: params.bookId,
+          barcode: params.barcode ?? null,
+          addedAt: params.at,
+          ...placeOf(params),
+          // A new copy is at its home.
+          ...(params.branchId !== undefined && { locationBranchId: params.branchId }),
+        })
         .returning({ id: copies.id });
       await settle(tx, params.bookId, params.holdDays, params.at);
       const [copy] = await tx
@@ -400,8 +474,9 @@ export async function addCopy(
 }
 
 /**
- * Withdraws a copy that is not on loan (checked by the UPDATE under the book's lock). A hold it was set
- * aside for goes back to waiting, in its place, and the book's other copies serve the queue.
+ * Withdraws a copy that is not on loan (checked by the UPDATE under the book's lock); one in transit goes
+ * no further. A hold it was given to goes back to waiting, in its place, and the book's other copies serve
+ * the queue.
  */
 export async function withdrawCopy(
   db: Db,
@@ -412,7 +487,7 @@ export async function withdrawCopy(
     if (!found || !(await lockBook(tx, found.bookId))) return undefined;
     const [withdrawn] = await tx
       .update(copies)
-      .set({ withdrawnAt: params.at })
+      .set({ withdrawnAt: params.at, transitToBranchId: null })
       .where(
         and(
           eq(copies.id, params.id),
@@ -425,7 +500,7 @@ export async function withdrawCopy(
     await tx
       .update(holds)
       .set({ status: 'waiting', copyId: null, readyAt: null, readyUntil: null })
-      .where(and(eq(holds.copyId, params.id), eq(holds.status, 'ready')));
+      .where(and(eq(holds.copyId, params.id), sql`${holds.status} in ('in_transit', 'ready')`));
     await settle(tx, found.bookId, params.holdDays, params.at);
     const [copy] = await tx.select(copyColumns).from(copies).where(eq(copies.id, params.id));
     return copy as Copy;

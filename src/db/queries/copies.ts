@@ -8,7 +8,7 @@ import { UnprocessableEntity } from '../../domain/errors.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import { copyListingSpec } from '../../domain/listings.js';
 import type { Database, Db } from '../client.js';
-import { copies } from '../schema/index.js';
+import { copies, holds } from '../schema/index.js';
 import { copyColumns } from './circulation-columns.js';
 import { type ListingScope, listingTable, readAll, readPage } from './listing.js';
 import { anyOf } from './sql.js';
@@ -58,15 +58,29 @@ export function placeOf(place: CopyPlace) {
   };
 }
 
-/** Moves a copy to another home branch or item type; `undefined` when there is no such copy. */
+/**
+ * Gives a copy another home branch or item type; `undefined` when there is no such copy. A copy at its home,
+ * not in transit and not given to a hold, is moved with it (where it is follows where it belongs); any other
+ * stays where it is, and goes to its new home when it next comes back to the shelf.
+ */
 export async function updateCopyPlace(db: Db, params: { id: number } & CopyPlace): Promise<Copy | undefined> {
   const [changed] = await db
     .update(copies)
-    .set(placeOf(params))
+    .set({
+      ...placeOf(params),
+      ...(params.branchId !== undefined && { locationBranchId: followsHome(params.branchId) }),
+    })
     .where(eq(copies.id, params.id))
     .returning({ id: copies.id })
     .catch(rejectedPlace);
   return changed && findCopy(db, { id: params.id });
+}
+
+/** The copy's place after its home moves to `branchId` (the row read as it was before the update). */
+function followsHome(branchId: number): SQL {
+  return sql`case when ${copies.locationBranchId} = ${copies.branchId} and ${copies.transitToBranchId} is null
+    and not exists (select 1 from ${holds} as "given" where "given"."copy_id" = ${copies}."id" and "given"."status" in ('in_transit', 'ready'))
+    then ${branchId}::integer else ${copies.locationBranchId} end`;
 }
 
 /** A branch or item type named that does not exist, by its field. */
@@ -75,5 +89,6 @@ const unknown = (field: string, list: string) => () =>
 
 export const rejectedPlace = rejectedWrite('copy', {
   copies_branch_id_branches_id_fk: unknown('branch_id', 'branch'),
+  copies_location_branch_id_branches_id_fk: unknown('branch_id', 'branch'),
   copies_item_type_id_item_types_id_fk: unknown('item_type_id', 'item type'),
 });

@@ -9,11 +9,13 @@ import { holdColumns, holdPositionOrder, holdStatus } from './circulation-column
 import { type ListingScope, listingTable, readAll, readPage } from './listing.js';
 import { anyOf } from './sql.js';
 
-/** `open` is waiting or ready: a book's queue as it stands at `at`. */
+/** `open` is waiting, in transit or ready: a book's queue as it stands at `at`. */
 const byStatus =
   (at: Date) =>
   (status: string): SQL =>
-    status === 'open' ? sql`(${holdStatus(at)}) in ('waiting', 'ready')` : sql`(${holdStatus(at)}) = ${status}`;
+    status === 'open'
+      ? sql`(${holdStatus(at)}) in ('waiting', 'in_transit', 'ready')`
+      : sql`(${holdStatus(at)}) = ${status}`;
 
 /** The listing of holds as they stand at `at` (business time: a ready hold past its time reads expired). */
 export const holdListing = (at: Date) =>

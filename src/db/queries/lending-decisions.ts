@@ -3,7 +3,7 @@
  * the candidate rules for it, decided by the domain (`domain/lending-rules.ts`). The lending transaction
  * decides again under the borrower's lock; these answer the controls and the requests' first checks.
  */
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { type BranchCalendar, dueDateFor } from '../../domain/calendar.js';
 import { UnprocessableEntity } from '../../domain/errors.js';
 import {
@@ -38,10 +38,17 @@ export interface CopyFacts {
   id: number;
   item_type_id: number;
   branch_id: number;
+  /** Where it is now: a member borrows it there. */
+  location_branch_id: number;
 }
 
 /** The columns of a copy as the lending rules see it: what the decision's reads and the borrow select. */
-export const copyFacts = { id: copies.id, item_type_id: copies.itemTypeId, branch_id: copies.branchId };
+export const copyFacts = {
+  id: copies.id,
+  item_type_id: copies.itemTypeId,
+  branch_id: copies.branchId,
+  location_branch_id: copies.locationBranchId,
+};
 
 /**
  * The copy a borrow would lend the borrower: the one set aside for their ready hold, else the first on the
@@ -50,16 +57,23 @@ export const copyFacts = { id: copies.id, item_type_id: copies.itemTypeId, branc
 export async function findCopyToLend(db: Db, params: { bookId: number; borrowerId: number; at: Date }) {
   const setAside = sql`(select "mine"."copy_id" from ${holds} as "mine" where "mine"."book_id" = ${params.bookId}
     and "mine"."borrower_id" = ${params.borrowerId} and "mine"."status" = 'ready' and "mine"."ready_until" > ${businessTime(params.at)})`;
-  const firstOnShelf = sql`(select "shelf"."id" from ${copies} as "shelf" where "shelf"."book_id" = ${params.bookId}
-    and "shelf"."withdrawn_at" is null
-    and not exists (select 1 from ${loans} as "lent" where "lent"."copy_id" = "shelf"."id" and "lent"."returned_at" is null)
-    and not exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = "shelf"."id" and "set_aside"."status" = 'ready')
-    order by "shelf"."id" limit 1)`;
   const [copy] = await db
     .select(copyFacts)
     .from(copies)
-    .where(eq(copies.id, sql`coalesce(${setAside}, ${firstOnShelf})`));
+    .where(eq(copies.id, sql`coalesce(${setAside}, ${firstOnShelf(params.bookId)})`));
   return copy;
+}
+
+/**
+ * The id of the first copy of the book on the shelf (by id): what a borrow lends a borrower without a copy
+ * set aside for them. `bookId` a value, or the outer statement's column (a book read: `books.ts`).
+ */
+export function firstOnShelf(bookId: number | SQL): SQL {
+  return sql`(select "shelf"."id" from ${copies} as "shelf" where "shelf"."book_id" = ${bookId}
+    and "shelf"."withdrawn_at" is null and "shelf"."transit_to_branch_id" is null
+    and not exists (select 1 from ${loans} as "lent" where "lent"."copy_id" = "shelf"."id" and "lent"."returned_at" is null)
+    and not exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = "shelf"."id" and "set_aside"."status" in ('in_transit', 'ready'))
+    order by "shelf"."id" limit 1)`;
 }
 
 /** A user as the lending rules see them: their category and home branch. */
@@ -109,7 +123,8 @@ export function borrowFacts(borrower: Borrower, copy: CopyFacts, branchId?: numb
   return {
     patron_category_id: borrower.patronCategoryId,
     item_type_id: copy.item_type_id,
-    loan_branch_id: branchId ?? copy.branch_id,
+    // A member's own borrow happens where the copy is: its home, unless it floated elsewhere.
+    loan_branch_id: branchId ?? copy.location_branch_id,
     home_branch_id: copy.branch_id,
   };
 }

@@ -51,7 +51,7 @@ export async function findCallerByTokenHash(db: Db, params: { hash: string }): P
         patronCategoryId: users.patronCategoryId,
         homeBranchId: users.homeBranchId,
         activeLoans: sql<number>`(select count(*)::int from ${loans} as "held" where "held"."borrower_id" = ${users}."id" and "held"."returned_at" is null)`,
-        openHolds: sql<number>`(select count(*)::int from ${holds} as "open" where "open"."borrower_id" = ${users}."id" and "open"."status" in ('waiting', 'ready'))`,
+        openHolds: sql<number>`(select count(*)::int from ${holds} as "open" where "open"."borrower_id" = ${users}."id" and "open"."status" in ('waiting', 'in_transit', 'ready'))`,
         loansByKind: sql<
           LoansOfKind[] | string
         >`(select coalesce(json_agg(json_build_object('item_type_id', "kind"."item_type_id", 'branch_id', "kind"."branch_id", 'count', "kind"."count")), '[]')

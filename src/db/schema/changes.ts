@@ -27,7 +27,7 @@ export const changes = pgTable(
   (t) => [
     check(
       'changes_type_known',
-      sql`${t.type} in ('book.created', 'book.updated', 'book.deleted', 'author.created', 'author.updated', 'author.deleted', 'loan.started', 'loan.ended', 'loan.renewed', 'copy.added', 'copy.withdrawn', 'hold.placed', 'hold.ready', 'hold.ended', 'branch.closed', 'branch.reopened')`,
+      sql`${t.type} in ('book.created', 'book.updated', 'book.deleted', 'author.created', 'author.updated', 'author.deleted', 'loan.started', 'loan.ended', 'loan.renewed', 'copy.added', 'copy.withdrawn', 'copy.sent', 'copy.received', 'hold.placed', 'hold.in_transit', 'hold.ready', 'hold.ended', 'branch.closed', 'branch.reopened')`,
     ),
     // A member's feed reads the catalogue's events and their own loans' in id order.
     index('changes_borrower_id_id_idx').on(t.borrowerId, t.id),

@@ -22,6 +22,16 @@ export const copies = pgTable(
       .notNull()
       .default(sql`default_branch()`)
       .references(() => branches.id, { onDelete: 'restrict' }),
+    /**
+     * Where the copy is now: its home branch until it is returned elsewhere; the branch it was sent from
+     * while in transit. Named with `branch_id` when a copy is added (both default to the default branch).
+     */
+    locationBranchId: integer('location_branch_id')
+      .notNull()
+      .default(sql`default_branch()`)
+      .references(() => branches.id, { onDelete: 'restrict' }),
+    /** Where it is on its way to, while in transit (to a hold's pickup branch, or home); null otherwise. */
+    transitToBranchId: integer('transit_to_branch_id').references(() => branches.id, { onDelete: 'restrict' }),
     /** What kind of item it is, for the lending rules; the default item type unless named. */
     itemTypeId: integer('item_type_id')
       .notNull()
@@ -37,6 +47,15 @@ export const copies = pgTable(
     // The lists' RESTRICT checks: deleting a branch or item type finds its copies without reading them all.
     index('copies_branch_id_idx').on(t.branchId),
     index('copies_item_type_id_idx').on(t.itemTypeId),
+    index('copies_location_branch_id_idx').on(t.locationBranchId),
+    // The copies in transit to a branch: what its desk expects to receive.
+    index('copies_transit_to_branch_id_idx').on(t.transitToBranchId).where(sql`${t.transitToBranchId} is not null`),
+    // In transit means on the way somewhere else; a withdrawn copy goes nowhere.
+    check(
+      'copies_transit_elsewhere',
+      sql`${t.transitToBranchId} is null or ${t.transitToBranchId} <> ${t.locationBranchId}`,
+    ),
+    check('copies_withdrawn_not_in_transit', sql`${t.withdrawnAt} is null or ${t.transitToBranchId} is null`),
     check('copies_barcode_not_blank', sql`${t.barcode} is null or btrim(${t.barcode}) <> ''`),
     check(
       'copies_barcode_length',

@@ -296,11 +296,12 @@ export function bookRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): v
         await settleExpiredHolds(db, { bookId: id, holdDays: ctx.policy.rules.holdDays, at });
         const book = await bookAsSeenBy(db, id, ctx, at, { decide: true, timeZone });
         holdBook.authorize(ctx, book);
-        holdBook.validate(await readOptionalJson(c));
+        const input = holdBook.validate(await readOptionalJson(c));
         const { rules } = ctx.policy;
         const hold = await placeHold(db, {
           bookId: book.id,
           borrowerId: (ctx.caller as SignedIn).id,
+          pickupBranchId: input.pickup_branch_id,
           maxHolds: rules.maxHolds,
           holdDays: rules.holdDays,
           at,

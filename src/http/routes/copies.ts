@@ -1,16 +1,16 @@
 /**
- * @module A copy: reading it, withdrawing it (PATCH), and moving it to another branch or item type (PUT). A
- * book's copies are listed and added under the book.
+ * @module A copy: reading it, withdrawing it (PATCH), moving it to another branch or item type (PUT), and
+ * receiving it in transit (POST to its receipts). A book's copies are listed and added under the book.
  */
 import type { Context, Hono } from 'hono';
-import { changeCopy, withdrawCopy } from '../../affordances/copies.js';
-import { withdrawCopy as markWithdrawn } from '../../db/queries/circulation.js';
+import { changeCopy, receiveCopy, withdrawCopy } from '../../affordances/copies.js';
+import { receiveCopy as markReceived, withdrawCopy as markWithdrawn } from '../../db/queries/circulation.js';
 import { findCopy, updateCopyPlace } from '../../db/queries/copies.js';
 import type { Copy } from '../../domain/copy.js';
 import { Conflict } from '../../domain/errors.js';
 import { paths } from '../../hypermedia/uris.js';
 import { renderCopy } from '../../renderers/copy.js';
-import { readJson } from '../body.js';
+import { readJson, readOptionalJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { idParam } from '../params.js';
 import { send } from '../respond.js';
@@ -54,6 +54,39 @@ export function copyRoutes(app: Hono<AppEnv>): void {
           throw new Conflict(`copy ${copy.id} could not be withdrawn; read it again`);
         }
         return send(c, renderCopy(withdrawn, ctx), { invalidates: [ctx.uris.book(withdrawn.book_id)] });
+      },
+    },
+  );
+
+  route(
+    app,
+    paths.copyReceipts,
+    { POST: receiveCopy },
+    {
+      /** A receipt answers the copy received, at its own URI. */
+      async POST(c) {
+        const copy = await copyIn(c);
+        const ctx = c.get('ctx');
+        receiveCopy.authorize(ctx, copy);
+        receiveCopy.validate(await readOptionalJson(c));
+        const { db } = c.get('database');
+        const received = await markReceived(db, {
+          id: copy.id,
+          holdDays: ctx.policy.rules.holdDays,
+          at: c.get('clock').now(),
+        });
+        if (!received) {
+          // Received (or withdrawn) meanwhile: the fresh state says why not.
+          const fresh = await findCopy(db, { id: copy.id });
+          if (!fresh) throw notFound('copy', copy.id);
+          receiveCopy.authorize(ctx, fresh);
+          throw new Conflict(`copy ${copy.id} could not be received; read it again`);
+        }
+        const uri = ctx.uris.copy(copy.id);
+        return send(c, renderCopy(received, ctx), {
+          headers: { 'Content-Location': uri },
+          invalidates: [uri, ctx.uris.book(received.book_id), ctx.uris.bookHolds(received.book_id)],
+        });
       },
     },
   );

@@ -58,7 +58,7 @@ export function loanRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): v
         const decision = loan.returned_at === null ? await decideRenewal(db, loan) : undefined;
         return send(c, renderLoan({ ...loan, decision }, ctx));
       },
-      /** Returning is the one change a loan takes: `{"status":"returned"}`. */
+      /** Returning is the one change a loan takes: `{"status":"returned"}`, at `branch_id` if named. */
       async PATCH(c) {
         const id = idParam(c, 'id', 'loan');
         const ctx = c.get('ctx');
@@ -66,9 +66,14 @@ export function loanRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): v
         const loan = await findLoan(db, { id });
         if (!loan) throw loanNotFound(id);
         returnLoan.authorize(ctx, loan);
-        returnLoan.validate(await readJson(c));
+        const input = returnLoan.validate(await readJson(c));
         // Conditional on the loan still being active: a concurrent return makes this one a 409.
-        const returned = await returnCopy(db, { id, holdDays: ctx.policy.rules.holdDays, at: c.get('clock').now() });
+        const returned = await returnCopy(db, {
+          id,
+          branchId: input.branch_id,
+          holdDays: ctx.policy.rules.holdDays,
+          at: c.get('clock').now(),
+        });
         if (!returned) throw loanAlreadyReturned(id);
         return send(c, renderLoan(returned, ctx), {
           invalidates: loanInvalidates(ctx.uris, returned, returned.book_author_id),
