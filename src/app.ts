@@ -6,6 +6,7 @@ import { type Context, Hono, type NotFoundHandler } from 'hono';
 import { type Config, defaultConfig } from './config.js';
 import { CallerCache } from './db/callers.js';
 import type { Database } from './db/client.js';
+import { LendingRulesCache } from './db/lending-rules.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { type CatalogueError, NotFound } from './domain/errors.js';
 import { EXACT_COUNT_LIMIT } from './domain/limits.js';
@@ -122,7 +123,17 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   };
   const onError = (error: Error, c: Context<AppEnv>) => respondWithError(toCatalogueError(error, c, log), c);
 
-  const services = { database: options.database, uris, deprecations, rateLimiter, listingCountLimit, formats, clock };
+  const lendingRules = new LendingRulesCache(options.database);
+  const services = {
+    database: options.database,
+    uris,
+    deprecations,
+    rateLimiter,
+    listingCountLimit,
+    formats,
+    clock,
+    lendingRules,
+  };
   const policy = createPolicy(settings.access, clock, settings.currency);
   const authentication = { uris, policy, callers: new CallerCache(options.database) };
   const uploadMaxBytes = settings.importMaxBytes;

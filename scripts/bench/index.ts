@@ -103,6 +103,61 @@ async function lostLoansScenario(options: BenchOptions): Promise<LostLoansFigure
   return figures;
 }
 
+/** Books of the `book-reads` scenario's catalogue: enough for the plans of a large one, generated in a minute. */
+const BOOK_READS_BOOKS = 100_000;
+
+/**
+ * One book read anonymously, with a librarian's token and with a member's, against the baseline in
+ * interleaved rounds, on a catalogue generated for them: the ratios of the full run's first three rows.
+ */
+async function bookReadsScenario(options: BenchOptions, logDir: string): Promise<ThroughputResult[]> {
+  const missing = wrkMissing();
+  if (missing) throw new OptionsError(missing);
+  log(`generating ${BOOK_READS_BOOKS.toLocaleString('en')} books in bench_book_reads`);
+  const catalogue = await postgresCatalogue(options.databaseUrl, BOOK_READS_BOOKS, options.keep, 'bench_book_reads');
+  const servers: Server[] = [];
+  try {
+    const server = await startServer({
+      name: 'catalogue',
+      args: catalogueEntry('server'),
+      env: { ...catalogueEnv, ...catalogue.env },
+      readyPath: '/health',
+      logDir,
+      timeoutMs: 300_000,
+    });
+    servers.push(server);
+    const rootFile = join(logDir, 'root.json');
+    writeFileSync(rootFile, await (await fetch(`${server.url}/`, { headers: { accept: 'application/json' } })).text());
+    const baseline = await startRestartable({
+      name: 'baseline',
+      args: ['--import', 'tsx', join(repoRoot, 'scripts/bench/baseline-server.ts')],
+      env: { ...catalogue.env, BASELINE_ROOT_FILE: rootFile },
+      readyPath: '/',
+      logDir,
+    });
+    servers.push(baseline);
+    log(`requests per second at ${BOOK_READS_BOOKS.toLocaleString('en')} books`);
+    const results = await measureThroughput(
+      { baseline, catalogue: server },
+      {
+        seconds: options.duration,
+        connections: options.connections,
+        threads: options.threads,
+        rounds: options.rounds,
+        ids: [catalogue.firstBookId, catalogue.lastBookId],
+        tokens: { librarian: benchToken, member: await memberToken(catalogue) },
+        only: ['book-json', 'book-bearer', 'book-member'],
+      },
+      log,
+    );
+    for (const result of results) log(`${result.key.padEnd(12)} ×${result.ratio} (target ≥ ${result.target})`);
+    return results;
+  } finally {
+    while (servers.length) await servers.pop()?.stop();
+    await catalogue.drop();
+  }
+}
+
 /** One scenario alone: its figures printed, no report written (a page holds the figures of one whole run). */
 async function runAlone(options: BenchOptions): Promise<void> {
   build();
@@ -113,7 +168,9 @@ async function runAlone(options: BenchOptions): Promise<void> {
         ? await lendingRulesScenario(options, scratch)
         : options.only === 'lost-loans'
           ? await lostLoansScenario(options)
-          : await changeFeedScenario(options, scratch);
+          : options.only === 'book-reads'
+            ? await bookReadsScenario(options, scratch)
+            : await changeFeedScenario(options, scratch);
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   } finally {
     if (!options.keep) rmSync(scratch, { recursive: true, force: true });

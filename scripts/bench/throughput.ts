@@ -46,6 +46,8 @@ export interface LoadSettings {
   ids: [number, number];
   /** Bearer tokens of a librarian (every control of a book offered) and of a member (borrowing only). */
   tokens: { librarian: string; member: string };
+  /** Only the scenarios with these keys (`--only book-reads`); all when absent. */
+  only?: readonly string[];
 }
 
 const json = { Accept: 'application/json' };
@@ -126,6 +128,7 @@ export async function measureThroughput(
 
   const results: ThroughputResult[] = [];
   for (const { scenario: s, contenders } of plan) {
+    if (settings.only && !settings.only.includes(s.key)) continue;
     log(`  ${s.key}: ${contenders.map((c) => c.name).join(' / ')}, ${settings.rounds} rounds × ${settings.seconds} s`);
     try {
       const measured = await interleave(contenders, settings.rounds, (name: string, run: WrkRun) =>

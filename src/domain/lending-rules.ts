@@ -240,6 +240,24 @@ export function maxLoansScope(decision: LendingDecision): LoanCountScope {
   return { item_type_id: rule.item_type_id, branch_id: rule.branch_id };
 }
 
+/** A borrower's active loans of one kind: copies of one item type, lent at one branch. */
+export interface LoansOfKind {
+  item_type_id: number;
+  branch_id: number;
+  count: number;
+}
+
+/** How many of the borrower's active loans (by kind) count in the scope: as the database counts them. */
+export function countLoansInScope(loans: readonly LoansOfKind[], scope: LoanCountScope): number {
+  let count = 0;
+  for (const kind of loans) {
+    if (scope.item_type_id !== null && kind.item_type_id !== scope.item_type_id) continue;
+    if (scope.branch_id !== null && kind.branch_id !== scope.branch_id) continue;
+    count += kind.count;
+  }
+  return count;
+}
+
 /** Why the decision refuses a loan: the copy is not lent, or the borrower has as many out as the rule allows. */
 export function lendingRefusalReason(decision: LendingDecision, loansInScope: number): string | undefined {
   const { terms, sources } = decision;

@@ -21,6 +21,7 @@ import type { LendingListKind } from './lending-lists.js';
 import {
   holdRefusalReason,
   type LendingDecision,
+  type LoansOfKind,
   lendingRefusalReason,
   renewalRefusalReason,
 } from './lending-rules.js';
@@ -85,6 +86,11 @@ export type Caller =
       readonly openHolds: number;
       /** What they owe, in minor units of the library's currency; over the fine limit they cannot borrow. */
       readonly balance: number;
+      /**
+       * Their active loans by item type and branch, when read with the caller: a book read's borrow control
+       * counts them in the capping rule's scope without asking the database (the borrow itself does ask).
+       */
+      readonly loansByKind?: readonly LoansOfKind[];
       /** How the caller proved who they are: a bearer token, or a browser session cookie holding one. */
       readonly via?: 'bearer' | 'session';
     };

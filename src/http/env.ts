@@ -2,6 +2,7 @@
 
 import type { RenderContext } from '../affordances/context.js';
 import type { Database } from '../db/client.js';
+import type { LendingRulesCache } from '../db/lending-rules.js';
 import type { Clock } from '../domain/clock.js';
 import type { Format } from '../formats/format.js';
 import type { Uris } from '../hypermedia/uris.js';
@@ -27,5 +28,7 @@ export interface AppEnv {
     listingCountLimit: number;
     /** Business time: what circulation steps and reads take as now (`AppOptions.clock`). */
     clock: Clock;
+    /** The lending rules remembered, for a book read's controls. */
+    lendingRules: LendingRulesCache;
   };
 }

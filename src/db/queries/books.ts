@@ -16,9 +16,10 @@ import { constraintViolation, FOREIGN_KEY_VIOLATION } from '../errors.js';
 import { pgliteStatement } from '../pglite-statement.js';
 import { prepared } from '../prepared.js';
 import { rowLoader } from '../row-loader.js';
-import { authors, books, holds, loans } from '../schema/index.js';
+import { authors, books, copies, holds, loans } from '../schema/index.js';
 import { authorBookCount, authorsBookCount, collectionCount, yearsBookCount } from './counts.js';
 import { countFacets, type FacetColumns } from './facets.js';
+import { type CopyFacts, firstOnShelf } from './lending-decisions.js';
 import { type ListingScope, listingTable, readAll, readPage } from './listing.js';
 import { isoTimestamp } from './sql.js';
 import { atVersions, rejectedWrite } from './writes.js';
@@ -96,7 +97,29 @@ interface RawCirculation {
 const callerBookColumns = { ...bookDocumentColumns, circulation: callerCirculation.as('circulation') };
 
 /** A book as one signed-in caller reads it: with what they have to do with it. */
-export type CallerBookRecord = BookRecord & { copies_ready: number; mine: CallerCirculation };
+export type CallerBookRecord = BookRecord & {
+  copies_ready: number;
+  mine: CallerCirculation;
+  /** When asked for: the first copy on the shelf, which a borrow would lend a caller without a hold of it. */
+  shelf_copy?: ShelfCopy | null;
+};
+
+/** A copy as the lending rules see it (`CopyFacts`). */
+export type ShelfCopy = CopyFacts;
+
+/**
+ * The first copy of the book on the shelf (`firstOnShelf`), as `[id, item_type_id, branch_id,
+ * location_branch_id]`: what a signed-in read's borrow control is decided on, in the book's own statement
+ * rather than one more.
+ */
+const shelfCopy = sql<
+  [number, number, number, number] | string | null
+>`(select json_build_array("first"."id", "first"."item_type_id", "first"."branch_id", "first"."location_branch_id")
+  from ${copies} as "first" where "first"."id" = ${firstOnShelf(sql`${books}."id"`)})`;
+
+const bookWithShelfCopyColumns = { ...bookDocumentColumns, shelf_copy: shelfCopy.as('shelf_copy') };
+
+type RawShelfBook = BookRecord & { shelf_copy: [number, number, number, number] | string | null };
 
 export const bookListing = listingTable(bookListingSpec, {
   from: books,
@@ -182,6 +205,41 @@ export function findBooksQuery(db: Db) {
 
 /** One loader per database (a transaction is a database of its own), so that its reads gather. */
 const bookLoaders = new WeakMap<Db, DataLoader<number, BookRecord | undefined>>();
+const shelfBookLoaders = new WeakMap<Db, DataLoader<number, RawShelfBook | undefined>>();
+
+/** `findBook` with the first copy on the shelf (`shelfCopy`), gathered the same way. */
+async function findBookWithShelfCopy(
+  db: Db,
+  params: { id: number },
+): Promise<(BookRecord & { shelf_copy: ShelfCopy | null }) | undefined> {
+  let loader = shelfBookLoaders.get(db);
+  if (!loader) {
+    const query = (db: Db) =>
+      db
+        .select(bookWithShelfCopyColumns)
+        .from(books)
+        .where(sql`${books.id} = any(${sql.placeholder('ids')}::integer[])`);
+    const onPglite = pgliteStatement<RawShelfBook>(db, 'find_books_with_shelf_copy', {
+      build: query,
+      columns: Object.keys(bookWithShelfCopyColumns),
+      argumentTypes: ['integer[]'],
+    });
+    const statement = onPglite ? undefined : query(db).prepare('find_books_with_shelf_copy');
+    const readMany = onPglite
+      ? (ids: number[]) => onPglite([ids])
+      : (ids: number[]) => statement?.execute({ ids }) as Promise<RawShelfBook[]>;
+    loader = rowLoader(readMany, (book: RawShelfBook) => book.id);
+    shelfBookLoaders.set(db, loader);
+  }
+  const row = await loader.load(params.id);
+  if (!row) return undefined;
+  // postgres.js and PGlite parse `json`; a driver that does not hands over its text.
+  const raw = typeof row.shelf_copy === 'string' ? JSON.parse(row.shelf_copy) : row.shelf_copy;
+  const copy: ShelfCopy | null = raw
+    ? { id: raw[0], item_type_id: raw[1], branch_id: raw[2], location_branch_id: raw[3] }
+    : null;
+  return Object.assign(row, { shelf_copy: copy });
+}
 
 /**
  * A book, read together with the other books read in the same turn of the event loop (`row-loader.ts`):
@@ -225,16 +283,18 @@ const nothingOfTheCallers: CallerCirculation = Object.freeze({ on_loan: false, h
  */
 export async function findBookForCaller(
   db: Db,
-  params: { id: number; callerId: number; at: Date },
+  params: { id: number; callerId: number; at: Date; shelfCopy?: boolean },
 ): Promise<CallerBookRecord | undefined> {
-  const book = await findBook(db, { id: params.id });
+  const book = params.shelfCopy ? await findBookWithShelfCopy(db, params) : await findBook(db, { id: params.id });
   if (!book) return undefined;
   if (!inCirculation(book)) return Object.assign(book, { copies_ready: 0, mine: nothingOfTheCallers });
   const statement = prepared(db, 'find_book_for_caller', (db) =>
     findBookForCallerQuery(db).prepare('find_book_for_caller'),
   );
   const [row] = await statement.execute({ id: params.id, caller: params.callerId, at: params.at.toISOString() });
-  return row && withCallerCirculation(row as RawCallerBook);
+  if (!row) return undefined;
+  const read = withCallerCirculation(row as RawCallerBook);
+  return 'shelf_copy' in book ? Object.assign(read, { shelf_copy: book.shelf_copy }) : read;
 }
 
 type RawCallerBook = BookRecord & { circulation: RawCirculation | string };

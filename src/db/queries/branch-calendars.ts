@@ -76,3 +76,22 @@ export async function lockLendingBranches(
     .orderBy(branches.id)
     .for('key share');
 }
+
+/** A branch's calendar as stored: its open weekdays and every date it is closed. */
+export interface StoredBranchCalendar {
+  id: number;
+  openWeekdays: number[];
+  closedDates: string[];
+}
+
+/** Every branch's calendar with all its closed dates: what a book read's due date is counted on (`LendingRulesCache`). */
+export async function listBranchCalendars(db: Db): Promise<StoredBranchCalendar[]> {
+  return db
+    .select({
+      id: branches.id,
+      openWeekdays: branches.openWeekdays,
+      closedDates: sql<string[]>`array(select to_char("closed"."date", 'YYYY-MM-DD') from ${branchClosures} as "closed"
+        where "closed"."branch_id" = ${branches.id} order by "closed"."date")`,
+    })
+    .from(branches);
+}

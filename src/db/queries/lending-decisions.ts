@@ -3,15 +3,25 @@
  * the candidate rules for it, decided by the domain (`domain/lending-rules.ts`). The lending transaction
  * decides again under the borrower's lock; these answer the controls and the requests' first checks.
  */
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { type BranchCalendar, dueDateFor } from '../../domain/calendar.js';
 import { UnprocessableEntity } from '../../domain/errors.js';
-import { decideLending, type LendingDecision, type LendingFacts, type Period } from '../../domain/lending-rules.js';
+import {
+  countLoansInScope,
+  decideLending,
+  type LendingDecision,
+  type LendingFacts,
+  type LoanRule,
+  type LoansOfKind,
+  maxLoansScope,
+  type Period,
+} from '../../domain/lending-rules.js';
 import type { LoanRecord } from '../../domain/loan.js';
 import { renewalFacts } from '../../domain/loan.js';
 import { localDateOf } from '../../domain/local-dates.js';
 import type { BorrowDecision } from '../../domain/policy.js';
 import type { Db } from '../client.js';
+import { prepared } from '../prepared.js';
 import { copies, holds, loans, users } from '../schema/index.js';
 import { findBranchCalendar } from './branch-calendars.js';
 import { findCandidateRules } from './lending-rules.js';
@@ -47,16 +57,23 @@ export const copyFacts = {
 export async function findCopyToLend(db: Db, params: { bookId: number; borrowerId: number; at: Date }) {
   const setAside = sql`(select "mine"."copy_id" from ${holds} as "mine" where "mine"."book_id" = ${params.bookId}
     and "mine"."borrower_id" = ${params.borrowerId} and "mine"."status" = 'ready' and "mine"."ready_until" > ${businessTime(params.at)})`;
-  const firstOnShelf = sql`(select "shelf"."id" from ${copies} as "shelf" where "shelf"."book_id" = ${params.bookId}
+  const [copy] = await db
+    .select(copyFacts)
+    .from(copies)
+    .where(eq(copies.id, sql`coalesce(${setAside}, ${firstOnShelf(params.bookId)})`));
+  return copy;
+}
+
+/**
+ * The id of the first copy of the book on the shelf (by id): what a borrow lends a borrower without a copy
+ * set aside for them. `bookId` a value, or the outer statement's column (a book read: `books.ts`).
+ */
+export function firstOnShelf(bookId: number | SQL): SQL {
+  return sql`(select "shelf"."id" from ${copies} as "shelf" where "shelf"."book_id" = ${bookId}
     and "shelf"."withdrawn_at" is null and "shelf"."transit_to_branch_id" is null
     and not exists (select 1 from ${loans} as "lent" where "lent"."copy_id" = "shelf"."id" and "lent"."returned_at" is null)
     and not exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = "shelf"."id" and "set_aside"."status" in ('in_transit', 'ready'))
     order by "shelf"."id" limit 1)`;
-  const [copy] = await db
-    .select(copyFacts)
-    .from(copies)
-    .where(eq(copies.id, sql`coalesce(${setAside}, ${firstOnShelf})`));
-  return copy;
 }
 
 /** A user as the lending rules see them: their category and home branch. */
@@ -69,7 +86,24 @@ export async function findBorrower(db: Db, params: { id: number }) {
 }
 
 /** A copy of the book (the one named, else the first not withdrawn), to explain a loan of it. */
-export async function findCopyOfBook(db: Db, params: { bookId: number; copyId?: number | undefined }) {
+export async function findCopyOfBook(
+  db: Db,
+  params: { bookId: number; copyId?: number | undefined },
+): Promise<CopyFacts | undefined> {
+  if (params.copyId === undefined) {
+    // Prepared: a book read asks it for the hold control of every book with no copy on the shelf.
+    const statement = prepared(db, 'find_first_copy', (db) =>
+      db
+        .select(copyFacts)
+        .from(copies)
+        .where(and(eq(copies.bookId, sql.placeholder('book')), isNull(copies.withdrawnAt)))
+        .orderBy(asc(copies.id))
+        .limit(1)
+        .prepare('find_first_copy'),
+    );
+    const [first] = await statement.execute({ book: params.bookId });
+    return first;
+  }
   const [copy] = await db
     .select(copyFacts)
     .from(copies)
@@ -140,6 +174,34 @@ export function withLoansCounted(
   };
 }
 
+/** A borrower whose active loans were read with them (a signed-in caller: `SignedIn.loansByKind`). */
+export interface BorrowerWithLoans extends Borrower {
+  homeBranchId: number;
+  loansByKind: readonly LoansOfKind[];
+}
+
+/**
+ * The rules' decision on lending `copy` to the borrower at `at`, from the rules, loans and calendar of the
+ * lending branch given rather than the database's: what a book read's borrow control shows. The borrow
+ * itself decides again in its transaction.
+ */
+export function decideBorrowFrom(
+  rules: readonly LoanRule[],
+  borrower: BorrowerWithLoans,
+  copy: CopyFacts,
+  params: { branchId?: number | undefined; at: Date; calendarOf: (branchId: number) => BranchCalendar | undefined },
+): BorrowDecision | undefined {
+  const facts = borrowFacts(borrower, copy, params.branchId);
+  const calendar = params.calendarOf(facts.loan_branch_id as number);
+  if (!calendar) return undefined;
+  const decision = decideLending(rules, facts);
+  return {
+    decision,
+    loansInScope: countLoansInScope(borrower.loansByKind, maxLoansScope(decision)),
+    due_at: dueAtBranch(params.at, decision.terms.loan_period, calendar).toISOString(),
+  };
+}
+
 /** The rules' decision on lending `copy` to the borrower at `at` (business time), at `branchId` if named. */
 export async function decideBorrow(
   db: Db,
@@ -164,14 +226,30 @@ export async function decideHold(
   hasCopies = true,
 ): Promise<LendingDecision> {
   const copy = hasCopies ? await findCopyOfBook(db, { bookId }) : undefined;
-  const facts: LendingFacts = {
+  const facts = holdFacts(borrower, copy);
+  const { rules } = await findCandidateRules(db, facts, undefined);
+  return decideLending(rules, facts);
+}
+
+/** `decideHold` from the rules given rather than the database's: what a book read's hold control shows. */
+export async function decideHoldFrom(
+  db: Db,
+  rules: readonly LoanRule[],
+  borrower: Borrower & { homeBranchId: number },
+  bookId: number,
+  hasCopies = true,
+): Promise<LendingDecision> {
+  const copy = hasCopies ? await findCopyOfBook(db, { bookId }) : undefined;
+  return decideLending(rules, holdFacts(borrower, copy));
+}
+
+function holdFacts(borrower: Borrower & { homeBranchId: number }, copy: CopyFacts | undefined): LendingFacts {
+  return {
     patron_category_id: borrower.patronCategoryId,
     item_type_id: copy?.item_type_id ?? null,
     loan_branch_id: borrower.homeBranchId,
     home_branch_id: copy?.branch_id ?? null,
   };
-  const { rules } = await findCandidateRules(db, facts, undefined);
-  return decideLending(rules, facts);
 }
 
 /** The rules' decision on renewing a loan now: its borrower's category now, its copy, where it was lent. */

@@ -104,6 +104,30 @@ export async function findCandidateRules(
   return { rules, loansInScope };
 }
 
+/**
+ * Every lending rule with the names of its scope, as `findCandidateRules` reads the candidates: what a book
+ * read decides its controls from (`LendingRulesCache`); the domain picks those that apply.
+ */
+export async function listLendingRules(db: Db): Promise<LoanRule[]> {
+  const statement = prepared(db, 'list_lending_rules', (db) =>
+    db
+      .select({
+        ...ruleColumns,
+        category_name: patronCategories.name,
+        item_type_name: itemTypes.name,
+        branch_name: branches.name,
+        loans_in_scope: sql<null>`null`.as('loans_in_scope'),
+      })
+      .from(loanRules)
+      .leftJoin(patronCategories, eq(patronCategories.id, loanRules.patronCategoryId))
+      .leftJoin(itemTypes, eq(itemTypes.id, loanRules.itemTypeId))
+      .leftJoin(branches, eq(branches.id, loanRules.branchId))
+      .orderBy(loanRules.id)
+      .prepare('list_lending_rules'),
+  );
+  return ((await statement.execute()) as RuleRow[]).map(ruleOf);
+}
+
 function ruleOf(row: RuleRow): LoanRule {
   const { no_limit, category_name, item_type_name, branch_name, loans_in_scope: _, ...rule } = row;
   const limit = (name: string, value: number | null): Limit | null => (no_limit.includes(name) ? 'none' : value);

@@ -1,13 +1,14 @@
 /** @module Reads and writes of users, and who a bearer token belongs to. */
 import { and, eq, sql } from 'drizzle-orm';
 import { Conflict, UnprocessableEntity } from '../../domain/errors.js';
+import type { LoansOfKind } from '../../domain/lending-rules.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import { userListingSpec } from '../../domain/listings.js';
 import type { SignedIn } from '../../domain/policy.js';
 import type { StoredUser, UserInput } from '../../domain/user.js';
 import type { Database, Db } from '../client.js';
 import { prepared } from '../prepared.js';
-import { accounts, holds, loans, patronCategories, tokens, users } from '../schema/index.js';
+import { accounts, copies, holds, loans, patronCategories, tokens, users } from '../schema/index.js';
 import { listingTable, readAll, readPage } from './listing.js';
 import { atVersions, rejectedWrite } from './writes.js';
 
@@ -55,6 +56,13 @@ export async function findCallerByTokenHash(db: Db, params: { hash: string }): P
         activeLoans: sql<number>`(select count(*)::int from ${loans} as "held" where "held"."borrower_id" = ${users}."id" and "held"."returned_at" is null)`,
         openHolds: sql<number>`(select count(*)::int from ${holds} as "open" where "open"."borrower_id" = ${users}."id" and "open"."status" in ('waiting', 'in_transit', 'ready'))`,
         balance: sql<number>`coalesce((select ${accounts.balance} from ${accounts} where ${accounts.userId} = ${users}."id"), 0)`,
+        loansByKind: sql<
+          LoansOfKind[] | string
+        >`(select coalesce(json_agg(json_build_object('item_type_id', "kind"."item_type_id", 'branch_id', "kind"."branch_id", 'count', "kind"."count")), '[]')
+          from (select "lent_copy"."item_type_id", "lent"."branch_id", count(*)::int as "count"
+            from ${loans} as "lent" join ${copies} as "lent_copy" on "lent_copy"."id" = "lent"."copy_id"
+            where "lent"."borrower_id" = ${users}."id" and "lent"."returned_at" is null
+            group by 1, 2) as "kind")`,
       })
       .from(tokens)
       .innerJoin(users, eq(users.id, tokens.userId))
@@ -62,15 +70,17 @@ export async function findCallerByTokenHash(db: Db, params: { hash: string }): P
       .prepare('find_caller_by_token_hash'),
   );
   const [user] = await statement.execute(params);
-  return (
-    user && {
-      kind: 'user',
-      ...user,
-      activeLoans: Number(user.activeLoans),
-      openHolds: Number(user.openHolds),
-      balance: Number(user.balance),
-    }
-  );
+  if (!user) return undefined;
+  // postgres.js and PGlite parse `json`; a driver that does not hands over its text.
+  const loansByKind = typeof user.loansByKind === 'string' ? JSON.parse(user.loansByKind) : user.loansByKind;
+  return {
+    kind: 'user',
+    ...user,
+    activeLoans: Number(user.activeLoans),
+    openHolds: Number(user.openHolds),
+    balance: Number(user.balance),
+    loansByKind,
+  };
 }
 
 /**

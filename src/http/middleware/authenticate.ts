@@ -68,8 +68,20 @@ function callerOf(c: Context<AppEnv>, callers: CallerCache): Caller | Promise<Ca
  * object shape (a spread of the cached caller plus `via` would not).
  */
 function signedIn(caller: KnownCaller, via: 'bearer' | 'session'): SignedIn {
-  const { id, name, role, patronCategoryId, homeBranchId, activeLoans, openHolds, balance } = caller;
-  return { kind: 'user', id, name, role, patronCategoryId, homeBranchId, activeLoans, openHolds, balance, via };
+  const { id, name, role, patronCategoryId, homeBranchId, activeLoans, openHolds, balance, loansByKind } = caller;
+  return {
+    kind: 'user',
+    id,
+    name,
+    role,
+    patronCategoryId,
+    homeBranchId,
+    activeLoans,
+    openHolds,
+    balance,
+    loansByKind,
+    via,
+  };
 }
 
 /** `f` of a value that may still be coming: at once when it is here, in a promise when it is not. */

@@ -21,7 +21,7 @@ import { secure } from './security-headers.js';
 /** What every route handler finds on the context, the same for every request. */
 export type Services = Pick<
   AppEnv['Variables'],
-  'database' | 'uris' | 'deprecations' | 'rateLimiter' | 'listingCountLimit' | 'formats' | 'clock'
+  'database' | 'uris' | 'deprecations' | 'rateLimiter' | 'listingCountLimit' | 'formats' | 'clock' | 'lendingRules'
 >;
 
 export interface FrameOptions {

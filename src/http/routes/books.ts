@@ -5,6 +5,7 @@ import type { RenderContext } from '../../affordances/context.js';
 import { addCopy } from '../../affordances/copies.js';
 import { holdBook } from '../../affordances/holds.js';
 import type { Db } from '../../db/client.js';
+import type { LendingRulesCache } from '../../db/lending-rules.js';
 import { findAuthorOfBook } from '../../db/queries/authors.js';
 import {
   type BookRecord,
@@ -21,8 +22,11 @@ import { borrowCopy, addCopy as insertCopy, placeHold, settleExpiredHolds } from
 import { listCopiesPage, streamCopies } from '../../db/queries/copies.js';
 import { listHoldsPage, streamHolds } from '../../db/queries/holds.js';
 import {
+  type CopyFacts,
   decideBorrow,
+  decideBorrowFrom,
   decideHold,
+  decideHoldFrom,
   findBorrower,
   findCopyOfBook,
   findCopyToLend,
@@ -92,7 +96,11 @@ export function bookRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): v
         return send(
           c,
           renderBook(
-            await bookAsSeenBy(c.get('database').db, id, ctx, c.get('clock').now(), { decide: true, timeZone }),
+            await bookAsSeenBy(c.get('database').db, id, ctx, c.get('clock').now(), {
+              decide: true,
+              timeZone,
+              rules: c.get('lendingRules'),
+            }),
             ctx,
           ),
         );
@@ -341,28 +349,51 @@ type BookAsSeen = BookRecord &
  * The book as this caller sees it: for a signed-in caller with their own loan and hold of it (which
  * decide borrow and hold), in the same statement; 404 if there is none. With `decide`, also the lending
  * rules' decision on the caller borrowing it (when a copy is theirs to borrow) or holding it (when none
- * is on the shelf): what the borrow and hold controls and requests read.
+ * is on the shelf): what the borrow and hold controls and requests read. With `rules` (a read's controls
+ * only), decided from the rules remembered and the caller's loans read with them; else from the database.
  */
 export async function bookAsSeenBy(
   db: Db,
   id: number,
   ctx: RenderContext,
   at: Date,
-  options: { decide?: false } | { decide: true; timeZone: string } = {},
+  options: { decide?: false } | { decide: true; timeZone: string; rules?: LendingRulesCache } = {},
 ): Promise<BookAsSeen> {
   const { caller } = ctx;
   const book: BookAsSeen | undefined =
-    caller.kind === 'user' ? await findBookForCaller(db, { id, callerId: caller.id, at }) : await findBook(db, { id });
+    caller.kind === 'user'
+      ? await findBookForCaller(db, { id, callerId: caller.id, at, shelfCopy: options.decide })
+      : await findBook(db, { id });
   if (!book) throw bookNotFound(id);
   if (!options.decide || caller.kind !== 'user' || !('mine' in book)) return book;
   const { mine } = book as { mine: CallerCirculation };
   if (mine.on_loan) return book;
+  const { loansByKind } = caller;
+  const remembered = options.rules && loansByKind ? await options.rules.rules() : undefined;
   if (book.copies_available > 0 || mine.hold?.status === 'ready') {
-    const copy = await findCopyToLend(db, { bookId: id, borrowerId: caller.id, at });
+    // Without a hold of theirs, no copy is set aside for the caller: the first on the shelf, read with the
+    // book, is the one a borrow would lend.
+    const { shelf_copy } = book as { shelf_copy?: CopyFacts | null };
+    const copy = mine.hold
+      ? await findCopyToLend(db, { bookId: id, borrowerId: caller.id, at })
+      : (shelf_copy ?? undefined);
     const desk = ctx.policy.lendForOthers(caller) ? caller.homeBranchId : undefined;
-    if (copy) book.lending = await decideBorrow(db, caller, copy, { branchId: desk, at, timeZone: options.timeZone });
+    if (copy) {
+      const { timeZone } = options;
+      book.lending =
+        (remembered &&
+          loansByKind &&
+          decideBorrowFrom(remembered.rules, { ...caller, loansByKind }, copy, {
+            branchId: desk,
+            at,
+            calendarOf: (branchId) => remembered.calendarOf(branchId, timeZone),
+          })) ||
+        (await decideBorrow(db, caller, copy, { branchId: desk, at, timeZone }));
+    }
   } else if (!mine.hold) {
-    book.holding = await decideHold(db, caller, id, book.copies_total > 0);
+    book.holding = remembered
+      ? await decideHoldFrom(db, remembered.rules, caller, id, book.copies_total > 0)
+      : await decideHold(db, caller, id, book.copies_total > 0);
   }
   return book;
 }

@@ -26,6 +26,7 @@ import { sendListing } from '../listing.js';
 import { idParam, queryParams } from '../params.js';
 import { send, sendCreated, sendDeleted } from '../respond.js';
 import { route } from '../route.js';
+import { forgettingLendingRules } from './loan-rules.js';
 
 /** The library's time zone: the day a closure closes begins and ends in it. */
 export function branchClosureRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): void {
@@ -61,7 +62,7 @@ export function branchClosureRoutes(app: Hono<AppEnv>, settings: { timeZone: str
           (closure: BranchClosure) => renderClosure(closure, ctx, { fields: listing.fields, asItem: true }),
         );
       },
-      async POST(c) {
+      POST: forgettingLendingRules(async (c) => {
         const ctx = c.get('ctx');
         addClosure.authorize(ctx, { id: idParam(c, 'id', 'branch') });
         const branch = await branchOf(c);
@@ -80,7 +81,7 @@ export function branchClosureRoutes(app: Hono<AppEnv>, settings: { timeZone: str
           uris.branchClosures(branch.id, firstPage),
           uris.loans(),
         ]);
-      },
+      }),
     },
   );
 
@@ -98,7 +99,7 @@ export function branchClosureRoutes(app: Hono<AppEnv>, settings: { timeZone: str
         if (!closure) throw new NotFound(`closure ${id} of branch ${branchId} not found`);
         return send(c, renderClosure(closure, ctx));
       },
-      async DELETE(c) {
+      DELETE: forgettingLendingRules(async (c) => {
         const ctx = c.get('ctx');
         const branchId = idParam(c, 'id', 'branch');
         const id = idParam(c, 'closure', 'closure');
@@ -108,7 +109,7 @@ export function branchClosureRoutes(app: Hono<AppEnv>, settings: { timeZone: str
         }
         const { uris } = ctx;
         return sendDeleted(c, uris.branchClosures(branchId, firstPage), [uris.branchClosures(branchId)]);
-      },
+      }),
     },
   );
 }

@@ -34,6 +34,7 @@ import {
   deleteHandler,
   notFound,
 } from '../stored-resource.js';
+import { forgettingLendingRules } from './loan-rules.js';
 
 export function lendingListRoutes(app: Hono<AppEnv>): void {
   listRoutes(app, 'branch', { collection: paths.branches, item: paths.branch, plural: 'branches' });
@@ -74,7 +75,7 @@ function listRoutes(
         stream: (database, listing) => streamListEntries(database, list, listing),
         renderItem: (entry, ctx, options) => renderListEntry(view, entry, ctx, options),
       }),
-      POST: createHandler(stored, create),
+      POST: forgettingLendingRules(createHandler(stored, create)),
     },
   );
   route(
@@ -95,9 +96,9 @@ function listRoutes(
         if (!entry) throw notFound(stored.kind, id);
         return send(c, renderListEntry(view, entry, ctx));
       },
-      PUT: changeHandler(stored, change.update),
-      PATCH: changeHandler(stored, change.edit),
-      DELETE: deleteHandler(stored, remove),
+      PUT: forgettingLendingRules(changeHandler(stored, change.update)),
+      PATCH: forgettingLendingRules(changeHandler(stored, change.edit)),
+      DELETE: forgettingLendingRules(deleteHandler(stored, remove)),
     },
   );
 }

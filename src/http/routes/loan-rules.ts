@@ -2,7 +2,7 @@
  * @module The lending rules matrix, `/loan-rules` and each rule: librarians read and change it. A change
  * applies to the loans and renewals made after it, never to those made before.
  */
-import type { Context, Hono } from 'hono';
+import type { Context, Handler, Hono } from 'hono';
 import type { RenderContext } from '../../affordances/context.js';
 import { addLoanRule, changeLoanRule, deleteLoanRule, type RuleChoices } from '../../affordances/loan-rules.js';
 import type { Db } from '../../db/client.js';
@@ -66,7 +66,7 @@ export function loanRuleRoutes(app: Hono<AppEnv>, options: LoanRuleRouteOptions)
           (rule: StoredLoanRule) => renderLoanRule(rule, ctx, { currency, fields: listing.fields, asItem: true }),
         );
       },
-      POST: createHandler(stored, addLoanRule),
+      POST: forgettingLendingRules(createHandler(stored, addLoanRule)),
     },
   );
   route(
@@ -85,11 +85,25 @@ export function loanRuleRoutes(app: Hono<AppEnv>, options: LoanRuleRouteOptions)
         const rule = await ruleIn(c);
         return send(c, renderLoanRule(rule, ctx, { currency, choices: await ruleChoices(c.get('database').db) }));
       },
-      PUT: changeHandler(stored, changeLoanRule.update),
-      PATCH: changeHandler(stored, changeLoanRule.edit),
-      DELETE: deleteHandler(stored, deleteLoanRule),
+      PUT: forgettingLendingRules(changeHandler(stored, changeLoanRule.update)),
+      PATCH: forgettingLendingRules(changeHandler(stored, changeLoanRule.edit)),
+      DELETE: forgettingLendingRules(deleteHandler(stored, deleteLoanRule)),
     },
   );
+}
+
+/**
+ * A write to the rules, or to the lists that name their scope, forgets the rules this process remembers
+ * once it is done: its next book read decides from them without waiting for the database's notification.
+ */
+export function forgettingLendingRules(handler: Handler<AppEnv>): Handler<AppEnv> {
+  return async function forgetting(c, next) {
+    try {
+      return await handler(c, next);
+    } finally {
+      c.get('lendingRules').forgetAll();
+    }
+  };
 }
 
 async function ruleIn(c: Context<AppEnv>): Promise<StoredLoanRule> {
