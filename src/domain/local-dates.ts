@@ -3,6 +3,7 @@
  * dates are counted as days of the proleptic Gregorian calendar, and a zone's offset at an instant is read
  * from `Intl.DateTimeFormat`, so a day of 23 or 25 hours (a DST change) is still one day.
  */
+import { LRUCache } from 'lru-cache';
 
 /** A calendar date as the library's people write it, `YYYY-MM-DD`. */
 export type LocalDate = string;
@@ -98,8 +99,18 @@ export function localDateOf(instant: Date, timeZone: string): LocalDate {
 
 /** The local day number of an instant (milliseconds) in the zone. */
 export function localDayOf(instant: number, timeZone: string): number {
-  return Math.floor(wallTime(instant, timeZone) / DAY_MS);
+  const last = lastDayOf.get(timeZone);
+  if (last && instant >= last.start && instant < last.end) return last.day;
+  const day = Math.floor(wallTime(instant, timeZone) / DAY_MS);
+  lastDayOf.set(timeZone, { day, start: startOfLocalDay(day, timeZone), end: startOfLocalDay(day + 1, timeZone) });
+  return day;
 }
+
+/**
+ * The local day last found in each zone, with the instants it spans: most instants asked about are today's
+ * (a read's "now"), which then need no `formatToParts`.
+ */
+const lastDayOf = new Map<string, { day: number; start: number; end: number }>();
 
 /**
  * The first instant of a local day in the zone. Its midnight is tried with the offsets in force a day
@@ -108,6 +119,22 @@ export function localDayOf(instant: number, timeZone: string): number {
  * forward at 00:00) means the day begins at the change, which the earlier offset finds.
  */
 export function startOfLocalDay(day: number, timeZone: string): number {
+  const key = `${timeZone} ${day}`;
+  let start = dayStarts.get(key);
+  if (start === undefined) {
+    start = findStartOfLocalDay(day, timeZone);
+    dayStarts.set(key, start);
+  }
+  return start;
+}
+
+/**
+ * Day starts already found, by zone and day. Each costs a few `formatToParts` calls, and every signed-in
+ * book read asks for the end of the same few days (its borrow control's due date) all day long.
+ */
+const dayStarts = new LRUCache<string, number>({ max: 4096 });
+
+function findStartOfLocalDay(day: number, timeZone: string): number {
   const midnight = day * DAY_MS;
   const before = offsetAt(midnight - DAY_MS, timeZone);
   const after = offsetAt(midnight + DAY_MS, timeZone);
