@@ -26,6 +26,12 @@ export const SUBJECT_MAX_LENGTH = 200;
 
 /** A copy's barcode: library barcodes are 8–14 characters; room for any scheme, bounded like every text. */
 export const BARCODE_MAX_LENGTH = 64;
+/** A library card's number: a barcode too, bounded the same way. */
+export const CARD_NUMBER_MAX_LENGTH = 64;
+/** An email address: RFC 5321's limit on a forward path. */
+export const EMAIL_MAX_LENGTH = 254;
+/** A language tag (BCP 47), e.g. `en`, `fr-CA`: the longest registered tags fit with room to spare. */
+export const LANGUAGE_TAG_MAX_LENGTH = 35;
 
 /** Items per page when a listing asks for paging without naming `per_page`. */
 export const DEFAULT_PER_PAGE = 20;
