@@ -277,10 +277,17 @@ export function lendingRefusalReason(decision: LendingDecision, loansInScope: nu
 
 /** Why renewing is refused by the terms: as often renewed as the rule allows. */
 export function renewalRefusalReason(decision: LendingDecision, renewals: number): string | undefined {
-  const { renewals_allowed } = decision.terms;
-  if (renewals < renewals_allowed) return undefined;
-  const rule = decision.sources.renewals_allowed;
-  return `renewed as often as a loan may be (${renewals_allowed} times, rule ${rule.id}${scopeSuffix(rule)})`;
+  return renewalLimitReason(renewals, decision.terms.renewals_allowed, decision.sources.renewals_allowed);
+}
+
+/**
+ * Why a loan renewed `renewals` times may not be renewed again under a limit of `allowed`, naming the rule
+ * that set the limit where it is known (a loan's stored terms alone do not say which rule gave them).
+ */
+export function renewalLimitReason(renewals: number, allowed: number, rule?: LoanRule): string | undefined {
+  if (renewals < allowed) return undefined;
+  const source = rule ? `, rule ${rule.id}${scopeSuffix(rule)}` : '';
+  return `renewed as often as a loan may be (${allowed} times${source})`;
 }
 
 /** Why a hold is refused by the terms. */

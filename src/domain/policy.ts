@@ -23,6 +23,7 @@ import {
   type LendingDecision,
   type LoansOfKind,
   lendingRefusalReason,
+  renewalLimitReason,
   renewalRefusalReason,
 } from './lending-rules.js';
 import { MAX_TOKENS_PER_USER } from './limits.js';
@@ -321,9 +322,7 @@ export function createPolicy(rules: AccessPolicy, clock: Clock, currency: string
       if (status === 'lost') return refuse(() => lostNotRenewable(loan.id));
       const exhausted = loan.decision
         ? renewalRefusalReason(loan.decision, loan.renewals)
-        : loan.renewals >= loan.renewals_allowed
-          ? `renewed as often as a loan may be (${loan.renewals_allowed} times)`
-          : undefined;
+        : renewalLimitReason(loan.renewals, loan.renewals_allowed);
       if (exhausted) return refuse(() => renewalLimitReached(loan.id, exhausted));
       if (loan.book_held) return refuse(() => bookHeldByOthers(loan.book_id));
       const owed = owes(loan.borrower_balance);
