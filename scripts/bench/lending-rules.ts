@@ -147,7 +147,8 @@ export async function measureLendingRules(
 /**
  * Branches, patron categories and item types for the matrix to name (in both catalogues, so that they
  * differ in their rules alone), a borrower per client in one of the categories, and a copy of each of a
- * client's books of one of the item types at one of the branches. The rules other than the default go.
+ * client's books of one of the item types on the shelf at one of the branches. The rules other than the
+ * default go.
  */
 async function setUpLending(url: string): Promise<Setup> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
@@ -163,6 +164,9 @@ async function setUpLending(url: string): Promise<Setup> {
       const categoryIds = (await axis('patron_categories', 'c', 'Category')).map((row) => row.id);
       const typeIds = (await axis('item_types', 't', 'Item type')).map((row) => row.id);
       await tx`delete from loan_rules where patron_category_id is not null or item_type_id is not null or branch_id is not null`;
+      // Copies float: one returned at the branch that lent it stays on the shelf there for the client's next
+      // turn, rather than travelling home (transit is not what this measures, and a copy in transit is not lent).
+      await tx`update loan_rules set floating = true`;
       const clients: Client[] = [];
       for (let i = 0; i < LENDING_RULES_CLIENTS; i++) {
         const [borrower] = await tx<{ id: number }[]>`
@@ -172,8 +176,9 @@ async function setUpLending(url: string): Promise<Setup> {
         const bookIds: number[] = [];
         for (let j = 0; j < BOOKS_PER_CLIENT; j++) {
           const bookId = 1 + i * BOOKS_PER_CLIENT + j;
-          await tx`insert into copies (book_id, branch_id, item_type_id)
-            values (${bookId}, ${branchIds[(i + j) % PER_AXIS] as number}, ${typeIds[j % PER_AXIS] as number})`;
+          const branchId = branchIds[(i + j) % PER_AXIS] as number;
+          await tx`insert into copies (book_id, branch_id, location_branch_id, item_type_id)
+            values (${bookId}, ${branchId}, ${branchId}, ${typeIds[j % PER_AXIS] as number})`;
           bookIds.push(bookId);
         }
         clients.push({ borrowerId: (borrower as { id: number }).id, bookIds });
@@ -243,10 +248,10 @@ async function lendAndReturn(server: Server, setup: Setup, seconds: number): Pro
           headers,
           body: JSON.stringify({ borrower_id: client.borrowerId, branch_id: branchId }),
         });
-        await lent.arrayBuffer();
+        const answer = await lent.text();
         const location = lent.headers.get('location');
         if (lent.status !== 201 || !location) {
-          throw new Error(`POST /books/${bookId}/borrow answered ${lent.status}`);
+          throw new Error(`POST /books/${bookId}/borrow answered ${lent.status}: ${answer.slice(0, 300)}`);
         }
         // The loan's path, asked of this server whatever origin the catalogue names in its URIs.
         const returned = await fetch(`${server.url}${new URL(location, server.url).pathname}`, {
