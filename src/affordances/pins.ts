@@ -15,7 +15,7 @@ export const setPin = affordance({
     'Set the PIN a user signs in with by library card; a patron changing their own sends the current one too; answers the user',
   body: { fields: pinInputFields, mode: 'create' },
   status: 200,
-  errors: [403, 429],
+  errors: [403, 409, 429],
   title: (user: PinSubject) => (user.pin_set ? 'Change PIN' : 'Set PIN'),
   appears: 'on a user, for that user and librarians',
   allows: ({ policy, caller }, user: PinSubject) => policy.setPin(caller, user.id),

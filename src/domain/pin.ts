@@ -15,13 +15,13 @@ export const PIN_MIN_LENGTH = 4;
 export const PIN_MAX_LENGTH = 128;
 
 /**
- * OWASP's recommended scrypt cost (N = 2^17, r = 8, p = 1) takes 128 MiB a hash; a quarter of it keeps a
- * sign-in under 100 ms and 16 MiB on a small server, which with the lockout's few tries a card is ample.
+ * OWASP's recommended scrypt cost (N = 2^17, r = 8, p = 1) takes 128 MiB a hash. 2^14 takes 16 MiB and
+ * tens of milliseconds: ample where the lockout allows a card a few tries, and light on a small server.
  */
 const COST = { N: 2 ** 14, r: 8, p: 1 } as const;
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
-/** Room for the costs a stored hash may name, up to 2^20 (scrypt needs 128·N·r bytes). */
+/** Room for the costs a stored hash may name: scrypt needs 128·N·r bytes, 256 MiB at N = 2^18, r = 8. */
 const MAX_MEMORY = 256 * 1024 * 1024;
 
 /** How many wrong PINs in a row lock a card, and for how long (`CATALOGUE_PIN_ATTEMPTS`, `…_LOCKOUT_MINUTES`). */

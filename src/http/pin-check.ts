@@ -4,9 +4,9 @@
  * of their own PIN both go through it, so neither is a way around the lockout.
  */
 import type { Db } from '../db/client.js';
-import { acceptRightPin, type CardSignIn, countWrongPin, type PinStep } from '../db/queries/pins.js';
+import { acceptRightPin, type CardSignIn, countWrongPin, findCardSignIn, type PinStep } from '../db/queries/pins.js';
 import type { Clock } from '../domain/clock.js';
-import { TooManyTries } from '../domain/errors.js';
+import { Forbidden, InvalidInput, TooManyTries } from '../domain/errors.js';
 import { type PinLockout, verifyNothing, verifyPin } from '../domain/pin.js';
 
 export interface PinCheck {
@@ -39,6 +39,21 @@ export async function tryPin(check: PinCheck, card: CardSignIn, pin: string): Pr
     return false;
   }
   return right;
+}
+
+/**
+ * The hash of the user's PIN, once `pin` proves it is theirs: what a patron's change of their own PIN
+ * replaces. A missing `pin` is 400; a wrong one 403, counted like a sign-in's.
+ */
+export async function proveCurrentPin(check: PinCheck, userId: number, pin: string | undefined): Promise<string> {
+  if (pin === undefined) {
+    throw new InvalidInput('invalid request body: current_pin is required to change your own PIN', {
+      current_pin: 'is required to change your own PIN',
+    });
+  }
+  const card = await findCardSignIn(check.db, { userId });
+  if (!card?.pinHash || !(await tryPin(check, card, pin))) throw new Forbidden('current_pin is not your PIN');
+  return card.pinHash;
 }
 
 function refuseWhileLocked(lockedUntil: string | null, at: Date): void {

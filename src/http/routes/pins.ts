@@ -5,9 +5,9 @@
  */
 import type { Hono } from 'hono';
 import { setPin } from '../../affordances/pins.js';
-import { findCardSignIn, storePin } from '../../db/queries/pins.js';
+import { storePin } from '../../db/queries/pins.js';
 import { findUser } from '../../db/queries/users.js';
-import { Conflict, Forbidden, InvalidInput } from '../../domain/errors.js';
+import { Conflict } from '../../domain/errors.js';
 import { checkNewPin, hashPin, type PinLockout } from '../../domain/pin.js';
 import { paths } from '../../hypermedia/uris.js';
 import { userInvalidates } from '../../renderers/invalidations.js';
@@ -15,7 +15,7 @@ import { renderUser } from '../../renderers/user.js';
 import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { idParam } from '../params.js';
-import { tryPin } from '../pin-check.js';
+import { proveCurrentPin } from '../pin-check.js';
 import { send } from '../respond.js';
 import { route } from '../route.js';
 import { notFound } from '../stored-resource.js';
@@ -37,21 +37,12 @@ export function pinRoutes(app: Hono<AppEnv>, options: { pins: PinLockout }): voi
         if (!user) throw notFound('user', id);
         const input = setPin.validate(await readJson(c));
         checkNewPin(input.pin);
-        // The PIN the write replaces: none, while there is none (a first PIN); any, for a librarian's reset.
-        let currentHash: string | null | undefined = user.pin_set ? undefined : null;
-        if (ctx.policy.pinChangeNeedsCurrent(ctx.caller, user)) {
-          if (input.current_pin === undefined) {
-            throw new InvalidInput('invalid request body: current_pin is required to change your own PIN', {
-              current_pin: 'is required to change your own PIN',
-            });
-          }
-          const card = await findCardSignIn(db, { userId: id });
-          const check = { db, clock: c.get('clock'), lockout: options.pins };
-          if (!card || !(await tryPin(check, card, input.current_pin))) {
-            throw new Forbidden('current_pin is not your PIN');
-          }
-          currentHash = card.pinHash;
-        }
+        // The PIN the write replaces: the one proven; none, while there is none; any, for a librarian's reset.
+        const currentHash = ctx.policy.pinChangeNeedsCurrent(ctx.caller, user)
+          ? await proveCurrentPin({ db, clock: c.get('clock'), lockout: options.pins }, id, input.current_pin)
+          : user.pin_set
+            ? undefined
+            : null;
         // Hashed before the write, whose condition (the PIN proven is still the PIN) keeps a race honest.
         if (!(await storePin(db, { userId: id, pinHash: await hashPin(input.pin), currentHash }))) {
           throw new Conflict('the PIN was changed meanwhile; try again with the PIN now set');
