@@ -37,6 +37,7 @@ import { lendingListRoutes } from './http/routes/lending-lists.js';
 import { loanRuleRoutes } from './http/routes/loan-rules.js';
 import { loanRoutes } from './http/routes/loans.js';
 import { mcpRoutes } from './http/routes/mcp.js';
+import { pinRoutes } from './http/routes/pins.js';
 import { healthRoutes, rootRoutes } from './http/routes/root.js';
 import { sessionRoutes } from './http/routes/session.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
@@ -52,6 +53,7 @@ const APP_SETTINGS = [
   'publicUrl',
   'access',
   'rateLimits',
+  'pins',
   'changes',
   'oai',
   'importMaxBytes',
@@ -146,7 +148,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   assetRoutes(app, formats);
   rootRoutes(app);
   descriptionRoutes(app, { formats, vocabulary });
-  sessionRoutes(app);
+  sessionRoutes(app, { pins: settings.pins });
   bookRoutes(app, { timeZone: settings.timeZone });
   importRoutes(app, { maxBytes: uploadMaxBytes });
   suggestionRoutes(app);
@@ -155,6 +157,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   copyRoutes(app);
   holdRoutes(app);
   userRoutes(app);
+  pinRoutes(app, { pins: settings.pins });
   accountRoutes(app);
   lendingListRoutes(app);
   branchClosureRoutes(app, { timeZone: settings.timeZone });

@@ -12,6 +12,7 @@ import type { DatabaseTarget } from './db/target.js';
 import { isRepositoryId } from './domain/identifiers.js';
 import type { LendingSettings } from './domain/lending-rules.js';
 import { isTimeZone } from './domain/local-dates.js';
+import type { PinLockout } from './domain/pin.js';
 import type { AccessPolicy } from './domain/policy.js';
 import type { RateKind, RateLimits } from './domain/rate-limits.js';
 
@@ -263,6 +264,16 @@ export const environment = z.object({
     default: RATE_LIMITS,
     meaning: 'per-caller quotas a minute for searches, unpaged streams and writes; `off` for none',
   }),
+  // Five tries, then a quarter of an hour: a patron who mistypes gets back in soon, a guesser of a
+  // four-digit PIN needs years.
+  CATALOGUE_PIN_ATTEMPTS: setting(wholeNumber(1, 100), {
+    default: '5',
+    meaning: 'wrong PINs in a row that lock a library card for card sign-in (1–100)',
+  }),
+  CATALOGUE_PIN_LOCKOUT_MINUTES: setting(wholeNumber(1, 10_080), {
+    default: '15',
+    meaning: 'minutes a locked library card is refused, even with the right PIN (1–10080)',
+  }),
   CATALOGUE_IDLE_TIMEOUT_SECONDS: setting(seconds, {
     default: '5',
     meaning: 'a connection with no request under way is closed after this (1–3600)',
@@ -355,6 +366,11 @@ const configSchema = environment.transform((env, ctx) => {
     adminToken: env.CATALOGUE_ADMIN_TOKEN,
     /** Per-caller limits on searches, unpaginated streams and writes; `false` for none. */
     rateLimits: env.CATALOGUE_RATE_LIMITS,
+    /** Wrong PINs that lock a library card, and for how long. */
+    pins: {
+      attempts: env.CATALOGUE_PIN_ATTEMPTS,
+      lockoutMinutes: env.CATALOGUE_PIN_LOCKOUT_MINUTES,
+    } satisfies PinLockout,
     /** The change feed (`/changes`): how long events are kept, and its live streams. */
     changes: {
       retentionDays: env.CATALOGUE_CHANGES_RETENTION_DAYS,

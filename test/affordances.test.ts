@@ -162,6 +162,9 @@ describe('a validated body', () => {
       role: Role;
       patron_category_id?: number;
       home_branch_id?: number;
+      card_number?: string | null;
+      email?: string | null;
+      language?: string | null;
     }>();
   });
 

@@ -750,18 +750,26 @@ describe('users', () => {
       'role',
       'patron_category_id',
       'home_branch_id',
+      'card_number',
+      'email',
+      'language',
+      'pin_set',
       'links',
       'controls',
     ]);
     expect(body).toMatchObject({ name: 'Userly Newcomer', role: 'member' });
     expect(linkPairs(body)).toEqual(userLinks(body.id, true));
-    expect(Object.keys(body.controls).sort()).toEqual(['edit', 'update']);
+    expect(Object.keys(body.controls).sort()).toEqual(['edit', 'set-pin', 'update']);
     const fields = (required: boolean, name: string, role: string) => [
       expect.objectContaining({ name: 'name', type: 'string', required, maxLength: 200, value: name }),
       expect.objectContaining({ name: 'role', type: 'string', required, enum: ['librarian', 'member'], value: role }),
       // Picked from the lists, prefilled with the defaults the user got.
       expect.objectContaining({ name: 'patron_category_id', type: 'integer', required: false, value: 1 }),
       expect.objectContaining({ name: 'home_branch_id', type: 'integer', required: false, value: 1 }),
+      // None yet: no value to prefill.
+      { name: 'card_number', type: 'string', required: false, maxLength: 64, nullable: true, title: 'Library card' },
+      { name: 'email', type: 'string', required: false, maxLength: 254, nullable: true, title: 'Email' },
+      expect.objectContaining({ name: 'language', type: 'string', required: false, nullable: true }),
     ];
     expect(body.controls.update).toMatchObject({ href: `/users/${body.id}`, method: 'PUT' });
     expect(body.controls.update?.fields).toEqual(fields(false, 'Userly Newcomer', 'member'));
@@ -779,6 +787,10 @@ describe('users', () => {
         role: 'member',
         patron_category_id: 1,
         home_branch_id: 1,
+        card_number: null,
+        email: null,
+        language: null,
+        pin_set: false,
         links: expect.any(Array),
       },
     ]);
@@ -819,6 +831,10 @@ describe('users', () => {
       role: 'member',
       patron_category_id: 1,
       home_branch_id: 1,
+      card_number: null,
+      email: null,
+      language: null,
+      pin_set: false,
       links: expect.any(Array),
     });
     expect(items.map((user: { id: number }) => user.id)).toContain(librarianId);
@@ -830,6 +846,9 @@ describe('users', () => {
       ['role', true],
       ['patron_category_id', false],
       ['home_branch_id', false],
+      ['card_number', false],
+      ['email', false],
+      ['language', false],
     ]);
     const members = await json<CollectionDocument<UserDocument>>(await t.request('/users?filter=role:member'));
     expect(members.length).toBeGreaterThan(0);
@@ -893,14 +912,14 @@ describe('users', () => {
   });
 
   describe('as a member', () => {
-    it('reads their own user: links self, loans, holds, account, payment, tokens; no collection, no controls', async () => {
+    it('reads their own user: links self, loans, holds, account, payment, tokens; no collection; their PIN only', async () => {
       const { id, token } = await addUser(t, 'Userly Ownview');
       const response = await t.as(token).request(`/users/${id}`);
       expect(response.status).toBe(200);
       const body = await json<UserDocument>(response);
       expect(body).toMatchObject({ id, name: 'Userly Ownview', role: 'member' });
       expect(linkPairs(body)).toEqual(userLinks(id, false));
-      expect(body.controls).toEqual({});
+      expect(Object.keys(body.controls)).toEqual(['set-pin']);
       expect((await t.as(token).request(`/users/${id}/loans`)).status).toBe(200);
       expect((await t.as(token).request(`/users/${id}/holds`)).status).toBe(200);
     });

@@ -89,10 +89,16 @@ const librarian = () => clientOf(server as RunningServer, ADMIN_TOKEN);
 /** The document `T` at `path`, read as the librarian. */
 const apiJson = async <T = unknown>(path: string): Promise<T> => json<T>(await api(path));
 
-/** Signs in through the root's `<form rel="login">`, as a person pastes their token. */
+/** Opens the header's "Sign in with a token" (a person signs in with a card and PIN) and types the token. */
+async function typeToken(page: Page, token: string): Promise<void> {
+  await page.locator('header form[rel="login"] summary').click();
+  await page.locator('header form[rel="login"] [name="token"]').fill(token);
+}
+
+/** Signs in through the root's `<form rel="login">`, as a script's operator pastes their token. */
 async function signIn(page: Page): Promise<void> {
   await page.goto(base);
-  await page.locator('form[rel="login"] [name="token"]').fill(ADMIN_TOKEN);
+  await typeToken(page, ADMIN_TOKEN);
   await page.locator('form[rel="login"] button[type="submit"]').click();
   await page.locator('form[rel="logout"]').waitFor();
 }
@@ -493,7 +499,16 @@ describe('a view made for people (script enabled)', () => {
     const page = await context.newPage();
     await page.goto(url('/books/1'));
     expect(await page.locator('main form').count()).toBe(0);
-    await page.locator('header').getByLabel('Token').fill(ADMIN_TOKEN);
+    // The Administrator's library card, given by the JSON API; a person types its number and their PIN.
+    const root = await apiJson<{ links: { rel: string; href: string }[] }>('/');
+    const me = present(
+      root.links.find((link) => link.rel === 'me'),
+      'the Administrator',
+    ).href;
+    expect((await api(me, { method: 'PATCH', body: JSON.stringify({ card_number: '21000000001' }) })).status).toBe(200);
+    expect((await api(`${me}/pin`, { method: 'PUT', body: JSON.stringify({ pin: '4826' }) })).status).toBe(200);
+    await page.locator('header').getByLabel('Library card').fill('21000000001');
+    await page.locator('header').getByLabel('PIN', { exact: true }).fill('4826');
     await page.locator('header').getByRole('button', { name: 'Sign in' }).click();
     await page.locator('header form[rel="logout"]').waitFor();
     expect(new URL(page.url()).pathname).toBe('/books/1');
@@ -557,7 +572,7 @@ describe('circulation, for a member in the browser (script enabled)', () => {
     const context = await newContext();
     const page = await context.newPage();
     await page.goto(base);
-    await page.locator('form[rel="login"] [name="token"]').fill(reader.token);
+    await typeToken(page, reader.token);
     await page.locator('form[rel="login"] button[type="submit"]').click();
     await page.locator('form[rel="logout"]').waitFor();
     await page.locator('form[rel="search"] [name="query"]').first().fill('worth waiting');
@@ -654,7 +669,7 @@ describe('accessibility (axe-core)', () => {
       const page = await (await newContext({ bypassCSP: true })).newPage();
       if (token) {
         await page.goto(base);
-        await page.locator('header form[rel="login"] [name="token"]').fill(token);
+        await typeToken(page, token);
         await page.locator('header form[rel="login"] button[type="submit"]').click();
         await page.locator('header form[rel="logout"]').waitFor();
       }
@@ -732,7 +747,7 @@ describe('a person with JavaScript disabled', () => {
 
     // Sign in from the header of a book's page: a form post, then 303, signed in.
     await page.goto(bookUrl.replace(/\d+$/, '1'));
-    await page.locator('header form[rel="login"] [name="token"]').fill(ADMIN_TOKEN);
+    await typeToken(page, ADMIN_TOKEN);
     await page.locator('header form[rel="login"] button[type="submit"]').click();
     await page.locator('header form[rel="logout"]').waitFor();
     expect(await text(page, 'header .who')).toBe('Signed in as Administrator');

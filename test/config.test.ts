@@ -29,6 +29,7 @@ describe('loadConfig', () => {
         stream: { limit: 20, windowSeconds: 60 },
         write: { limit: 120, windowSeconds: 60 },
       },
+      pins: { attempts: 5, lockoutMinutes: 15 },
       changes: { retentionDays: 30, keepAliveSeconds: 15, maxStreams: 200 },
       connections: { idleSeconds: 5, headersSeconds: 20, requestSeconds: 30, maxConnections: 512 },
       oai: { repositoryId: undefined, adminEmail: undefined, pageSize: 100 },

@@ -489,7 +489,11 @@ describe('golden HAL and HAL-FORMS documents', () => {
       method: 'POST',
       target: '/session',
       contentType: 'application/json',
-      properties: [{ name: 'token', prompt: 'Token', type: 'text', required: true, maxLength: 512 }],
+      properties: [
+        { name: 'card_number', prompt: 'Library card', type: 'text', required: false, maxLength: 64 },
+        { name: 'pin', prompt: 'PIN', type: 'text', required: false, maxLength: 128 },
+        { name: 'token', prompt: 'Token', type: 'text', required: false, maxLength: 512 },
+      ],
     };
     const root = (links: Doc, templates: Doc) => ({
       name: 'catalogue',

@@ -35,6 +35,7 @@ describe('a librarian importing records in the browser', () => {
     page.on('pageerror', (error) => errors.push(error.message));
 
     await page.goto(server?.url as string);
+    await page.locator('header').getByText('Sign in with a token').click();
     await page.locator('header').getByLabel('Token').fill(ADMIN_TOKEN);
     await page.locator('header').getByRole('button', { name: 'Sign in' }).click();
     await page.locator('header form[rel="logout"]').waitFor();

@@ -17,6 +17,7 @@ import { branchInputFields, listEntryInputFields } from '../src/domain/lending-l
 import { MAX_PAGE, MAX_PER_PAGE, MAX_QUERY_PARAM_LENGTH } from '../src/domain/limits.js';
 import { borrowInputFields, returnInputFields } from '../src/domain/loan.js';
 import { loanRuleInputFields } from '../src/domain/loan-rule.js';
+import { pinInputFields } from '../src/domain/pin.js';
 import { sessionInputFields } from '../src/domain/session.js';
 import { tokenInputFields } from '../src/domain/token.js';
 import { userInputFields } from '../src/domain/user.js';
@@ -160,6 +161,7 @@ describe('the OpenAPI document', () => {
       'POST /users/{id}/account/charges': [chargeInputFields, 'create', true],
       'POST /users/{id}/account/entries/{entry}/waivers': [waiverInputFields, 'create', true],
       'POST /session': [sessionInputFields, 'create', true],
+      'PUT /users/{id}/pin': [pinInputFields, 'create', true],
     };
     // The MCP endpoint reads JSON-RPC messages, not fields (below); OAI-PMH's POST, the protocol's arguments;
     // an import, a file (below).

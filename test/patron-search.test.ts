@@ -171,6 +171,7 @@ describe('a patron searching in the browser', () => {
     await page.locator('li.result h3 a[rel="item"]', { hasText: chosen }).click();
     await page.waitForURL(/\/books\/\d+$/);
     const bookUrl = page.url();
+    await page.locator('header').getByText('Sign in with a token').click();
     await page.locator('header').getByLabel('Token').fill(memberToken);
     await page.locator('header').getByRole('button', { name: 'Sign in' }).click();
     await page.locator('header form[rel="logout"]').waitFor();

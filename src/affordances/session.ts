@@ -6,10 +6,11 @@ import { affordance } from './affordance.js';
 export const signIn = affordance({
   name: 'login',
   path: paths.session,
-  summary: 'Sign a browser in: exchange a token for a session cookie; answers the root',
+  summary:
+    'Sign a browser in: exchange a library card number and PIN, or a token, for a session cookie; answers the root',
   body: { fields: sessionInputFields, mode: 'create' },
   status: 200,
-  errors: [409],
+  errors: [409, 429],
   open: true,
   title: 'Sign in',
   appears: 'on the root and in the header of every page while not signed in',

@@ -98,6 +98,16 @@ export class Forbidden extends CatalogueError {
   }
 }
 
+/**
+ * 429: too many tries of something guessable (a library card's PIN); `Retry-After` says when it may be
+ * tried again.
+ */
+export class TooManyTries extends CatalogueError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
 /** 410: what was asked for existed once and is gone for good (a change feed cursor older than retention). */
 export class Gone extends CatalogueError {
   constructor(message: string) {

@@ -396,6 +396,15 @@ export function createPolicy(rules: AccessPolicy, clock: Clock, currency: string
       signedIn(caller) && caller.via === 'session' ? allowed : refuse(() => new Conflict('there is no session to end')),
     seeUser: (caller: Caller, userId: number): Decision =>
       selfOrLibrarian(caller, userId, () => new NotFound(`user ${userId} not found`)),
+    /** A user's PIN: their own, or anyone's for a librarian; to anyone else the user does not exist. */
+    setPin: (caller: Caller, userId: number): Decision =>
+      selfOrLibrarian(caller, userId, () => new NotFound(`user ${userId} not found`)),
+    /**
+     * Whether changing this user's PIN asks for the PIN it replaces: a patron's own does (a session left open
+     * must not let someone else take the card over), a librarian's setting or resetting it does not.
+     */
+    pinChangeNeedsCurrent: (caller: Caller, user: { id: number; pin_set: boolean }): boolean =>
+      !isLibrarian(caller) && user.pin_set,
     /** Tokens: one's own, or anyone's for a librarian. */
     manageTokens: (caller: Caller, userId: number): Decision => ownTokens(caller, userId),
     /** One more token, while the user holds fewer than the cap (the database enforces it against races). */

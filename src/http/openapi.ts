@@ -53,6 +53,7 @@ const errorDescriptions: Record<number, string> = {
   415: 'The request body is not JSON.',
   410: 'What was asked for is gone for good: a change feed cursor older than the feed\u2019s retention.',
   422: 'The body refers to something that does not exist.',
+  429: 'Too many tries: a rate limit is spent, or a library card is locked after wrong PINs; `Retry-After` says when to try again.',
   503: 'The database does not answer, or (the change feed\u2019s event stream) the process serves as many streams as it may; `Retry-After` says when to try again.',
 };
 

@@ -60,6 +60,7 @@ export const paths = {
   entryWaivers: template('/users/{id}/account/entries/{entry}/waivers'),
   userTokens: template('/users/{id}/tokens{?filter*,sort,page,per_page,cursor,fields}'),
   userToken: template('/users/{id}/tokens/{token}'),
+  userPin: template('/users/{id}/pin'),
   branches: template('/branches{?filter*,sort,page,per_page,cursor,fields}'),
   branch: template('/branches/{id}'),
   branchClosures: template('/branches/{id}/closures{?sort,page,per_page,cursor,fields}'),
@@ -185,6 +186,8 @@ export class Uris {
   entryWaivers = (id: number, entry: number) => this.at(paths.entryWaivers.expand({ id, entry }));
   userTokens = (id: number, params: ListingParams = {}) => this.at(paths.userTokens.expand({ id, ...params }));
   userToken = (id: number, token: number) => this.at(paths.userToken.expand({ id, token }));
+  /** Where a user's PIN is set (it is never read). */
+  userPin = (id: number) => this.at(paths.userPin.expand({ id }));
 
   branches = (params: ListingParams = {}) => this.at(paths.branches.expand({ ...params }));
   branch = (id: number) => this.at(expand.branch(id));

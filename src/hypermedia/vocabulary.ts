@@ -217,12 +217,18 @@ export const controls = {
     method: 'POST',
   },
   login: {
-    does: 'Sign in for this browser: exchange a token for a session cookie.',
+    does: 'Sign in for this browser: exchange a library card number and its PIN, or a token, for a session cookie.',
     method: 'POST',
   },
   logout: {
     does: 'End this browser session.',
     method: 'DELETE',
+  },
+  'set-pin': {
+    does:
+      'Set the PIN this user signs in with, with their library card (`pin`): a patron changing their own gives ' +
+      '`current_pin` too, a librarian does not. Lifts a lockout after wrong PINs.',
+    method: 'PUT',
   },
 } as const satisfies Record<string, ControlEntry>;
 export type ControlName = keyof typeof controls;

@@ -1,8 +1,9 @@
 import { offered } from '../affordances/affordance.js';
 import type { RenderContext } from '../affordances/context.js';
+import { setPin } from '../affordances/pins.js';
 import { changeUser, createToken, revokeToken } from '../affordances/users.js';
 import type { Token } from '../domain/token.js';
-import type { User } from '../domain/user.js';
+import type { PatronContact, User } from '../domain/user.js';
 import type { Resource } from '../hypermedia/model.js';
 import { firstPage } from '../hypermedia/uris.js';
 import type { Collection } from './collection.js';
@@ -13,8 +14,14 @@ export interface UserRenderOptions {
   asItem?: boolean;
 }
 
-export function renderUser(user: User & { version?: number }, ctx: RenderContext, options: UserRenderOptions = {}) {
+export function renderUser(
+  user: User & Partial<PatronContact> & { version?: number },
+  ctx: RenderContext,
+  options: UserRenderOptions = {},
+) {
   const { uris, caller, policy } = ctx;
+  // A patron's card and contact are theirs and the librarians' to see.
+  const contact = policy.seeUser(caller, user.id).allowed ? contactOf(user) : undefined;
   const links: Resource['links'] = [{ rel: 'self', href: uris.user(user.id) }];
   if (policy.seeUser(caller, user.id).allowed) {
     links.push({ rel: 'loans', href: uris.userLoans(user.id, firstPage), title: `Loans of ${user.name}` });
@@ -34,6 +41,7 @@ export function renderUser(user: User & { version?: number }, ctx: RenderContext
   }
   if (policy.seeBranches(caller).allowed) links.push({ rel: 'home_branch', href: uris.branch(user.home_branch_id) });
   const controls = options.asItem ? [] : offered(ctx, user, [changeUser.update, changeUser.edit]);
+  if (!options.asItem && contact) controls.push(...offered(ctx, { id: user.id, pin_set: contact.pin_set }, [setPin]));
   const resource: Resource = {
     kind: 'user',
     state: pick(
@@ -43,6 +51,7 @@ export function renderUser(user: User & { version?: number }, ctx: RenderContext
         role: user.role,
         patron_category_id: user.patron_category_id,
         home_branch_id: user.home_branch_id,
+        ...contact,
       },
       options.fields,
     ),
@@ -51,6 +60,17 @@ export function renderUser(user: User & { version?: number }, ctx: RenderContext
   };
   if (user.version !== undefined) resource.version = user.version;
   return resource;
+}
+
+/** The contact fields, when the user was read with them. */
+function contactOf(user: Partial<PatronContact>): PatronContact | undefined {
+  if (user.pin_set === undefined) return undefined;
+  return {
+    card_number: user.card_number ?? null,
+    email: user.email ?? null,
+    language: user.language ?? null,
+    pin_set: user.pin_set,
+  };
 }
 
 /** A token as its owner (or a librarian) sees it: never the secret, except `secret` once at creation. */

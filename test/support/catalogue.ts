@@ -11,6 +11,7 @@ import { type Database, openDatabase, openPglite } from '../../src/db/client.js'
 import { prepareDatabase } from '../../src/db/migrate.js';
 import type { Clock } from '../../src/domain/clock.js';
 import type { LendingSettings } from '../../src/domain/lending-rules.js';
+import type { PinLockout } from '../../src/domain/pin.js';
 import type { AccessPolicy } from '../../src/domain/policy.js';
 import type { RateLimits } from '../../src/domain/rate-limits.js';
 import { type ChangeStreamOptions, ChangeStreams, changeStreamOptions } from '../../src/http/change-streams.js';
@@ -58,6 +59,8 @@ export interface TestCatalogueOptions {
   clock?: Clock;
   /** The library's time zone, in which branches' days (due dates, closures) run; UTC when absent. */
   timeZone?: string;
+  /** Wrong PINs that lock a library card, and for how long; the defaults when absent. */
+  pins?: PinLockout;
 }
 
 export async function openTestCatalogue(options: TestCatalogueOptions = {}): Promise<TestCatalogue> {
@@ -84,6 +87,7 @@ export async function openTestCatalogue(options: TestCatalogueOptions = {}): Pro
     importMaxBytes: options.importMaxBytes,
     clock: options.clock,
     timeZone: options.timeZone,
+    pins: options.pins,
   });
   const client = (token: string | undefined): TestClient => {
     const request = async (path: string, init: RequestInit = {}) => {

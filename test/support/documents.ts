@@ -166,6 +166,11 @@ export type UserDocument = Document<{
   role: 'member' | 'librarian';
   patron_category_id: number;
   home_branch_id: number;
+  /** The card and contact: to the user themselves and librarians only. */
+  card_number?: string | null;
+  email?: string | null;
+  language?: string | null;
+  pin_set?: boolean;
 }>;
 
 /** A token as its owner sees it; `token`, the secret, only in the answer that creates it. */

@@ -1,6 +1,6 @@
 /** @module Reads and writes of users, and who a bearer token belongs to. */
 import { and, eq, sql } from 'drizzle-orm';
-import { Conflict, UnprocessableEntity } from '../../domain/errors.js';
+import { Conflict, InvalidInput, UnprocessableEntity } from '../../domain/errors.js';
 import type { LoansOfKind } from '../../domain/lending-rules.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
 import { userListingSpec } from '../../domain/listings.js';
@@ -18,6 +18,11 @@ const userColumns = {
   role: users.role,
   patron_category_id: users.patronCategoryId,
   home_branch_id: users.homeBranchId,
+  card_number: users.cardNumber,
+  email: users.email,
+  language: users.language,
+  // Whether there is a PIN, never the hash: no read of a user carries it.
+  pin_set: sql<boolean>`${users.pinHash} is not null`,
   version: users.version,
 };
 
@@ -28,6 +33,9 @@ function userValues(input: Partial<UserInput>) {
     ...(input.role !== undefined && { role: input.role }),
     ...(input.patron_category_id !== undefined && { patronCategoryId: input.patron_category_id }),
     ...(input.home_branch_id !== undefined && { homeBranchId: input.home_branch_id }),
+    ...(input.card_number !== undefined && { cardNumber: input.card_number }),
+    ...(input.email !== undefined && { email: input.email }),
+    ...(input.language !== undefined && { language: input.language }),
   };
 }
 
@@ -170,4 +178,17 @@ const rejectedUser = rejectedWrite('user', {
     }),
   users_home_branch_id_branches_id_fk: () =>
     new UnprocessableEntity('home_branch_id names no branch', { home_branch_id: 'names no branch' }),
+  // Unique like a barcode: of two users given one card number at once, the index lets one have it.
+  users_card_number_idx: () =>
+    new Conflict('another user has that library card number', { card_number: 'is another user\u2019s card' }),
+  users_email_shape: () =>
+    new InvalidInput('email must be one address, name@domain, without spaces', {
+      email: 'must be one address, name@domain, without spaces',
+    }),
+  users_language_tag: () =>
+    new InvalidInput('language must be a BCP 47 language tag such as en or fr-CA', {
+      language: 'must be a BCP 47 language tag such as en or fr-CA',
+    }),
+  users_card_number_not_blank: () =>
+    new InvalidInput('card_number must not be blank', { card_number: 'must not be blank' }),
 });

@@ -71,11 +71,23 @@ const SessionForms: FC<{ session: SessionView }> = ({ session }) => (
     )}
     {session.controls.map((control) => {
       const id = `header-${control.name}`;
+      // A person signs in with their library card; a token (scripts, the operator) is a click away.
+      const tucked = control.fields.filter((field) => field.name === 'token');
       return (
         <FormOf control={control} id={id}>
-          {control.fields.map((field) => (
-            <FieldInput field={field} formId={id} />
-          ))}
+          {control.fields
+            .filter((field) => !tucked.includes(field))
+            .map((field) => (
+              <FieldInput field={field} formId={id} control={control.name} />
+            ))}
+          {tucked.length > 0 && (
+            <details class="more">
+              <summary>Sign in with a token</summary>
+              {tucked.map((field) => (
+                <FieldInput field={field} formId={id} control={control.name} />
+              ))}
+            </details>
+          )}
           <button type="submit">{control.title ?? label(control.name)}</button>
           <p class="form-error" role="alert" hidden />
         </FormOf>

@@ -69,13 +69,13 @@ export const ControlForm: FC<{ control: Control }> = ({ control }) => {
         {control.fields
           .filter((f) => !more.includes(f))
           .map((field) => (
-            <FieldInput field={field} formId={id} />
+            <FieldInput field={field} formId={id} control={control.name} />
           ))}
         {more.length > 0 && (
           <details class="more">
             <summary>More options</summary>
             {more.map((field) => (
-              <FieldInput field={field} formId={id} />
+              <FieldInput field={field} formId={id} control={control.name} />
             ))}
           </details>
         )}
@@ -149,7 +149,19 @@ const ConfirmedForm: FC<{ control: Control }> = ({ control }) => {
   );
 };
 
-export const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId }) => {
+/** Fields whose text is a secret: typed unseen. */
+const SECRET_FIELDS = ['token', 'pin', 'current_pin'];
+
+/**
+ * What a browser may fill a field with, by control (HTML's autofill names): the card and PIN of a sign-in
+ * are the credentials a password manager keeps; a new PIN is a new password. A token is not one to offer.
+ */
+const AUTOFILL: Record<string, Record<string, string>> = {
+  login: { card_number: 'username', pin: 'current-password', token: 'off' },
+  'set-pin': { current_pin: 'current-password', pin: 'new-password' },
+};
+
+export const FieldInput: FC<{ field: Field; formId: string; control?: string }> = ({ field, formId, control }) => {
   const id = `${formId}-${field.name}`;
   const common = {
     id,
@@ -221,10 +233,10 @@ export const FieldInput: FC<{ field: Field; formId: string }> = ({ field, formId
     input = (
       <input
         {...common}
-        type={field.type === 'date' ? 'date' : field.name === 'token' ? 'password' : 'text'}
+        type={field.type === 'date' ? 'date' : SECRET_FIELDS.includes(field.name) ? 'password' : 'text'}
         maxlength={field.maxLength}
         value={field.value === undefined ? undefined : String(field.value)}
-        autocomplete={field.name === 'token' ? 'current-password' : undefined}
+        autocomplete={control === undefined ? undefined : AUTOFILL[control]?.[field.name]}
       />
     );
   }

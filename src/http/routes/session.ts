@@ -1,15 +1,18 @@
 /**
- * @module Browser sessions: signing in exchanges a token for a new token of the same user in an HttpOnly,
- * SameSite=Strict cookie, so a person never handles the token again; signing out revokes that one.
+ * @module Browser sessions: signing in exchanges a library card and PIN, or a token, for a new token of the
+ * same user in an HttpOnly, SameSite=Strict cookie, so a person never handles a token; signing out revokes
+ * that one.
  */
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { signIn, signOut } from '../../affordances/session.js';
+import { findCardSignIn } from '../../db/queries/pins.js';
 import { deleteTokenByHash, insertToken } from '../../db/queries/tokens.js';
 import { findCallerByTokenHash } from '../../db/queries/users.js';
 import { Unauthorized } from '../../domain/errors.js';
+import { type PinLockout, verifyNothing } from '../../domain/pin.js';
 import { anonymous } from '../../domain/policy.js';
-import { SESSION_COOKIE, SESSION_TOKEN_NAME } from '../../domain/session.js';
+import { CARD_SIGN_IN_REFUSED, credentialsOf, SESSION_COOKIE, SESSION_TOKEN_NAME } from '../../domain/session.js';
 import { hashTokenSecret, newTokenSecret } from '../../domain/token.js';
 import { paths } from '../../hypermedia/uris.js';
 import { tokenInvalidates } from '../../renderers/invalidations.js';
@@ -17,10 +20,11 @@ import { renderRoot } from '../../renderers/root.js';
 import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { refuseCrossSite } from '../middleware/authenticate.js';
+import { type PinCheck, tryPin } from '../pin-check.js';
 import { send } from '../respond.js';
 import { route } from '../route.js';
 
-export function sessionRoutes(app: Hono<AppEnv>): void {
+export function sessionRoutes(app: Hono<AppEnv>, options: { pins: PinLockout }): void {
   route(
     app,
     paths.session,
@@ -32,15 +36,27 @@ export function sessionRoutes(app: Hono<AppEnv>): void {
         // Signing a browser in from another site would sign it in as someone else's account.
         refuseCrossSite(c);
         signIn.authorize(ctx, undefined);
-        const { token } = signIn.validate(await readJson(c));
-        const caller = await findCallerByTokenHash(c.get('database').db, { hash: hashTokenSecret(token) });
-        if (!caller) throw new Unauthorized('that token is not valid (unknown or revoked)');
+        const credentials = credentialsOf(signIn.validate(await readJson(c)));
+        const { db } = c.get('database');
+        const byToken =
+          credentials.kind === 'token'
+            ? await findCallerByTokenHash(db, { hash: hashTokenSecret(credentials.token) })
+            : undefined;
+        const userId =
+          credentials.kind === 'token'
+            ? byToken?.id
+            : await cardHolder({ db, clock: c.get('clock'), lockout: options.pins }, credentials);
+        if (userId === undefined) {
+          throw new Unauthorized(
+            credentials.kind === 'card' ? CARD_SIGN_IN_REFUSED : 'that token is not valid (unknown or revoked)',
+          );
+        }
         const session = newTokenSecret();
-        await insertToken(c.get('database').db, {
-          userId: caller.id,
-          name: SESSION_TOKEN_NAME,
-          hash: hashTokenSecret(session),
-        });
+        const hash = hashTokenSecret(session);
+        await insertToken(db, { userId, name: SESSION_TOKEN_NAME, hash });
+        // A card's holder is read through the session's own token, as every later request of this browser is.
+        const caller = byToken ?? (await findCallerByTokenHash(db, { hash }));
+        if (!caller) throw new Unauthorized('that user is no longer there');
         setCookie(c, SESSION_COOKIE, session, {
           path: '/',
           httpOnly: true,
@@ -66,6 +82,13 @@ export function sessionRoutes(app: Hono<AppEnv>): void {
       },
     },
   );
+}
+
+/** The user whose card and PIN these are, or `undefined` (no such card, no PIN, a wrong one: not told apart). */
+async function cardHolder(check: PinCheck, credentials: { cardNumber: string; pin: string }) {
+  const card = await findCardSignIn(check.db, { cardNumber: credentials.cardNumber });
+  if (!card) return verifyNothing(credentials.pin).then(() => undefined);
+  return (await tryPin(check, card, credentials.pin)) ? card.userId : undefined;
 }
 
 function isHttps(c: Context): boolean {

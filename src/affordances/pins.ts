@@ -1,0 +1,28 @@
+/** @module The control that sets a user's PIN: a librarian's reset, or a patron's change of their own. */
+import { pinInputFields } from '../domain/pin.js';
+import type { PatronContact, User } from '../domain/user.js';
+import { paths } from '../hypermedia/uris.js';
+import { affordance } from './affordance.js';
+import { inputFields } from './fields.js';
+
+/** Whom a PIN is set for: the user, and whether they have one to replace. */
+export type PinSubject = Pick<User, 'id'> & Pick<PatronContact, 'pin_set'>;
+
+export const setPin = affordance({
+  name: 'set-pin',
+  path: paths.userPin,
+  summary:
+    'Set the PIN a user signs in with by library card; a patron changing their own sends the current one too; answers the user',
+  body: { fields: pinInputFields, mode: 'create' },
+  status: 200,
+  errors: [403, 409, 429],
+  title: (user: PinSubject) => (user.pin_set ? 'Change PIN' : 'Set PIN'),
+  appears: 'on a user, for that user and librarians',
+  allows: ({ policy, caller }, user: PinSubject) => policy.setPin(caller, user.id),
+  href: ({ uris }, user) => uris.userPin(user.id),
+  // The current PIN is asked for exactly when the request would be refused without it.
+  fields: ({ policy, caller }, user) =>
+    policy.pinChangeNeedsCurrent(caller, user)
+      ? inputFields(pinInputFields, { required: ['current_pin'] })
+      : inputFields(pinInputFields.filter((field) => field.name !== 'current_pin')),
+});
