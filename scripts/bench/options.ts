@@ -48,7 +48,7 @@ export const usage = `usage: npm run bench -- [options]
   --only change-feed      measure one scenario alone (--rounds applies; --duration to lending-rules)
                           and print its figures; no report. Scenarios: change-feed, lending-rules, lost-loans
   --only book-reads       GET /books/{id} anonymous, as a librarian and as a member, against the baseline
-                          on 100,000 books (--rounds, --duration, --connections apply)
+                          on the largest of --sizes (--rounds, --duration, --connections apply)
 DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
 the bench creates and drops its own bench_<size> databases there.`;
 
