@@ -356,4 +356,40 @@ describe('the circulation desk', () => {
       }
     });
   });
+
+  describe('in HTML, without the script', () => {
+    const page = async (response: Response) => {
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      return response.text();
+    };
+
+    it('the card field has the focus; once a card is read, the barcode field does, the card carried along', async () => {
+      const empty = await page(await t.request('/desk', { headers: { Accept: 'text/html' } }));
+      expect(empty).toMatch(/<input id="desk-card"[^>]*autofocus/);
+      expect(empty).not.toContain('name="barcode"');
+      const ready = await page(await t.request('/desk?card_number=CARD-0001', { headers: { Accept: 'text/html' } }));
+      expect(ready).toContain('Dora Desk');
+      expect(ready).not.toMatch(/<input id="desk-card"[^>]*autofocus/);
+      expect(ready).toMatch(/<input id="desk-check-out-barcode"[^>]*autofocus/);
+      expect(ready).toContain('<input type="hidden" name="card_number" value="CARD-0001"/>');
+      expect(ready).toContain('<script src="/assets/desk.js" defer=""></script>');
+    });
+
+    it('a check-in posted as a form answers where the copy goes, with the form again for the next scan', async () => {
+      const { barcode } = await barcodedBook('Posted Back');
+      await checkedOut({ card_number: 'CARD-0001', barcode });
+      const response = await t.request('/desk/checkins', {
+        method: 'POST',
+        headers: { Accept: 'text/html', 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ barcode, branch_id: String(branch.main) }).toString(),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      const answer = await page(response);
+      expect(answer).toContain(`<li class="desk-result done" data-barcode="${barcode}">`);
+      expect(answer).toContain('Shelf at Main library');
+      expect(answer).toContain('No fine');
+      expect(answer).toMatch(/<input id="desk-check-in-barcode"[^>]*autofocus/);
+    });
+  });
 });
