@@ -257,6 +257,23 @@ describe('the circulation desk', () => {
       expect(await eventsSince(feed)).toEqual([]);
     });
 
+    it('a desk at a branch that does not exist: 422 naming branch_id, nothing lent or returned', async () => {
+      const { barcode } = await barcodedBook('Nowhere Desk');
+      const before = await loanCount();
+      await expectError(await checkOut({ card_number: 'CARD-0001', barcode, branch_id: 999_999 }), 422, {
+        details: ['branch_id'],
+        message: 'branch_id 999999 names no branch',
+      });
+      expect(await loanCount()).toBe(before);
+      const loan = await checkedOut({ card_number: 'CARD-0001', barcode });
+      await expectError(await checkIn({ barcode, branch_id: 999_999 }), 422, {
+        details: ['branch_id'],
+        message: 'branch_id names no branch',
+      });
+      const still = await json<LoanDocument>(await t.request(`/loans/${loan.id}`));
+      expect(still.status).toBe('active');
+    });
+
     it('a copy the lending rules refuse: 409 with the rule\u2019s reason, nothing lent', async () => {
       const { barcode } = await barcodedBook('Reference Only', referenceType);
       const before = await loanCount();

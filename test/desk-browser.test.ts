@@ -1,10 +1,11 @@
 /**
  * The circulation desk in real Chromium (Debian's, driven by playwright-core), from the keyboard alone as a
  * barcode scanner drives it (it types the code and presses Enter), against the app on a socket with a fixed
- * business clock: a librarian reads a patron's card, scans a copy (lent, with its due date), a copy the
- * lending rules refuse (the rule's reason beside its barcode) and a barcode that names nothing (the error
- * beside it); then, at the check-in desk, a copy someone holds at another branch (in transit there, for
- * them) and a late return (the fine charged). axe finds no serious or critical violation on either desk.
+ * business clock: a librarian scans a card that names nobody (said beside the card field), reads a patron's
+ * card, scans a copy (lent, with its due date), a copy the lending rules refuse (the rule's reason beside its
+ * barcode) and a barcode that names nothing (the error beside it); then, at the check-in desk, a copy someone
+ * holds at another branch (in transit there, for them) and a late return (the fine charged). axe finds no
+ * serious or critical violation on either desk.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -146,6 +147,14 @@ describe('the circulation desk in the browser, from the keyboard', () => {
 
     // The card field has the focus; a card read shows the patron and gives the focus to the barcode.
     expect(await focused(page)).toBe('desk-card');
+    // A card that names nobody: said beside the field, which keeps the focus for the next scan.
+    await scan(page, 'CARD-NOBODY');
+    const cardError = page.locator('[data-error-for="card_number"]');
+    await cardError.waitFor();
+    expect(await cardError.textContent()).toBe('card_number names no user');
+    expect(await page.locator('#desk-card').getAttribute('aria-invalid')).toBe('true');
+    expect(await focused(page)).toBe('desk-card');
+    expect(await violations(page)).toEqual([]);
     await scan(page, 'CARD-DORA');
     await page.waitForURL(/\/desk\?card_number=CARD-DORA$/);
     expect(await page.locator('section.patron a[rel="borrower"]').textContent()).toBe('Dora Desk');

@@ -51,8 +51,10 @@ function checkOutDesk(resource: Resource, page: PageContext | undefined): string
               value={patron ? String(patron.card_number) : undefined}
               autofocus={!patron}
               required
+              aria-describedby="desk-card-error"
             />
             <button type="submit">Read card</button>
+            <small class="field-error" id="desk-card-error" data-error-for="card_number" role="alert" hidden />
           </form>
         </search>
       )}

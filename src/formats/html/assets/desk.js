@@ -6,6 +6,8 @@
 document.addEventListener('DOMContentLoaded', () => {
   const results = document.getElementById('desk-results');
   if (!results) return;
+  const card = document.querySelector('form[rel="find-patron"]');
+  if (card) card.addEventListener('submit', (event) => readCard(event, card));
   for (const form of document.querySelectorAll('form[data-desk]')) {
     const barcode = form.querySelector('[name="barcode"]');
     // Scans come faster than answers: each waits for the one before, so the list keeps their order.
@@ -20,6 +22,34 @@ document.addEventListener('DOMContentLoaded', () => {
     });
   }
 });
+
+/**
+ * A card is read where it was scanned: a card that names nobody says so beside the field, which keeps the
+ * focus with its text selected (the next scan replaces it); a patron's card opens their desk.
+ */
+async function readCard(event, form) {
+  event.preventDefault();
+  const input = form.querySelector('[name="card_number"]');
+  const slot = form.querySelector('[data-error-for="card_number"]');
+  const target = new URL(form.action, window.location.href);
+  target.searchParams.set('card_number', input.value.trim());
+  let response;
+  try {
+    response = await fetch(target, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+  } catch {
+    response = undefined;
+  }
+  if (response?.ok) {
+    window.location.assign(target.href);
+    return;
+  }
+  const problem = await response?.json().catch(() => null);
+  slot.textContent = problem?.error?.message ?? 'The catalogue could not be reached: scan the card again.';
+  slot.hidden = false;
+  input.setAttribute('aria-invalid', 'true');
+  input.focus();
+  input.select();
+}
 
 /** The form's fields as the control's JSON body: integers typed, blanks left out. */
 function bodyOf(form) {
