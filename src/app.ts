@@ -31,6 +31,7 @@ import { branchClosureRoutes } from './http/routes/branch-closures.js';
 import { changeRoutes, type EventPageWriter, writeEventPage } from './http/routes/changes.js';
 import { copyRoutes } from './http/routes/copies.js';
 import { descriptionRoutes } from './http/routes/description.js';
+import { deskRoutes } from './http/routes/desk.js';
 import { holdRoutes } from './http/routes/holds.js';
 import { importRoutes } from './http/routes/imports.js';
 import { lendingListRoutes } from './http/routes/lending-lists.js';
@@ -155,6 +156,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   authorRoutes(app);
   loanRoutes(app, { timeZone: settings.timeZone });
   copyRoutes(app);
+  deskRoutes(app, { timeZone: settings.timeZone });
   holdRoutes(app);
   userRoutes(app);
   pinRoutes(app, { pins: settings.pins });

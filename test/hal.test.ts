@@ -532,6 +532,7 @@ describe('golden HAL and HAL-FORMS documents', () => {
           me: { href: `/users/${librarianId}`, title: 'Administrator' },
           loans: { href: '/loans?page=1&per_page=20', title: 'Loans' },
           overdue: { href: '/loans?filter=status%3Aoverdue&page=1&per_page=20', title: 'Overdue loans' },
+          desk: { href: '/desk', title: 'Circulation desk' },
           users: { href: '/users?page=1&per_page=20', title: 'Users' },
           branches: { href: '/branches?page=1&per_page=20', title: 'Branches' },
           patron_categories: { href: '/patron-categories?page=1&per_page=20', title: 'Patron categories' },

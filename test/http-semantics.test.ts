@@ -493,7 +493,7 @@ describe('Link header', () => {
     expect(links.some((l) => l.href.includes('{'))).toBe(false);
   });
 
-  it('the root: the signed-in librarian\u2019s links too (me, loans, overdue, users)', async () => {
+  it('the root: the signed-in librarian\u2019s links too (me, loans, overdue, desk, users)', async () => {
     const [librarian] = await json<CollectionDocument<UserDocument>>(
       await t.request('/users?filter=name:Administrator'),
     );
@@ -512,6 +512,7 @@ describe('Link header', () => {
         { rel: 'me', href: `/users/${librarian?.id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         { rel: 'overdue', href: '/loans?filter=status%3Aoverdue&page=1&per_page=20' },
+        { rel: 'desk', href: '/desk' },
         { rel: 'users', href: '/users?page=1&per_page=20' },
         { rel: 'branches', href: '/branches?page=1&per_page=20' },
         { rel: 'patron_categories', href: '/patron-categories?page=1&per_page=20' },

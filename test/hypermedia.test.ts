@@ -164,7 +164,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
       expect(me).toMatchObject({ id: member.id, name: 'Rootwise Member', role: 'member' });
     });
 
-    it('adds me, loans, overdue, users and the lending lists and rules for a librarian, exactly', async () => {
+    it('adds me, loans, overdue, the desk, users and the lending lists and rules for a librarian, exactly', async () => {
       const id = await librarianId(t);
       const root = await fetchDoc(t, '/');
       expect(linkPairs(root)).toEqual([
@@ -178,6 +178,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'me', href: `/users/${id}` },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         { rel: 'overdue', href: '/loans?filter=status%3Aoverdue&page=1&per_page=20' },
+        { rel: 'desk', href: '/desk' },
         { rel: 'users', href: '/users?page=1&per_page=20' },
         { rel: 'branches', href: '/branches?page=1&per_page=20' },
         { rel: 'patron_categories', href: '/patron-categories?page=1&per_page=20' },
@@ -697,6 +698,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
       { rel: 'me', href: `${base}/users/${id}` },
       { rel: 'loans', href: `${base}/loans?page=1&per_page=20` },
       { rel: 'overdue', href: `${base}/loans?filter=status%3Aoverdue&page=1&per_page=20` },
+      { rel: 'desk', href: `${base}/desk` },
       { rel: 'users', href: `${base}/users?page=1&per_page=20` },
       { rel: 'branches', href: `${base}/branches?page=1&per_page=20` },
       { rel: 'patron_categories', href: `${base}/patron-categories?page=1&per_page=20` },

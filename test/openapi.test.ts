@@ -3,6 +3,7 @@
  * input field definitions and the listing specs. Every route the app serves is in it, with the methods
  * OPTIONS names; its request bodies are the input definitions, its query parameters the listing specs.
  */
+
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
@@ -11,6 +12,7 @@ import { authorInputFields } from '../src/domain/author.js';
 import { bookInputFields } from '../src/domain/book.js';
 import { closureInputFields } from '../src/domain/branch-closures.js';
 import { copyInputFields, copyPlaceInputFields, withdrawInputFields } from '../src/domain/copy.js';
+import { checkInInputFields, checkOutInputFields } from '../src/domain/desk.js';
 import { cancelInputFields, holdInputFields } from '../src/domain/hold.js';
 import type { InputField } from '../src/domain/input.js';
 import { branchInputFields, listEntryInputFields } from '../src/domain/lending-lists.js';
@@ -162,6 +164,8 @@ describe('the OpenAPI document', () => {
       'POST /users/{id}/account/entries/{entry}/waivers': [waiverInputFields, 'create', true],
       'POST /session': [sessionInputFields, 'create', true],
       'PUT /users/{id}/pin': [pinInputFields, 'create', true],
+      'POST /desk/checkouts': [checkOutInputFields, 'create', true],
+      'POST /desk/checkins': [checkInInputFields, 'create', true],
     };
     // The MCP endpoint reads JSON-RPC messages, not fields (below); OAI-PMH's POST, the protocol's arguments;
     // an import, a file (below).

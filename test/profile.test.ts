@@ -128,6 +128,8 @@ beforeAll(async () => {
     `/item-types/${dvd}`,
     '/loan-rules?page=1',
     `/loan-rules/${rule}`,
+    '/desk',
+    '/desk/checkins',
   ];
   for (const [who, client] of Object.entries(callers)) {
     for (const path of paths) {

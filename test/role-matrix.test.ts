@@ -1375,7 +1375,7 @@ describe('controls shown ⇔ allowed, for every caller and resource', () => {
         otherMember: ['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans', 'branches'],
         librarian: [
           ...['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans', 'overdue', 'users'],
-          ...['branches', 'patron_categories', 'item_types', 'loan_rules'],
+          ...['branches', 'patron_categories', 'item_types', 'loan_rules', 'desk'],
         ],
       }[role].concat('oai-pmh', 'profile', 'service-desc', 'mcp');
       expect(root.links.map((l) => l.rel).sort()).toEqual([...expectedRels].sort());

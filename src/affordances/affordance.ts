@@ -110,6 +110,7 @@ export function isAffordance(operation: Operation): operation is Affordance<unkn
 /** The fields a control offers when its declaration adds nothing: what the route reads, typed. */
 export function defaultFields(operation: Operation): Field[] {
   if (operation.body) return inputFields(operation.body.fields, { mode: operation.body.mode });
+  if (operation.query) return inputFields(operation.query);
   if (operation.listing) {
     const { fields, author, sortChoices, facets } = operation.listing;
     return listingFields({ fieldNames: Object.keys(fields), author, sortChoices, facets });

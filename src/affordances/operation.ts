@@ -3,7 +3,7 @@
  * and the profile and the OpenAPI document are generated from it; an affordance (`affordance.ts`) is an
  * operation that a control submits to.
  */
-import type { BodySpec } from '../domain/input.js';
+import type { BodySpec, InputField } from '../domain/input.js';
 import type { ListingSpec } from '../domain/listing.js';
 
 /** A body an operation reads: its fields, and whether it may be left out. */
@@ -53,6 +53,11 @@ export interface Operation {
    * bounded, but it is no write (no write limit spent, no form standing for another method).
    */
   reads?: boolean;
+  /**
+   * The query parameters a GET control reads, declared as fields: its control's fields, the profile's and
+   * OpenAPI's parameters are all these.
+   */
+  query?: readonly InputField[];
   /** Query parameters it reads beyond a listing's, for its description. */
   parameters?: readonly QueryParameter[];
   /** Answered before any token is read (a load balancer's probe). */

@@ -341,6 +341,8 @@ export function createPolicy(rules: AccessPolicy, clock: Clock, currency: string
       if (!decision.allowed) return decision;
       return copyInTransit(copy) ? allowed : refuse(() => copyNotInTransit(copy.id, copy.status));
     },
+    /** The circulation desk (a patron's card, copies by barcode, check-in): librarians. */
+    useDesk: (caller: Caller): Decision => librarian(caller, 'use the circulation desk'),
     /** Lending on someone else's behalf is a librarian's (offered as the `borrower_id` field). */
     lendForOthers: (caller: Caller): boolean => isLibrarian(caller),
     listLoans: (caller: Caller): Decision => (signedIn(caller) ? allowed : refuse(() => new Unauthorized())),

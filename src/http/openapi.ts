@@ -175,6 +175,12 @@ function operationOf(path: string, method: Method, operation: Operation, options
   const parameters = [
     ...pathNames.map(pathParameter),
     ...(operation.listing ? listingParameters(operation.listing) : []),
+    ...(operation.query ?? []).map((field) => ({
+      name: field.name,
+      in: 'query',
+      ...(field.required && { required: true }),
+      schema: fieldSchema(field),
+    })),
     ...(operation.parameters ?? []).map((p) => ({
       name: p.name,
       in: 'query',

@@ -153,6 +153,9 @@ export type ResourceKind =
   | 'import-record'
   | 'explanation'
   | 'term'
+  | 'desk'
+  | 'checkins'
+  | 'check-in'
   | ItemKind
   | `${ItemKind}-page`;
 

@@ -71,6 +71,9 @@ export const paths = {
   itemType: template('/item-types/{id}'),
   loanRules: template('/loan-rules{?filter*,sort,page,per_page,cursor,fields}'),
   loanRule: template('/loan-rules/{id}'),
+  desk: template('/desk{?card_number}'),
+  deskCheckouts: template('/desk/checkouts'),
+  deskCheckins: template('/desk/checkins'),
   changes: template('/changes{?cursor,from,per_page}'),
   suggestions: template('/suggestions{?query}'),
   session: template('/session'),
@@ -199,6 +202,11 @@ export class Uris {
   itemType = (id: number) => this.at(expand.itemType(id));
   loanRules = (params: ListingParams = {}) => this.at(paths.loanRules.expand({ ...params }));
   loanRule = (id: number) => this.at(expand.loanRule(id));
+
+  /** The circulation desk; with a card's number, the desk for that patron. */
+  desk = (cardNumber?: string) => this.at(paths.desk.expand({ card_number: cardNumber }));
+  deskCheckouts = () => this.at(paths.deskCheckouts.expand({}));
+  deskCheckins = () => this.at(paths.deskCheckins.expand({}));
 
   changes = (params: ChangesParams = {}) => this.at(paths.changes.expand({ ...params }));
   /** Suggestions for a text typed so far; without it, the template the root advertises. */

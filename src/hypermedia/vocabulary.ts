@@ -127,6 +127,14 @@ export const rels = {
   charge: { means: 'From a waiver, the charge it waives.' },
   tokens: { means: 'The bearer tokens of a user.' },
   me: { means: 'The signed-in user.' },
+  desk: {
+    means:
+      'The circulation desk (librarians): read a patron\u2019s library card, then lend copies to them by barcode ' +
+      '(`find-patron`, `check-out`); from the check-in desk, back to it.',
+  },
+  checkins: {
+    means: 'The check-in desk (librarians): return copies by barcode and learn where each goes now (`check-in`).',
+  },
   profile: { means: 'The profile: every link relation and control, its fields and when it appears (RFC 6906).' },
   'service-desc': { means: 'An OpenAPI 3.1 description of the HTTP interface, for tools (RFC 8631).' },
   invalidates: {
@@ -214,6 +222,26 @@ export const controls = {
   },
   charge: {
     does: 'Charge this account an `amount` (minor units) for the `reason` given (a damaged item, a card).',
+    method: 'POST',
+  },
+  'find-patron': {
+    does:
+      'Read a patron\u2019s library card at the desk (`card_number`): the desk for that patron, with their name, ' +
+      'loans out and balance, ready to lend to them.',
+    method: 'GET',
+  },
+  'check-out': {
+    does:
+      'Lend the copy with this `barcode` to the patron whose library card this is (`card_number`), at the desk\u2019s ' +
+      'branch (`branch_id`, the librarian\u2019s home branch unless named), by the lending rules as a borrow is; ' +
+      'answers 201 with the loan.',
+    method: 'POST',
+  },
+  'check-in': {
+    does:
+      'Return the copy with this `barcode` at the desk\u2019s branch (`branch_id`, the librarian\u2019s home branch ' +
+      'unless named); answers the returned loan, where the copy goes now (shelf, hold shelf for a patron, in ' +
+      'transit to a branch) and the fine charged, if any.',
     method: 'POST',
   },
   login: {

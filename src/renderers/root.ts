@@ -34,6 +34,7 @@ export function renderRoot(ctx: RenderContext): Resource {
         title: 'Overdue loans',
       });
     }
+    if (policy.useDesk(caller).allowed) links.push({ rel: 'desk', href: uris.desk(), title: 'Circulation desk' });
     if (policy.manageUsers(caller).allowed) links.push({ rel: 'users', href: uris.users(firstPage), title: 'Users' });
     if (policy.seeBranches(caller).allowed) {
       links.push({ rel: 'branches', href: uris.branches(firstPage), title: 'Branches' });

@@ -6,12 +6,13 @@
 import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import { type FineLimit, fineLimitReason, overFineLimit } from '../../domain/account.js';
 import type { Copy } from '../../domain/copy.js';
+import type { Placement, ReturnedLoan } from '../../domain/desk.js';
 import { Conflict, NotFound, UnprocessableEntity } from '../../domain/errors.js';
 import { overdueFine } from '../../domain/fines.js';
 import type { Hold } from '../../domain/hold.js';
 import { decideLending, type LendingDecision, lendingRefusalReason } from '../../domain/lending-rules.js';
 import type { Loan, LoanRecord } from '../../domain/loan.js';
-import { money } from '../../domain/money.js';
+import { type Money, money } from '../../domain/money.js';
 import {
   alreadyBorrowed,
   alreadyHeld,
@@ -23,7 +24,7 @@ import {
 import type { Db } from '../client.js';
 import { rowsOf } from '../client.js';
 import { constraintViolation } from '../errors.js';
-import { accounts, books, copies, holds, loans, users } from '../schema/index.js';
+import { accounts, books, branches, copies, holds, loans, users } from '../schema/index.js';
 import { chargeOverdueFine, findAccount } from './accounts.js';
 import { findBranchCalendar, lockBranchCalendar, lockLendingBranches } from './branch-calendars.js';
 import { copyColumns, holdColumns, loanColumns } from './circulation-columns.js';
@@ -250,9 +251,10 @@ export interface ReturnParams {
 /**
  * Charges the overdue fine of an active loan handed back at `at`, under the book's lock, before the loan is
  * stamped: by the terms the loan keeps, counting the open days of the calendar of the branch where it was
- * lent (where it was due back). Nothing when the fine is 0 or the loan was fined already.
+ * lent (where it was due back). Nothing when the fine is 0 or the loan was fined already. Answers the fine
+ * charged, or null.
  */
-async function chargeLateReturn(tx: Tx, params: ReturnParams): Promise<void> {
+async function chargeLateReturn(tx: Tx, params: ReturnParams): Promise<Money | null> {
   const [loan] = await tx
     .select({
       borrowerId: loans.borrowerId,
@@ -265,12 +267,12 @@ async function chargeLateReturn(tx: Tx, params: ReturnParams): Promise<void> {
     })
     .from(loans)
     .where(and(eq(loans.id, params.id), activeLoan));
-  if (!loan || loan.finePerDay === 0) return;
+  if (!loan || loan.finePerDay === 0) return null;
   // As the return stamps it: never before the loan began.
   const returnedAt = new Date(Math.max(params.at.getTime(), loan.borrowedAt.getTime()));
-  if (returnedAt <= loan.dueAt) return;
+  if (returnedAt <= loan.dueAt) return null;
   const calendar = await findBranchCalendar(tx, { branchId: loan.branchId, timeZone: params.timeZone });
-  if (!calendar) return;
+  if (!calendar) return null;
   const { amount } = overdueFine(
     {
       finePerDay: money(loan.finePerDay, params.currency),
@@ -281,7 +283,7 @@ async function chargeLateReturn(tx: Tx, params: ReturnParams): Promise<void> {
     returnedAt,
     calendar,
   );
-  if (amount.minor === 0) return;
+  if (amount.minor === 0) return null;
   await chargeOverdueFine(tx, {
     userId: loan.borrowerId,
     loanId: params.id,
@@ -289,25 +291,24 @@ async function chargeLateReturn(tx: Tx, params: ReturnParams): Promise<void> {
     currency: amount.currency,
     at: params.at,
   });
+  return amount;
 }
 
 /**
  * Stamps the return, only if the loan is still active (of two returns racing, one wins), and charges its
  * overdue fine. The copy is then where it was handed in (`branchId`, the branch that lent it unless named)
  * and settling places it: to the first waiting hold (set aside there, or sent to its pickup branch), else
- * home unless the loan floats. Answers the book's author too, whose list of books shows it again.
+ * home unless the loan floats. Answers where settling put it and the fine charged, and the book's author,
+ * whose list of books shows it again.
  */
-export async function returnCopy(
-  db: Db,
-  params: ReturnParams,
-): Promise<(Loan & { book_author_id: number }) | undefined> {
+export async function returnCopy(db: Db, params: ReturnParams): Promise<ReturnedLoan | undefined> {
   return db
     .transaction(async (tx) => {
       const [found] = await tx.select({ bookId: loans.bookId }).from(loans).where(eq(loans.id, params.id));
       if (!found || !(await lockBook(tx, found.bookId))) return undefined;
       // The fine first: its entry locks the account's row before the feed's lock, the order every writer of
       // an account keeps (drizzle/0029_accounts.sql).
-      await chargeLateReturn(tx, params);
+      const fine = await chargeLateReturn(tx, params);
       const [loan] = await tx
         .update(loans)
         .set({ returnedAt: sql`greatest(${businessTime(params.at)}, ${loans.borrowedAt})` })
@@ -325,9 +326,45 @@ export async function returnCopy(
         .set({ locationBranchId: params.branchId ?? loan.branch_id, transitToBranchId: null })
         .where(eq(copies.id, loan.copy_id));
       await settle(tx, found.bookId, params.holdDays, params.at);
-      return loan;
+      return { ...loan, placement: await placementOf(tx, loan.copy_id), fine };
     })
     .catch(rejectedBranch('branch_id', 'copies_location_branch_id_branches_id_fk'));
+}
+
+/**
+ * Where settling put a copy, read in the settling transaction: set aside for a ready hold (on the hold shelf
+ * where it is), on its way to a branch (the pickup branch of the hold it travels for, or home), or on the
+ * shelf where it is. The hold it serves names the patron.
+ */
+async function placementOf(tx: Tx, copyId: number): Promise<Placement> {
+  const [row] = rowsOf<{
+    location_branch_id: number;
+    transit_to_branch_id: number | null;
+    branch_name: string;
+    hold_id: number | null;
+    hold_status: string | null;
+    patron_id: number | null;
+    patron_name: string | null;
+  }>(
+    await tx.execute(sql`select c.location_branch_id, c.transit_to_branch_id, b.name as branch_name,
+        h.id as hold_id, h.status as hold_status, u.id as patron_id, u.name as patron_name
+      from ${copies} c
+      join ${branches} b on b.id = coalesce(c.transit_to_branch_id, c.location_branch_id)
+      left join ${holds} h on h.copy_id = c.id and h.status in ('ready', 'in_transit')
+      left join ${users} u on u.id = h.borrower_id
+      where c.id = ${copyId}`),
+  );
+  const placed = row as NonNullable<typeof row>;
+  const goesTo =
+    placed.hold_status === 'ready' ? 'hold_shelf' : placed.transit_to_branch_id !== null ? 'in_transit' : 'shelf';
+  return {
+    goes_to: goesTo,
+    branch_id: Number(placed.transit_to_branch_id ?? placed.location_branch_id),
+    branch_name: placed.branch_name,
+    hold_id: placed.hold_id === null ? null : Number(placed.hold_id),
+    patron_id: placed.patron_id === null ? null : Number(placed.patron_id),
+    patron_name: placed.patron_name,
+  };
 }
 
 /** A branch named by `field` that does not exist: 422 naming the field (the transaction rolled back). */

@@ -28,5 +28,6 @@ export const htmlFormat: Format = {
     asset('catalogue.css', 'text/css; charset=utf-8'),
     asset('catalogue.js', 'text/javascript; charset=utf-8'),
     asset('search.js', 'text/javascript; charset=utf-8'),
+    asset('desk.js', 'text/javascript; charset=utf-8'),
   ],
 };

@@ -10,6 +10,7 @@ import type { Control, Link, Resource, ResourceStream } from '../../hypermedia/m
 import type { ErrorContent, ListingView, PageContext } from '../format.js';
 import { linkedData } from '../json-ld.js';
 import { bookSearchPage } from './book-search.js';
+import { deskPage } from './desk.js';
 import { document } from './document.js';
 import { Controls, forPeople } from './forms.js';
 // biome-ignore lint/correctness/noUnusedImports: the JSX below compiles to h(…) and Fragment (the pragmas above).
@@ -23,6 +24,9 @@ export function resourcePage(resource: Resource, page: PageContext | undefined):
   if (resource.kind === 'book-page') return bookSearchPage(resource, page);
   // The rules matrix reads as a table of its own: scope by name, unset values said to fall through.
   if (resource.kind === 'loan-rule-page') return loanRulesPage(resource, page);
+  // The circulation desk is worked from a keyboard and a scanner: pages of its own.
+  const desk = deskPage(resource, page);
+  if (desk !== undefined) return desk;
   const title = titleOf(resource);
   // A field `x_id` whose link `x` has a title (a book's author) is shown as that title, linked: the link
   // then needs no place of its own.
