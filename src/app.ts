@@ -37,6 +37,7 @@ import { lendingListRoutes } from './http/routes/lending-lists.js';
 import { loanRuleRoutes } from './http/routes/loan-rules.js';
 import { loanRoutes } from './http/routes/loans.js';
 import { mcpRoutes } from './http/routes/mcp.js';
+import { meRoutes } from './http/routes/me.js';
 import { healthRoutes, rootRoutes } from './http/routes/root.js';
 import { sessionRoutes } from './http/routes/session.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
@@ -154,6 +155,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   loanRoutes(app, { timeZone: settings.timeZone });
   copyRoutes(app);
   holdRoutes(app);
+  meRoutes(app);
   userRoutes(app);
   accountRoutes(app);
   lendingListRoutes(app);
