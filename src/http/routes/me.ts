@@ -26,8 +26,6 @@ export function meRoutes(app: Hono<AppEnv>): void {
         summary:
           'My account: the signed-in caller\u2019s current loans, open holds, balance and recent charges, with the controls on each',
         errors: [401],
-        // Answered here even in a closed catalogue, so that an anonymous caller is told where to sign in.
-        open: true,
       },
     },
     {
