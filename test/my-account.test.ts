@@ -238,6 +238,33 @@ describe('My account', () => {
     expect((await json<HoldDocument>(await t.request(`/holds/${hold.id}`))).pickup_branch_id).not.toBe(east);
   });
 
+  it('a pickup change racing the copy’s return: either the copy goes to the new branch, or the change is refused', async () => {
+    for (let round = 0; round < 6; round++) {
+      const bookId = await addBook(t, `Raced ${round}`, 2010, author);
+      const lent = await borrowed(t, bookId, { borrower_id: other.id });
+      const hold = await held(t.as(member.token), bookId);
+      const [change, back] = await Promise.all([
+        t.as(member.token).send('PUT', `/holds/${hold.id}/pickup-branch`, { pickup_branch_id: east }),
+        t.send('PATCH', `/loans/${lent.id}`, { status: 'returned' }),
+      ]);
+      expect(back.status).toBe(200);
+      const now = await json<HoldDocument>(await t.request(`/holds/${hold.id}`));
+      const copy = await json<{ location_branch_id: number; transit_to_branch_id: number | null }>(
+        await t.request(`/copies/${now.copy_id}`),
+      );
+      if (change.status === 200) {
+        // Moved first: the returned copy travels to East for it.
+        expect(now).toMatchObject({ status: 'in_transit', pickup_branch_id: east });
+        expect(copy.transit_to_branch_id).toBe(east);
+      } else {
+        // The copy was set aside at the old branch first: the branch stayed.
+        expect(change.status).toBe(409);
+        expect(now.status).toBe('ready');
+        expect(now.pickup_branch_id).toBe(copy.location_branch_id);
+      }
+    }
+  });
+
   it('refuses a pickup branch that names nothing (422 naming the field), a missing one (400), another\u2019s hold (404)', async () => {
     const client = t.as(member.token);
     const path = `/holds/${holds.first}/pickup-branch`;
