@@ -287,6 +287,24 @@ describe('My account', () => {
     expect(page.embedded.holds).toEqual([]);
   });
 
+  it('links the loan history: the user’s returned loans only, newest first', async () => {
+    const bookId = await addBook(t, 'Read And Returned', 2007, author);
+    const earlier = await borrowed(t, bookId, { borrower_id: queued.id });
+    await returned(t, earlier.id);
+    const later = await borrowed(t, bookId, { borrower_id: queued.id });
+    await returned(t, later.id);
+    const active = await borrowed(t, await addBook(t, 'Still Out', 2008, author), { borrower_id: queued.id });
+    const client = t.as(queued.token);
+    const history = await client.request(linkHref(await myAccount(client), 'loan_history') as string);
+    expect(history.status).toBe(200);
+    const { data } = await json<{ data: { id: number; status: string }[] }>(history);
+    expect(data.map((loan) => [loan.id, loan.status])).toEqual([
+      [later.id, 'returned'],
+      [earlier.id, 'returned'],
+    ]);
+    expect((await myAccount(client)).embedded.loans.map((loan) => loan.id)).toEqual([active.id]);
+  });
+
   it('is the same resource in HAL, HAL-FORMS and HTML: groups embedded by rel, controls as templates and buttons', async () => {
     const client = t.as(member.token);
     const page = await myAccount(client);
