@@ -12,6 +12,7 @@ import { formatMoney } from '../domain/money.js';
 import type { CurrentLoan, MyAccount, OpenHold, RecentCharge } from '../domain/my-account.js';
 import type { Link, Resource } from '../hypermedia/model.js';
 import { firstPage } from '../hypermedia/uris.js';
+import type { Rel } from '../hypermedia/vocabulary.js';
 import { renderAccountEntry } from './account.js';
 import { renderHold } from './hold.js';
 import { renderLoan } from './loan.js';
@@ -67,13 +68,7 @@ function currentLoan(loan: CurrentLoan, ctx: RenderContext): Resource {
       barcode: loan.barcode,
       overdue: status === 'overdue' || status === 'lost',
     },
-    links: item.links.map((link) =>
-      link.rel === 'book'
-        ? { ...link, title: loan.title }
-        : link.rel === 'copy'
-          ? { ...link, title: loan.barcode ?? `Copy ${loan.copy_id}` }
-          : link,
-    ),
+    links: titled(item.links, { book: loan.title, copy: loan.barcode ?? `Copy ${loan.copy_id}` }),
     controls: offered(ctx, loan, [renewLoan]),
   };
 }
@@ -84,13 +79,7 @@ function openHold(hold: OpenHold, ctx: RenderContext): Resource {
   return {
     ...item,
     state: { ...item.state, title: hold.title },
-    links: item.links.map((link) =>
-      link.rel === 'book'
-        ? { ...link, title: hold.title }
-        : link.rel === 'pickup_branch'
-          ? { ...link, title: hold.pickup_branch_name }
-          : link,
-    ),
+    links: titled(item.links, { book: hold.title, pickup_branch: hold.pickup_branch_name }),
     controls: offered(ctx, hold, [cancelHold, changePickup]),
   };
 }
@@ -98,7 +87,13 @@ function openHold(hold: OpenHold, ctx: RenderContext): Resource {
 /** A charge as the account lists it; the loan it is for is named by its book's title. */
 function charge(entry: RecentCharge, ctx: RenderContext): Resource {
   const item = renderAccountEntry(entry, ctx, { asItem: true });
-  if (entry.title === null) return item;
-  const title = entry.title;
-  return { ...item, links: item.links.map((link) => (link.rel === 'loan' ? { ...link, title } : link)) };
+  return entry.title === null ? item : { ...item, links: titled(item.links, { loan: entry.title }) };
+}
+
+/** The links of these rels titled as people know them (a book by its title, a branch by its name). */
+function titled(links: Link[], titles: Partial<Record<Rel, string>>): Link[] {
+  return links.map((link) => {
+    const title = titles[link.rel];
+    return title === undefined ? link : { ...link, title };
+  });
 }
