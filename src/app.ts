@@ -39,6 +39,7 @@ import { loanRuleRoutes } from './http/routes/loan-rules.js';
 import { loanRoutes } from './http/routes/loans.js';
 import { mcpRoutes } from './http/routes/mcp.js';
 import { pinRoutes } from './http/routes/pins.js';
+import { meRoutes } from './http/routes/me.js';
 import { healthRoutes, rootRoutes } from './http/routes/root.js';
 import { sessionRoutes } from './http/routes/session.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
@@ -158,6 +159,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   copyRoutes(app);
   deskRoutes(app, { timeZone: settings.timeZone });
   holdRoutes(app);
+  meRoutes(app);
   userRoutes(app);
   pinRoutes(app, { pins: settings.pins });
   accountRoutes(app);

@@ -353,6 +353,7 @@ describe('a closed catalogue (publicReads: false)', () => {
       'changes',
       'oai-pmh',
       'me',
+      'my_account',
       'loans',
       'branches',
       'profile',

@@ -633,6 +633,75 @@ describe('circulation, for a member in the browser (script enabled)', () => {
   }, 90_000);
 });
 
+describe('My account, from the keyboard alone (script enabled)', () => {
+  it('renews a loan, moves a waiting hold to another branch and cancels it, by Tab and Enter', async () => {
+    const member = (await (
+      await api('/users', { method: 'POST', body: JSON.stringify({ name: 'Keyboard Patron', role: 'member' }) })
+    ).json()) as { id: number };
+    const token = (
+      (await (await api(`/users/${member.id}/tokens`, { method: 'POST', body: '{}' })).json()) as {
+        token: string;
+      }
+    ).token;
+    const branch = await api('/branches', {
+      method: 'POST',
+      body: JSON.stringify({ code: 'kbd', name: 'Keyboard Street' }),
+    });
+    expect(branch.status).toBe(201);
+    const { id: branchId } = (await branch.json()) as { id: number };
+    const book = async (title: string) =>
+      (
+        (await (
+          await api('/books', { method: 'POST', body: JSON.stringify({ title, publication_year: 2021, author_id: 1 }) })
+        ).json()) as { id: number }
+      ).id;
+    const lent = await borrowed(librarian(), await book('Keyed Loan'), { borrower_id: member.id });
+    const wanted = await book('Keyed Hold');
+    await borrowed(librarian(), wanted);
+    const hold = await fetch(url(`/books/${wanted}/holds`), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(hold.status).toBe(201);
+
+    const page = await (await newContext()).newPage();
+    await page.goto(base);
+    await page.locator('header form[rel="login"] [name="token"]').fill(token);
+    await page.keyboard.press('Enter');
+    await page.locator('header form[rel="logout"]').waitFor();
+    await page.locator('a[rel="my_account"]').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/me$/);
+    expect(await page.locator('h2').allTextContents()).toEqual(['Current loans', 'Holds', 'Recent charges']);
+
+    // Renew: the row's button, focused and pressed; the page comes back with the renewal counted.
+    const loanRow = page.locator(`tr[data-rel="loans"][data-id="${lent.id}"]`);
+    expect(await loanRow.locator('td[data-field="renewals"]').textContent()).toBe('0');
+    await loanRow.locator('form[rel="renew"] button').focus();
+    await page.keyboard.press('Enter');
+    await loanRow.locator('td[data-field="renewals"]', { hasText: '1' }).waitFor();
+
+    // Change the pickup branch: the picker takes a branch's number as typed (branches are not searched by
+    // name), Tab to the button, Enter.
+    const holdRow = page.locator('tr[data-rel="holds"]');
+    await holdRow.locator('form[rel="change_pickup"] input[role="combobox"]').focus();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type(String(branchId));
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await holdRow.locator('td[data-field="pickup_branch"]', { hasText: 'Keyboard Street' }).waitFor();
+    const moved = (await (await api(`/users/${member.id}/holds?page=1`)).json()) as {
+      data: { pickup_branch_id: number }[];
+    };
+    expect(moved.data[0]?.pickup_branch_id).toBe(branchId);
+
+    // Cancel: the hold leaves the page.
+    await holdRow.locator('form[rel="cancel"] button').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('section.group-holds p.empty').waitFor();
+  }, 90_000);
+});
+
 describe('accessibility (axe-core)', () => {
   const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -647,7 +716,7 @@ describe('accessibility (axe-core)', () => {
       .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   }
 
-  it('finds no serious or critical violations on the root, a book list, a book and a loan, for anyone', async () => {
+  it('finds no serious or critical violations on the root, a book list, a book, a loan and My account, for anyone', async () => {
     // A member with a token, and a loan of theirs.
     const created = await api('/users', {
       method: 'POST',
@@ -659,6 +728,25 @@ describe('accessibility (axe-core)', () => {
     const lent = await borrow(librarian(), 3, { borrower_id: member.id });
     expect(lent.status).toBe(201);
     const loan = lent.headers.get('location') as string;
+    // On their account page a hold too (on a fresh book whose copy the librarian has) and a charge, so that its
+    // tables of loans, holds and charges all have rows and buttons.
+    const { id: heldBook } = (await (
+      await api('/books', {
+        method: 'POST',
+        body: JSON.stringify({ title: 'Axe Held', publication_year: 2020, author_id: 1 }),
+      })
+    ).json()) as { id: number };
+    expect((await borrow(librarian(), heldBook)).status).toBe(201);
+    const hold = await fetch(url(`/books/${heldBook}/holds`), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${memberToken}` },
+    });
+    expect(hold.status).toBe(201);
+    const charged = await api(`/users/${member.id}/account/charges`, {
+      method: 'POST',
+      body: JSON.stringify({ amount: 120, reason: 'Lost card' }),
+    });
+    expect(charged.status).toBe(201);
 
     for (const [who, token] of [
       ['anonymous', undefined],
@@ -673,7 +761,8 @@ describe('accessibility (axe-core)', () => {
         await page.locator('header form[rel="login"] button[type="submit"]').click();
         await page.locator('header form[rel="logout"]').waitFor();
       }
-      for (const path of ['/', '/books', '/books/1', loan]) {
+      // My account, signed in: the anonymous caller's is the sign-in page (401).
+      for (const path of ['/', '/books', '/books/1', loan, '/me']) {
         await page.goto(url(path));
         expect(await violations(page), `${who} at ${path}`).toEqual([]);
       }

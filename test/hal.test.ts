@@ -522,6 +522,7 @@ describe('golden HAL and HAL-FORMS documents', () => {
       member: root(
         {
           me: { href: `/users/${member.id}`, title: 'Tenar' },
+          my_account: { href: '/me', title: 'My account' },
           loans: { href: '/loans?page=1&per_page=20', title: 'My loans' },
           branches: { href: '/branches?page=1&per_page=20', title: 'Branches' },
         },
@@ -530,6 +531,7 @@ describe('golden HAL and HAL-FORMS documents', () => {
       librarian: root(
         {
           me: { href: `/users/${librarianId}`, title: 'Administrator' },
+          my_account: { href: '/me', title: 'My account' },
           loans: { href: '/loans?page=1&per_page=20', title: 'Loans' },
           overdue: { href: '/loans?filter=status%3Aoverdue&page=1&per_page=20', title: 'Overdue loans' },
           desk: { href: '/desk', title: 'Circulation desk' },

@@ -510,6 +510,7 @@ describe('Link header', () => {
         { rel: 'changes', href: '/changes' },
         { rel: 'oai-pmh', href: '/oai' },
         { rel: 'me', href: `/users/${librarian?.id}` },
+        { rel: 'my_account', href: '/me' },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         { rel: 'overdue', href: '/loans?filter=status%3Aoverdue&page=1&per_page=20' },
         { rel: 'desk', href: '/desk' },

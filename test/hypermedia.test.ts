@@ -144,7 +144,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
       ]);
     });
 
-    it('adds me, loans and branches for a member, exactly', async () => {
+    it('adds me, my account, loans and branches for a member, exactly', async () => {
       const member = await addUser(t, 'Rootwise Member');
       const root = await fetchDoc(t.as(member.token), '/');
       expect(linkPairs(root)).toEqual([
@@ -156,6 +156,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'changes', href: '/changes' },
         { rel: 'oai-pmh', href: '/oai' },
         { rel: 'me', href: `/users/${member.id}` },
+        { rel: 'my_account', href: '/me' },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         { rel: 'branches', href: '/branches?page=1&per_page=20' },
         ...descriptions,
@@ -164,7 +165,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
       expect(me).toMatchObject({ id: member.id, name: 'Rootwise Member', role: 'member' });
     });
 
-    it('adds me, loans, overdue, the desk, users and the lending lists and rules for a librarian, exactly', async () => {
+    it('adds me, my account, loans, overdue, the desk, users and the lending lists and rules for a librarian, exactly', async () => {
       const id = await librarianId(t);
       const root = await fetchDoc(t, '/');
       expect(linkPairs(root)).toEqual([
@@ -176,6 +177,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'changes', href: '/changes' },
         { rel: 'oai-pmh', href: '/oai' },
         { rel: 'me', href: `/users/${id}` },
+        { rel: 'my_account', href: '/me' },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
         { rel: 'overdue', href: '/loans?filter=status%3Aoverdue&page=1&per_page=20' },
         { rel: 'desk', href: '/desk' },
@@ -696,6 +698,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
       { rel: 'changes', href: `${base}/changes` },
       { rel: 'oai-pmh', href: `${base}/oai` },
       { rel: 'me', href: `${base}/users/${id}` },
+      { rel: 'my_account', href: `${base}/me` },
       { rel: 'loans', href: `${base}/loans?page=1&per_page=20` },
       { rel: 'overdue', href: `${base}/loans?filter=status%3Aoverdue&page=1&per_page=20` },
       { rel: 'desk', href: `${base}/desk` },

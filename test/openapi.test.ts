@@ -13,7 +13,7 @@ import { bookInputFields } from '../src/domain/book.js';
 import { closureInputFields } from '../src/domain/branch-closures.js';
 import { copyInputFields, copyPlaceInputFields, withdrawInputFields } from '../src/domain/copy.js';
 import { checkInInputFields, checkOutInputFields } from '../src/domain/desk.js';
-import { cancelInputFields, holdInputFields } from '../src/domain/hold.js';
+import { cancelInputFields, holdInputFields, pickupInputFields } from '../src/domain/hold.js';
 import type { InputField } from '../src/domain/input.js';
 import { branchInputFields, listEntryInputFields } from '../src/domain/lending-lists.js';
 import { MAX_PAGE, MAX_PER_PAGE, MAX_QUERY_PARAM_LENGTH } from '../src/domain/limits.js';
@@ -139,6 +139,7 @@ describe('the OpenAPI document', () => {
       'POST /copies/{id}/receipts': [[], 'create', false],
       'POST /books/{id}/holds': [holdInputFields, 'create', false],
       'PATCH /holds/{id}': [cancelInputFields, 'create', true],
+      'PUT /holds/{id}/pickup-branch': [pickupInputFields, 'create', true],
       'POST /books/{id}/copies': [copyInputFields, 'create', true],
       'PATCH /copies/{id}': [withdrawInputFields, 'create', true],
       'PUT /copies/{id}': [copyPlaceInputFields, 'change', true],

@@ -1013,11 +1013,22 @@ const resourceCases: ResourceCase[] = [
     name: "the member's waiting hold",
     make: async (w) => ({ href: `/holds/${(await waitingHoldOf(w)).holdId}` }),
     status: ownOnly,
-    controls: { anonymous: [], member: ['cancel'], otherMember: [], librarian: ['cancel'] },
+    controls: {
+      anonymous: [],
+      member: ['cancel', 'change_pickup'],
+      otherMember: [],
+      librarian: ['cancel', 'change_pickup'],
+    },
   },
   {
     name: "the member's ready hold",
-    make: async (w) => ({ href: `/holds/${(await readyHoldOf(w)).holdId}` }),
+    async make(w) {
+      const href = `/holds/${(await readyHoldOf(w)).holdId}`;
+      // Its copy is set aside at its pickup branch: that branch stays, even asked for again.
+      const { pickup_branch_id } = await json<Doc>(await w.t.request(href));
+      const body = { pickup_branch_id };
+      return { href, unoffered: [{ control: 'change_pickup', method: 'PUT', href: `${href}/pickup-branch`, body }] };
+    },
     status: ownOnly,
     controls: { anonymous: [], member: ['cancel'], otherMember: [], librarian: ['cancel'] },
   },
@@ -1182,6 +1193,13 @@ const resourceCases: ResourceCase[] = [
     make: async () => ({ href: '/users?page=1&per_page=20' }),
     status: { anonymous: 401, member: 403, otherMember: 403, librarian: 200 },
     controls: { anonymous: [], member: [], otherMember: [], librarian: ['create'] },
+  },
+  {
+    // Everyone signed in has one, at the same URI: their own (its members' controls: test/my-account.test.ts).
+    name: 'my account',
+    make: async () => ({ href: '/me' }),
+    status: { anonymous: 401, member: 200, otherMember: 200, librarian: 200 },
+    controls: { anonymous: [], member: [], otherMember: [], librarian: [] },
   },
   {
     name: "the member's tokens",
@@ -1371,10 +1389,24 @@ describe('controls shown ⇔ allowed, for every caller and resource', () => {
       const librarianRoot = await json<Doc>(await worldClient(w, 'librarian').request('/'));
       const expectedRels = {
         anonymous: ['self', 'books', 'authors', 'search', 'suggestions', 'changes'],
-        member: ['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans', 'branches'],
-        otherMember: ['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans', 'branches'],
+        member: [
+          'self',
+          'books',
+          'authors',
+          'search',
+          'suggestions',
+          'changes',
+          'me',
+          'my_account',
+          'loans',
+          'branches',
+        ],
+        otherMember: [
+          ...['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'my_account', 'loans', 'branches'],
+        ],
         librarian: [
-          ...['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'loans', 'overdue', 'users'],
+          ...['self', 'books', 'authors', 'search', 'suggestions', 'changes', 'me', 'my_account', 'loans', 'overdue'],
+          'users',
           ...['branches', 'patron_categories', 'item_types', 'loan_rules', 'desk'],
         ],
       }[role].concat('oai-pmh', 'profile', 'service-desc', 'mcp');

@@ -1,5 +1,8 @@
-/** @module The controls on holds: placing one on a book (collected at a branch), cancelling one. */
-import { cancelInputFields, type Hold, holdInputFields } from '../domain/hold.js';
+/**
+ * @module The controls on holds: placing one on a book (collected at a branch), cancelling one, moving a
+ * waiting one's pickup to another branch.
+ */
+import { cancelInputFields, type Hold, holdInputFields, pickupInputFields } from '../domain/hold.js';
 import { type BookSubject, bookFacts } from '../domain/policy.js';
 import { paths } from '../hypermedia/uris.js';
 import { affordance } from './affordance.js';
@@ -32,4 +35,22 @@ export const cancelHold = affordance({
   allows: ({ policy, caller }, hold: Hold) => policy.cancelHold(caller, hold),
   href: ({ uris }, hold) => uris.hold(hold.id),
   fields: () => inputFields(cancelInputFields, { values: { status: 'cancelled' } }),
+});
+
+/** Offered beside `cancel`; its branch's choices are the hold control's, its value the branch chosen now. */
+export const changePickup = affordance({
+  name: 'change_pickup',
+  path: paths.holdPickup,
+  summary: 'Collect a waiting hold at another branch; answers the hold',
+  body: { fields: pickupInputFields, mode: 'create' },
+  errors: [409, 422],
+  title: 'Change the pickup branch',
+  appears: 'on a waiting hold (no copy sent to it or set aside for it yet), for its borrower and librarians',
+  allows: ({ policy, caller }, hold: Hold) => policy.changePickup(caller, hold),
+  href: ({ uris }, hold) => uris.holdPickup(hold.id),
+  fields: (ctx, hold) =>
+    inputFields(pickupInputFields, {
+      values: { pickup_branch_id: hold.pickup_branch_id },
+      choices: { pickup_branch_id: branchOptions(ctx) },
+    }),
 });

@@ -86,8 +86,9 @@ export class UnprocessableEntity extends CatalogueError {
 
 /** 401: no valid credentials; the client should authenticate with a bearer token. */
 export class Unauthorized extends CatalogueError {
-  constructor(message = 'sign in: send Authorization: Bearer <token>') {
-    super(401, message, undefined, { 'WWW-Authenticate': 'Bearer realm="catalogue"' });
+  /** `headers` adds to the challenge (a `Link` to where one signs in). */
+  constructor(message = 'sign in: send Authorization: Bearer <token>', headers: Record<string, string> = {}) {
+    super(401, message, undefined, { 'WWW-Authenticate': 'Bearer realm="catalogue"', ...headers });
   }
 }
 

@@ -40,3 +40,8 @@ export const holdInputFields = [
 export const cancelInputFields = [
   { name: 'status', type: 'string', required: true, enum: ['cancelled'], title: 'Status' },
 ] as const satisfies readonly InputField[];
+
+/** What `PUT /holds/{id}/pickup-branch` accepts: the branch where a waiting hold's copy will be collected. */
+export const pickupInputFields = [
+  { name: 'pickup_branch_id', type: 'integer', required: true, min: 1, max: INT4_MAX, title: 'Pickup branch' },
+] as const satisfies readonly InputField[];

@@ -49,6 +49,7 @@ import {
   lostNotRenewable,
   noCopyAvailable,
   overdueNotRenewable,
+  pickupFixed,
   renewalLimitReached,
   tooManyTokens,
 } from './refusals.js';
@@ -307,6 +308,15 @@ export function createPolicy(rules: AccessPolicy, clock: Clock, currency: string
       const decision = selfOrLibrarian(caller, hold.borrower_id, () => new NotFound(`hold ${hold.id} not found`));
       if (!decision.allowed) return decision;
       return holdIsOpen(hold) ? allowed : refuse(() => holdEnded(hold.id, hold.status));
+    },
+    /**
+     * Its borrower or a librarian moves a waiting hold's pickup; once a copy is sent to it or set aside for it,
+     * the branch is fixed.
+     */
+    changePickup: (caller: Caller, hold: Pick<Hold, 'id' | 'borrower_id' | 'status'>): Decision => {
+      const decision = selfOrLibrarian(caller, hold.borrower_id, () => new NotFound(`hold ${hold.id} not found`));
+      if (!decision.allowed) return decision;
+      return hold.status === 'waiting' ? allowed : refuse(() => pickupFixed(hold.id, hold.status));
     },
     /**
      * Renew an active loan that is not overdue, renewed fewer times than the lending rules allow (decided

@@ -74,6 +74,22 @@ export function holdEnded(id: number, status: string): Conflict {
   return new Conflict(`hold ${id} is ${status}: only a waiting or ready hold can be cancelled`);
 }
 
+/**
+ * A hold whose copy is set aside or travelling keeps its pickup branch: the copy is already there or on its
+ * way there. Cancelling and holding again joins the queue at its end.
+ */
+export function pickupFixed(id: number, status: string): Conflict {
+  if (status === 'ready') {
+    return new Conflict(`hold ${id} is ready: its copy is set aside at the pickup branch, so the branch cannot change`);
+  }
+  if (status === 'in_transit') {
+    return new Conflict(
+      `hold ${id} is in transit: its copy is on its way to the pickup branch, so the branch cannot change`,
+    );
+  }
+  return new Conflict(`hold ${id} is ${status}: only a waiting hold's pickup branch can change`);
+}
+
 export function lostNotRenewable(id: number): Conflict {
   return new Conflict(`loan ${id} was declared lost: return the copy if it is found; a lost loan cannot be renewed`);
 }

@@ -1,6 +1,7 @@
 /**
  * @module HAL (`application/hal+json`, draft-kelly-json-hal): state at the top level, links under `_links`
- * keyed by rel, members under `_embedded.item`. Plain HAL leaves controls out; HAL-FORMS adds `_templates`.
+ * keyed by rel, members under `_embedded.item`, groups shown within a resource under `_embedded.<rel>`.
+ * Plain HAL leaves controls out; HAL-FORMS adds `_templates`.
  * A page's facets are a `facets` property, and each value a `facet` link too, so link-following clients
  * (Ketting) find them.
  */
@@ -35,7 +36,12 @@ export function createHalFormat(options: HalFormatOptions): Format {
     body._links = linksOf(resource.facets ? [...resource.links, ...facetLinks(resource.facets)] : resource.links);
     const templates = templatesOf(resource.controls);
     if (templates) body._templates = templates;
-    if (resource.items) body._embedded = { item: resource.items.map(document) };
+    if (resource.items || resource.embedded) {
+      const embedded: Record<string, unknown> = {};
+      if (resource.items) embedded.item = resource.items.map(document);
+      for (const group of resource.embedded ?? []) embedded[group.rel] = group.items.map(document);
+      body._embedded = embedded;
+    }
     return body;
   };
 

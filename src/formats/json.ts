@@ -2,7 +2,7 @@
  * @module The seed's JSON: state at the top level, `links` as an array, `controls` keyed by name, pages as
  * `{data, meta, links, controls}`, a whole collection as an array. `JSON.stringify` writes the document.
  */
-import type { Control, Link, Resource, ResourceStream } from '../hypermedia/model.js';
+import type { Control, Embedded, Link, Resource, ResourceStream } from '../hypermedia/model.js';
 import { type Format, groupsOf } from './format.js';
 
 export const jsonFormat: Format = {
@@ -27,11 +27,15 @@ export function memberText(resource: Resource): string {
   return JSON.stringify(member(resource));
 }
 
-/** A document: the members of a page first, then the state, the facets, the links and the controls. */
+/**
+ * A document: the members of a page first, then the state, the groups shown within it (`embedded`, members
+ * by rel), the facets, the links and the controls.
+ */
 function document(resource: Resource): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (resource.items) body.data = resource.items.map(member);
   Object.assign(body, resource.state);
+  if (resource.embedded) body.embedded = embeddedOf(resource.embedded);
   if (resource.facets) body.facets = resource.facets;
   body.links = resource.links.map(link);
   body.controls = controlsOf(resource.controls);
@@ -44,6 +48,13 @@ function member(resource: Resource): Record<string, unknown> {
   body.links = resource.links.map(link);
   if (resource.controls.length > 0) body.controls = controlsOf(resource.controls);
   return body;
+}
+
+/** Each group's members by its rel, as a collection lists them (their controls with them). */
+function embeddedOf(groups: Embedded[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const group of groups) out[group.rel] = group.items.map(member);
+  return out;
 }
 
 function link(l: Link): Record<string, unknown> {

@@ -33,6 +33,7 @@ export interface Carried {
   links: readonly Link[];
   controls: readonly Control[];
   items?: readonly Resource[] | AsyncIterable<Resource>;
+  embedded?: readonly { items: readonly Resource[] }[];
 }
 
 /** Response headers by name, as `send` builds them; a list-valued header (`Link`) joined with commas. */
@@ -56,6 +57,7 @@ export function announceDeprecations(headers: HeaderRecord, deprecations: Deprec
       if (deprecation) found.add(deprecation);
     }
     if (Array.isArray(resource.items)) for (const item of resource.items) visit(item);
+    for (const group of resource.embedded ?? []) for (const item of group.items) visit(item);
   };
   visit(carried);
   if (found.size === 0) return;

@@ -46,11 +46,22 @@ export function schemas(vocabulary: Vocabulary): Record<string, Schema> {
       type: 'object',
       description: 'A resource in the JSON format: its fields at the top level, its links and its controls.',
       required: ['links', 'controls'],
-      properties: { links, controls },
+      properties: {
+        links,
+        controls,
+        embedded: {
+          type: 'object',
+          description:
+            'Groups of related resources shown within this one, each under its rel (My account: loans, holds, charges), with the controls offered on each.',
+          propertyNames: { enum: Object.keys(vocabulary.rels) },
+          additionalProperties: { type: 'array', items: ref('Item') },
+        },
+      },
     },
     Item: {
       type: 'object',
-      description: 'A member of a collection: its fields and links (its controls are on its own document).',
+      description:
+        'A member of a collection: its fields and links (its controls are on its own document, or with it where it is shown within another).',
       required: ['links'],
       properties: { links, controls },
     },

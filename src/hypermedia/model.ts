@@ -98,10 +98,22 @@ export interface Resource {
   controls: Control[];
   /** Member resources of a collection page, in order, under the rel `item`. */
   items?: Resource[];
+  /** Groups of related resources shown within this one, each under its rel (HAL's `_embedded`). */
+  embedded?: Embedded[];
   /** Version of the stored state, for conditional requests (ETag, If-Match); absent if not versioned. */
   version?: number;
   /** What a listing could be narrowed to, counted: only on a page whose request asked for facets. */
   facets?: Facet[];
+}
+
+/** Related resources shown within a resource (a patron's loans on their account page), each group under a rel. */
+export interface Embedded {
+  /** What each member is to the resource, from the vocabulary. */
+  rel: Rel;
+  /** The group as a person reads it, above its members. */
+  title: string;
+  /** The members, in order, each with its own links and controls. */
+  items: Resource[];
 }
 
 /** One value a listing can be narrowed to, and how many of its items have it. */
@@ -143,6 +155,7 @@ export type ItemKind =
 
 export type ResourceKind =
   | 'account'
+  | 'my-account'
   | 'payments'
   | 'root'
   | 'profile'

@@ -45,6 +45,7 @@ export const paths = {
   copyReceipts: template('/copies/{id}/receipts'),
   bookHolds: template('/books/{id}/holds{?filter*,sort,page,per_page,cursor,fields}'),
   hold: template('/holds/{id}'),
+  holdPickup: template('/holds/{id}/pickup-branch'),
   loans: template('/loans{?filter*,sort,page,per_page,cursor,fields}'),
   loan: template('/loans/{id}'),
   loanRenewals: template('/loans/{id}/renewals'),
@@ -77,6 +78,7 @@ export const paths = {
   changes: template('/changes{?cursor,from,per_page}'),
   suggestions: template('/suggestions{?query}'),
   session: template('/session'),
+  me: template('/me'),
   profile: template('/profile'),
   openapi: template('/openapi.json'),
   llms: template('/llms.txt'),
@@ -97,6 +99,7 @@ const expand = {
   copy: byId(paths.copy),
   copyReceipts: byId(paths.copyReceipts),
   hold: byId(paths.hold),
+  holdPickup: byId(paths.holdPickup),
   user: byId(paths.user),
   branch: byId(paths.branch),
   patronCategory: byId(paths.patronCategory),
@@ -177,6 +180,7 @@ export class Uris {
   copyReceipts = (id: number) => this.at(expand.copyReceipts(id));
   bookHolds = (id: number, params: ListingParams = {}) => this.at(paths.bookHolds.expand({ id, ...params }));
   hold = (id: number) => this.at(expand.hold(id));
+  holdPickup = (id: number) => this.at(expand.holdPickup(id));
   userHolds = (id: number, params: ListingParams = {}) => this.at(paths.userHolds.expand({ id, ...params }));
   users = (params: ListingParams = {}) => this.at(paths.users.expand({ ...params }));
   user = (id: number) => this.at(expand.user(id));
@@ -213,6 +217,8 @@ export class Uris {
   suggestions = (query?: string) =>
     this.at(query === undefined ? paths.suggestions.text : paths.suggestions.expand({ query }));
   session = () => this.at(paths.session.expand({}));
+  /** The signed-in caller's own page: the same URI for everyone, answered per caller. */
+  me = () => this.at(paths.me.expand({}));
   profile = () => this.at(paths.profile.expand({}));
   openapi = () => this.at(paths.openapi.expand({}));
   llms = () => this.at(paths.llms.expand({}));

@@ -135,6 +135,24 @@ export const rels = {
   checkins: {
     means: 'The check-in desk (librarians): return copies by barcode and learn where each goes now (`check-in`).',
   },
+  my_account: {
+    means:
+      'The signed-in caller\u2019s own page (My account): their current loans with due dates, their open holds with ' +
+      'their place in each queue, what they owe and their recent charges, each with the controls the policy offers.',
+  },
+  loan_history: {
+    means: 'From My account: the caller\u2019s returned loans (their loans filtered `status:returned`).',
+  },
+  charges: {
+    means:
+      'From My account: the caller\u2019s most recent charges (overdue fines, lost items, a librarian\u2019s), newest ' +
+      'first, each with what was waived; the whole history, payments too, is the `account` link.',
+  },
+  sign_in: {
+    means:
+      'In the Link header of a 401: the root, whose `login` control signs a browser in (a client with a bearer ' +
+      'token sends it instead).',
+  },
   profile: { means: 'The profile: every link relation and control, its fields and when it appears (RFC 6906).' },
   'service-desc': { means: 'An OpenAPI 3.1 description of the HTTP interface, for tools (RFC 8631).' },
   invalidates: {
@@ -199,6 +217,12 @@ export const controls = {
   cancel: {
     does: 'Cancel this hold (its only field, status, is "cancelled"); a copy set aside for it passes on.',
     method: 'PATCH',
+  },
+  change_pickup: {
+    does:
+      'Collect this hold at another branch (`pickup_branch_id`): while it waits in the queue, before a copy is ' +
+      'set aside for it or sent to it.',
+    method: 'PUT',
   },
   receive: {
     does: 'Receive this copy, in transit, at the branch it was going to (no body): it is there now, and a hold it travelled for is ready.',

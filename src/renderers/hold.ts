@@ -1,10 +1,10 @@
 /**
  * @module Renders a hold: its place in the queue or its copy (on its way or set aside), the book, the branch
- * where it is collected, and `cancel` while allowed.
+ * where it is collected, and `cancel` and `change_pickup` while allowed.
  */
 import { offered } from '../affordances/affordance.js';
 import type { RenderContext } from '../affordances/context.js';
-import { cancelHold } from '../affordances/holds.js';
+import { cancelHold, changePickup } from '../affordances/holds.js';
 import type { Hold } from '../domain/hold.js';
 import type { Link, Resource } from '../hypermedia/model.js';
 import { firstPage } from '../hypermedia/uris.js';
@@ -44,6 +44,6 @@ export function renderHold(
       options.fields,
     ),
     links,
-    controls: options.asItem ? [] : offered(ctx, hold, [cancelHold]),
+    controls: options.asItem ? [] : offered(ctx, hold, [cancelHold, changePickup]),
   };
 }

@@ -23,6 +23,7 @@ export function renderRoot(ctx: RenderContext): Resource {
   }
   if (caller.kind === 'user') {
     links.push({ rel: 'me', href: uris.user(caller.id), title: caller.name });
+    links.push({ rel: 'my_account', href: uris.me(), title: 'My account' });
     if (policy.listLoans(caller).allowed) {
       const title = policy.seesAllLoans(caller) ? 'Loans' : 'My loans';
       links.push({ rel: 'loans', href: uris.loans(firstPage), title });

@@ -18,7 +18,7 @@ import { constraintViolation } from '../errors.js';
 import { accountEntries, accounts } from '../schema/index.js';
 import { businessTime, isoTimestamp } from './sql.js';
 
-const entryColumns = {
+export const entryColumns = {
   id: accountEntries.id,
   user_id: accountEntries.userId,
   kind: accountEntries.kind,
@@ -32,9 +32,9 @@ const entryColumns = {
   waived: accountEntries.waived,
 };
 
-type EntryRow = { amount: number; currency: string; waived: number } & Omit<AccountEntry, 'amount' | 'waived'>;
+export type EntryRow = { amount: number; currency: string; waived: number } & Omit<AccountEntry, 'amount' | 'waived'>;
 
-function entryOf(row: EntryRow): AccountEntry {
+export function entryOf(row: EntryRow): AccountEntry {
   const { currency, amount, waived, ...rest } = row;
   return { ...rest, amount: money(amount, currency), waived: money(waived, currency) };
 }

@@ -46,7 +46,7 @@ import { businessTime, isoTimestamp } from './sql.js';
  * and recounts the book's copies. Partial unique indexes back the rules up: one active loan per copy, one
  * ready hold per copy, one open hold per user and book, one active loan per user and book.
  */
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const activeLoan = sql`${loans.returnedAt} is null`;
 const openHold = sql`${holds.status} in ('waiting', 'in_transit', 'ready')`;
@@ -61,7 +61,7 @@ const onShelf = (bookId: number): SQL => sql`${copies.bookId} = ${bookId} and ${
   and not exists (select 1 from ${holds} as "set_aside" where "set_aside"."copy_id" = ${copies}."id" and "set_aside"."status" in ('in_transit', 'ready'))`;
 
 /** Locks the book's row for its circulation step; `false` when there is no such book. */
-async function lockBook(tx: Tx, bookId: number): Promise<boolean> {
+export async function lockBook(tx: Tx, bookId: number): Promise<boolean> {
   const [row] = await tx.select({ id: books.id }).from(books).where(eq(books.id, bookId)).for('no key update');
   return row !== undefined;
 }
@@ -368,7 +368,7 @@ async function placementOf(tx: Tx, copyId: number): Promise<Placement> {
 }
 
 /** A branch named by `field` that does not exist: 422 naming the field (the transaction rolled back). */
-function rejectedBranch(field: string, constraint: string) {
+export function rejectedBranch(field: string, constraint: string) {
   return (error: unknown): never => {
     if (constraintViolation(error)?.constraint === constraint) {
       throw new UnprocessableEntity(`${field} names no branch`, { [field]: 'names no branch' });

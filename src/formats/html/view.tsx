@@ -16,6 +16,7 @@ import { Controls, forPeople } from './forms.js';
 // biome-ignore lint/correctness/noUnusedImports: the JSX below compiles to h(…) and Fragment (the pragmas above).
 import { type FC, Fragment, h } from './jsx.js';
 import { loanRulesPage } from './loan-rules.js';
+import { myAccountPage } from './my-account.js';
 import { isRecord, Links, label, PAGING, Pager, show, titleOf } from './parts.js';
 
 /** A whole page for a resource. */
@@ -27,6 +28,8 @@ export function resourcePage(resource: Resource, page: PageContext | undefined):
   // The circulation desk is worked from a keyboard and a scanner: pages of its own.
   const desk = deskPage(resource, page);
   if (desk !== undefined) return desk;
+  // My account is sections of a patron's loans, holds and charges, each a table with its buttons.
+  if (resource.kind === 'my-account') return myAccountPage(resource, page);
   const title = titleOf(resource);
   // A field `x_id` whose link `x` has a title (a book's author) is shown as that title, linked: the link
   // then needs no place of its own.

@@ -1,9 +1,15 @@
-/** @module Holds: reading one, cancelling it, and a user's holds. A book's queue is listed under the book. */
+/**
+ * @module Holds: reading one, cancelling it, moving a waiting one's pickup, and a user's holds. A book's queue
+ * is listed under the book.
+ */
 import type { Context, Hono } from 'hono';
-import { cancelHold } from '../../affordances/holds.js';
+import type { RenderContext } from '../../affordances/context.js';
+import { cancelHold, changePickup } from '../../affordances/holds.js';
 import { cancelHold as markCancelled } from '../../db/queries/circulation.js';
+import { changeHoldPickup } from '../../db/queries/hold-pickup.js';
 import { findHold, listHoldsPage, streamHolds } from '../../db/queries/holds.js';
 import { findUser } from '../../db/queries/users.js';
+import { Conflict } from '../../domain/errors.js';
 import type { Hold } from '../../domain/hold.js';
 import { parseListing } from '../../domain/listing.js';
 import { holdListingSpec } from '../../domain/listings.js';
@@ -50,6 +56,34 @@ export function holdRoutes(app: Hono<AppEnv>): void {
 
   route(
     app,
+    paths.holdPickup,
+    { PUT: changePickup },
+    {
+      /** `{"pickup_branch_id": n}` while the hold waits; answers the hold, at its own URI. */
+      async PUT(c) {
+        const ctx = c.get('ctx');
+        const { db } = c.get('database');
+        const hold = await visibleHold(c);
+        changePickup.authorize(ctx, hold);
+        const input = changePickup.validate(await readJson(c));
+        const at = c.get('clock').now();
+        const changed = await changeHoldPickup(db, { id: hold.id, pickupBranchId: input.pickup_branch_id, at });
+        if (!changed) {
+          // No longer waiting (a copy came back for it, or it ended): the fresh state says why.
+          changePickup.authorize(ctx, (await findHold(db, { id: hold.id, at })) ?? hold);
+          throw new Conflict(`hold ${hold.id} could not be changed; read it again`);
+        }
+        const uri = ctx.uris.hold(changed.id);
+        return send(c, renderHold(changed, ctx), {
+          headers: { 'Content-Location': uri },
+          invalidates: [uri, ctx.uris.bookHolds(changed.book_id), ...borrowersPage(ctx, changed)],
+        });
+      },
+    },
+  );
+
+  route(
+    app,
     paths.userHolds,
     { GET: { summary: 'List the holds of a user', listing: holdListingSpec } },
     {
@@ -76,6 +110,11 @@ export function holdRoutes(app: Hono<AppEnv>): void {
       },
     },
   );
+}
+
+/** My account, when the caller is the hold's borrower: their page shows the hold. */
+function borrowersPage({ caller, uris }: RenderContext, hold: Hold): string[] {
+  return caller.kind === 'user' && caller.id === hold.borrower_id ? [uris.me()] : [];
 }
 
 /** The hold, if the caller may see it: its borrower and librarians; 404 to anyone else. */
