@@ -37,6 +37,7 @@ import { lendingListRoutes } from './http/routes/lending-lists.js';
 import { loanRuleRoutes } from './http/routes/loan-rules.js';
 import { loanRoutes } from './http/routes/loans.js';
 import { mcpRoutes } from './http/routes/mcp.js';
+import { noticeRoutes } from './http/routes/notices.js';
 import { healthRoutes, rootRoutes } from './http/routes/root.js';
 import { sessionRoutes } from './http/routes/session.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
@@ -156,6 +157,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   holdRoutes(app);
   userRoutes(app);
   accountRoutes(app);
+  noticeRoutes(app);
   lendingListRoutes(app);
   branchClosureRoutes(app, { timeZone: settings.timeZone });
   loanRuleRoutes(app, { currency: settings.currency });

@@ -14,6 +14,8 @@ export interface User {
   patron_category_id: number;
   /** Where their holds are collected unless they name another branch. */
   home_branch_id: number;
+  /** Where notices are sent; `null`: none are. Absent where it was not read. */
+  email?: string | null;
 }
 
 export interface StoredUser extends User {

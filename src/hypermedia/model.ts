@@ -144,6 +144,8 @@ export type ItemKind =
 export type ResourceKind =
   | 'account'
   | 'payments'
+  | 'notices'
+  | 'notice'
   | 'root'
   | 'profile'
   | 'mcp'

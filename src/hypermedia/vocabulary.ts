@@ -125,6 +125,11 @@ export const rels = {
   },
   payment: { means: 'The payments of a user\u2019s account; a librarian records one with its `create` control.' },
   charge: { means: 'From a waiver, the charge it waives.' },
+  notices: {
+    means:
+      'The email notices to a user (librarians), newest first: each one\u2019s kind, status, attempts and the ' +
+      'last error, so that the desk sees what a patron was told and what did not reach them.',
+  },
   tokens: { means: 'The bearer tokens of a user.' },
   me: { means: 'The signed-in user.' },
   profile: { means: 'The profile: every link relation and control, its fields and when it appears (RFC 6906).' },

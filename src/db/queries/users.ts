@@ -18,6 +18,7 @@ const userColumns = {
   role: users.role,
   patron_category_id: users.patronCategoryId,
   home_branch_id: users.homeBranchId,
+  email: users.email,
   version: users.version,
 };
 
