@@ -387,6 +387,14 @@ describe('notices by email', () => {
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(second.links.map((link) => link.rel)).not.toContain('next');
 
+    // Every format: the browsable view lists them too.
+    const page = await t.request(`/users/${reader.id}/notices`, { headers: { Accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('charged');
+    const hal = await t.request(`/users/${reader.id}/notices`, { headers: { Accept: 'application/hal+json' } });
+    expect(hal.status).toBe(200);
+    expect(hal.headers.get('content-type')).toMatch(/^application\/hal\+json/);
+
     await expectError(await t.request(`/users/${reader.id}/notices?cursor=abc`), 400);
     await expectError(await t.request(`/users/${reader.id}/notices?page=2`), 400);
     await expectError(await t.request('/users/99999999/notices'), 404);
