@@ -160,7 +160,9 @@ const smtpUrl = z
   .refine(URL.canParse, { error: 'must be an smtp:// or smtps:// URL' });
 
 /** An address a notice is sent from: one address, nothing a header could be made of besides. */
-const noticeFrom = z.string().regex(/^[^\s@<>",;]+@[^\s@<>",;]+$/, { error: 'must be one e-mail address' });
+const noticeFrom = z
+  .string()
+  .regex(/^[^\s\p{Cc}@<>",;]+@[^\s\p{Cc}@<>",;]+$/u, { error: 'must be one e-mail address' });
 
 /** A name that signs notices and is their sender's display name: one line of printable text. */
 const libraryName = z

@@ -40,6 +40,8 @@ export function sendNoticesPeriodically(
   const idle = () =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, settings.idleMs ?? NOTICE_IDLE_MS);
+      // Like the other sweeps', the wait alone keeps no process alive.
+      timer.unref();
       wake = () => {
         clearTimeout(timer);
         resolve();

@@ -25,8 +25,9 @@ export function renderUser(user: User & { version?: number }, ctx: RenderContext
     links.push({ rel: 'account', href: uris.userAccount(user.id), title: `Account of ${user.name}` });
     links.push({ rel: 'payment', href: uris.userPayments(user.id), title: 'Payments' });
   }
-  const noEmail = user.email === null && policy.seeNotices(caller).allowed;
-  if (policy.seeNotices(caller).allowed) {
+  const seesNotices = policy.seeNotices(caller).allowed;
+  const noEmail = seesNotices && user.email === null;
+  if (seesNotices) {
     const title = noEmail ? 'Notices: none are sent, no email address' : `Notices to ${user.name}`;
     links.push({ rel: 'notices', href: uris.userNotices(user.id), title });
   }
