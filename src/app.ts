@@ -40,6 +40,7 @@ import { loanRoutes } from './http/routes/loans.js';
 import { mcpRoutes } from './http/routes/mcp.js';
 import { pinRoutes } from './http/routes/pins.js';
 import { meRoutes } from './http/routes/me.js';
+import { noticeRoutes } from './http/routes/notices.js';
 import { healthRoutes, rootRoutes } from './http/routes/root.js';
 import { sessionRoutes } from './http/routes/session.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
@@ -163,6 +164,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   userRoutes(app);
   pinRoutes(app, { pins: settings.pins });
   accountRoutes(app);
+  noticeRoutes(app);
   lendingListRoutes(app);
   branchClosureRoutes(app, { timeZone: settings.timeZone });
   loanRuleRoutes(app, { currency: settings.currency });

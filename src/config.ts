@@ -154,6 +154,23 @@ const oaiRepositoryId = z
   .string()
   .refine(isRepositoryId, { error: 'must be a domain name such as catalogue.example.org' });
 
+/** An SMTP server's URL, which nodemailer reads (`smtp://user:pass@host:587`, `smtps://…:465`). */
+const smtpUrl = z
+  .string()
+  .regex(/^smtps?:\/\/[^\s]+$/, { error: 'must be an smtp:// or smtps:// URL' })
+  .refine(URL.canParse, { error: 'must be an smtp:// or smtps:// URL' });
+
+/** An address a notice is sent from: one address, nothing a header could be made of besides. */
+const noticeFrom = z
+  .string()
+  .regex(/^[^\s\p{Cc}@<>",;]+@[^\s\p{Cc}@<>",;]+$/u, { error: 'must be one e-mail address' });
+
+/** A name that signs notices and is their sender's display name: one line of printable text. */
+const libraryName = z
+  .string()
+  .max(200, { error: 'must be at most 200 characters' })
+  .regex(/^[^\p{Cc}]+$/u, { error: 'must be one line without control characters' });
+
 /** Most server processes one machine is expected to want; a typo such as 400 stops start-up instead. */
 const MAX_WORKERS = 64;
 const seconds = wholeNumber(1, 3600);
@@ -260,6 +277,23 @@ export const environment = z.object({
         'most a borrower may owe, in minor units (cents), and still borrow and renew (0–2147483647); `none` for no limit',
     },
   ),
+  CATALOGUE_SMTP_URL: setting(smtpUrl, {
+    secret: true,
+    meaning:
+      'the SMTP server notices by email are sent through (`smtp://user:pass@host:587`, `smtps://…`); unset: none are sent (docs/operations.md, "Notices by email")',
+  }),
+  CATALOGUE_NOTICE_FROM: setting(noticeFrom, {
+    default: 'catalogue@localhost',
+    meaning: 'the address notices are sent from',
+  }),
+  CATALOGUE_LIBRARY_NAME: setting(libraryName, {
+    default: 'The Library',
+    meaning: 'the library\u2019s name: the sender of notices, and their signature',
+  }),
+  CATALOGUE_NOTICE_DUE_DAYS: setting(wholeNumber(1, 60), {
+    default: '3',
+    meaning: 'days before its due date a loan\u2019s borrower is sent a notice that it is due soon (1–60)',
+  }),
   CATALOGUE_RATE_LIMITS: setting(rateLimits, {
     default: RATE_LIMITS,
     meaning: 'per-caller quotas a minute for searches, unpaged streams and writes; `off` for none',
@@ -364,6 +398,13 @@ const configSchema = environment.transform((env, ctx) => {
     } satisfies AccessPolicy & LendingSettings,
     /** A token that authenticates a librarian, for automation and first use (created at start-up). */
     adminToken: env.CATALOGUE_ADMIN_TOKEN,
+    /** Notices by email: sent only when an SMTP server is named. */
+    notices: {
+      smtpUrl: env.CATALOGUE_SMTP_URL,
+      from: env.CATALOGUE_NOTICE_FROM,
+      libraryName: env.CATALOGUE_LIBRARY_NAME,
+      dueDays: env.CATALOGUE_NOTICE_DUE_DAYS,
+    },
     /** Per-caller limits on searches, unpaginated streams and writes; `false` for none. */
     rateLimits: env.CATALOGUE_RATE_LIMITS,
     /** Wrong PINs that lock a library card, and for how long. */
@@ -422,6 +463,7 @@ export type Config = z.output<typeof configSchema>;
 export type ChangesConfig = Config['changes'];
 export type ConnectionsConfig = Config['connections'];
 export type OaiConfig = Config['oai'];
+export type NoticesConfig = Config['notices'];
 
 /** A configuration value that cannot be used; the message names the variable and what it accepts. */
 export class ConfigError extends Error {

@@ -20,6 +20,7 @@ import { ChangeStreams, changeStreamOptions } from './http/change-streams.js';
 import { boundConnections, connectionOptions } from './http/connections.js';
 import { withoutParameters } from './http/errors.js';
 import { createLogger, type Logger } from './log.js';
+import { startNotices } from './notices/index.js';
 import { superviseWorkers } from './workers.js';
 
 async function main(): Promise<void> {
@@ -76,6 +77,10 @@ async function serveCatalogue(config: Config, log: Logger, opened?: Database): P
     { clock, timeZone: config.timeZone, currency: config.currency },
     log,
   );
+  const { smtpUrl, ...notices } = config.notices;
+  const stopNotices = smtpUrl
+    ? startNotices(database, { ...notices, smtpUrl, clock, timeZone: config.timeZone }, log)
+    : async () => {};
   const app = createApp({
     database,
     clock,
@@ -128,7 +133,8 @@ async function serveCatalogue(config: Config, log: Logger, opened?: Database): P
       process.exit(1);
     }, 10_000);
     deadline.unref();
-    closing
+    // The sender's round under way marks its notices before the database closes.
+    Promise.all([closing, stopNotices()])
       .then(() => database.close())
       .then(() => {
         log.info('stopped');

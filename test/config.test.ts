@@ -24,6 +24,7 @@ describe('loadConfig', () => {
         fineLimit: 1000,
       },
       adminToken: undefined,
+      notices: { smtpUrl: undefined, from: 'catalogue@localhost', libraryName: 'The Library', dueDays: 3 },
       rateLimits: {
         search: { limit: 120, windowSeconds: 60 },
         stream: { limit: 20, windowSeconds: 60 },

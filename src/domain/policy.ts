@@ -376,6 +376,8 @@ export function createPolicy(rules: AccessPolicy, clock: Clock, currency: string
     /** An account: its user's and librarians'; to anyone else the user does not exist. */
     seeAccount: (caller: Caller, userId: number): Decision =>
       selfOrLibrarian(caller, userId, () => new NotFound(`user ${userId} not found`)),
+    /** The notices sent (or not) to a user: librarians, who answer for them at the desk. */
+    seeNotices: (caller: Caller): Decision => librarian(caller, 'read the notices sent to users'),
     /** Record a payment or a manual charge: librarians, at the desk. */
     manageAccounts: (caller: Caller): Decision => librarian(caller, 'record payments and charges'),
     /** Waive what is left of a charge: librarians, while some of it is not waived. */

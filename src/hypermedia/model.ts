@@ -157,6 +157,8 @@ export type ResourceKind =
   | 'account'
   | 'my-account'
   | 'payments'
+  | 'notices'
+  | 'notice'
   | 'root'
   | 'profile'
   | 'mcp'

@@ -59,6 +59,7 @@ export const paths = {
   userCharges: template('/users/{id}/account/charges'),
   accountEntry: template('/users/{id}/account/entries/{entry}'),
   entryWaivers: template('/users/{id}/account/entries/{entry}/waivers'),
+  userNotices: template('/users/{id}/notices{?cursor}'),
   userTokens: template('/users/{id}/tokens{?filter*,sort,page,per_page,cursor,fields}'),
   userToken: template('/users/{id}/tokens/{token}'),
   userPin: template('/users/{id}/pin'),
@@ -191,6 +192,8 @@ export class Uris {
   userCharges = (id: number) => this.at(paths.userCharges.expand({ id }));
   accountEntry = (id: number, entry: number) => this.at(paths.accountEntry.expand({ id, entry }));
   entryWaivers = (id: number, entry: number) => this.at(paths.entryWaivers.expand({ id, entry }));
+  /** The notices to a user, newest first, or older ones from `cursor`. */
+  userNotices = (id: number, cursor?: string) => this.at(paths.userNotices.expand({ id, cursor }));
   userTokens = (id: number, params: ListingParams = {}) => this.at(paths.userTokens.expand({ id, ...params }));
   userToken = (id: number, token: number) => this.at(paths.userToken.expand({ id, token }));
   /** Where a user's PIN is set (it is never read). */

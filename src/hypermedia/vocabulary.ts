@@ -76,13 +76,14 @@ export const rels = {
     means: 'Holds: from a book, its queue (librarians); from a user, that user\u2019s holds, waiting, ready and past.',
   },
   hold: {
-    means: 'A hold: from a book, the caller\u2019s own place in its queue; from a change, the hold it is about.',
+    means:
+      'A hold: from a book, the caller\u2019s own place in its queue; from a change or a notice, the hold it is about.',
   },
   overdue: { means: 'The active loans past their due date (librarians).' },
   loans: {
     means: 'Loans: all of them for a librarian, one\u2019s own for a member; from a user, that user\u2019s loans.',
   },
-  loan: { means: 'The loan an event of the change feed is about.' },
+  loan: { means: 'The loan an event of the change feed, or a notice, is about.' },
   explain: {
     means:
       'Why a loan gets its terms: for a book, the terms a loan of it would get now (a librarian may fill in ' +
@@ -124,7 +125,12 @@ export const rels = {
       'payments and waivers, newest first; from a change, the account it is about.',
   },
   payment: { means: 'The payments of a user\u2019s account; a librarian records one with its `create` control.' },
-  charge: { means: 'From a waiver, the charge it waives.' },
+  charge: { means: 'From a waiver, the charge it waives; from a notice, the charge it tells of.' },
+  notices: {
+    means:
+      'The email notices to a user (librarians), newest first: each one\u2019s kind, status, attempts and the ' +
+      'last error, so that the desk sees what a patron was told and what did not reach them.',
+  },
   tokens: { means: 'The bearer tokens of a user.' },
   me: { means: 'The signed-in user.' },
   desk: {

@@ -2,6 +2,7 @@ import { offered } from '../affordances/affordance.js';
 import type { RenderContext } from '../affordances/context.js';
 import { setPin } from '../affordances/pins.js';
 import { changeUser, createToken, revokeToken } from '../affordances/users.js';
+import { NO_EMAIL_NOTICES } from '../domain/notice.js';
 import type { Token } from '../domain/token.js';
 import type { PatronContact, User } from '../domain/user.js';
 import type { Resource } from '../hypermedia/model.js';
@@ -31,6 +32,12 @@ export function renderUser(
     links.push({ rel: 'account', href: uris.userAccount(user.id), title: `Account of ${user.name}` });
     links.push({ rel: 'payment', href: uris.userPayments(user.id), title: 'Payments' });
   }
+  const seesNotices = policy.seeNotices(caller).allowed;
+  const noEmail = seesNotices && user.email === null;
+  if (seesNotices) {
+    const title = noEmail ? 'Notices: none are sent, no email address' : `Notices to ${user.name}`;
+    links.push({ rel: 'notices', href: uris.userNotices(user.id), title });
+  }
   if (policy.manageTokens(caller, user.id).allowed) {
     links.push({ rel: 'tokens', href: uris.userTokens(user.id), title: 'Tokens' });
   }
@@ -52,6 +59,8 @@ export function renderUser(
         patron_category_id: user.patron_category_id,
         home_branch_id: user.home_branch_id,
         ...contact,
+        // Said to librarians, who answer at the desk for a notice the patron never got.
+        ...(noEmail && { notices: NO_EMAIL_NOTICES }),
       },
       options.fields,
     ),

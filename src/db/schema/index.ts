@@ -10,6 +10,7 @@ export { HOLD_STATUSES, holds } from './holds.js';
 export { branches, itemTypes, patronCategories } from './lending-lists.js';
 export { LIMITS, loanRules, PERIOD_UNITS } from './loan-rules.js';
 export { loans } from './loans.js';
+export { notices } from './notices.js';
 export { oaiRecords } from './oai-records.js';
 export { rateWindows } from './rate-windows.js';
 export { searchWords } from './search-words.js';

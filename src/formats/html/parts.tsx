@@ -37,6 +37,8 @@ export function titleOf(resource: Resource): string {
     'loan-rule': `Lending rule ${String(state.id ?? '')}`,
     account: 'Account',
     payments: 'Payments',
+    notices: 'Notices',
+    notice: `Notice ${String(state.id ?? '')}`,
     'account-entry': `Account entry ${String(state.id ?? '')}`,
     suggestions: `Suggestions for “${String(state.query ?? '')}”`,
     loan: `Loan ${String(state.id ?? '')}`,

@@ -1,0 +1,38 @@
+/** @module The notice that a loan long overdue was declared lost, with what the lost item was charged. */
+import { html, type NoticeTemplate, page, plain } from './template.js';
+
+export const lost: NoticeTemplate = {
+  en: (f) => {
+    const charged = f.amount === null ? 'Nothing was charged for it.' : `Your account was charged ${f.amount} for it.`;
+    return {
+      subject: `Declared lost: ${f.title}`,
+      text: plain(f, [
+        `Dear ${f.patron},`,
+        `"${f.title}", due back on ${f.dueDate}, has been declared lost. ${charged}`,
+        'If you find it, please return it.',
+      ]),
+      html: page('en', f, [
+        html`Dear ${f.patron},`,
+        html`<cite>${f.title}</cite>, due back on ${f.dueDate}, has been declared lost. ${charged}`,
+        html`If you find it, please return it.`,
+      ]),
+    };
+  },
+  fr: (f) => {
+    const charged =
+      f.amount === null ? 'Rien ne vous a été facturé.' : `Une somme de ${f.amount} a été portée à votre compte.`;
+    return {
+      subject: `Déclaré perdu : ${f.title}`,
+      text: plain(f, [
+        `Bonjour ${f.patron},`,
+        `« ${f.title} », à rendre le ${f.dueDate}, a été déclaré perdu. ${charged}`,
+        'Si vous le retrouvez, merci de le rapporter.',
+      ]),
+      html: page('fr', f, [
+        html`Bonjour ${f.patron},`,
+        html`<cite>${f.title}</cite>, à rendre le ${f.dueDate}, a été déclaré perdu. ${charged}`,
+        html`Si vous le retrouvez, merci de le rapporter.`,
+      ]),
+    };
+  },
+};
