@@ -1,7 +1,7 @@
 /**
  * Screenshots of the browsable view for the docs: starts the service on a throw-away in-memory database
- * with the sample catalogue, signs in through the page's own form, and saves PNGs of the main pages into
- * docs/screenshots/. Run with `npm run screenshots` (needs Chromium at /usr/bin/chromium, or set CHROMIUM).
+ * with the sample catalogue, signs in through the page's own form, and saves PNGs of the main pages, the
+ * circulation desk and a patron's account into docs/screenshots/. Run with `npm run screenshots` (needs Chromium at /usr/bin/chromium, or set CHROMIUM).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -80,22 +80,42 @@ async function shoot(page: Page, name: string, selector?: string): Promise<void>
   saved.push(path);
 }
 
-/** Sends a request as a librarian's API client would. */
-async function api(path: string, body?: unknown): Promise<Response> {
+/** Sends a request as a librarian's API client would (or, with `token`, as that user's). */
+async function api(path: string, body?: unknown, method?: string, token = TOKEN): Promise<Response> {
   const response = await fetch(new URL(path, base), {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+    method: method ?? (body === undefined ? 'GET' : 'POST'),
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return response;
 }
 
-async function signIn(page: Page): Promise<void> {
+/** Reads an answer's JSON as the document `T` the caller names. */
+async function json<T>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
+
+/** Signs in through the header: with a token (tucked under "Sign in with a token"), or a library card and PIN. */
+async function signIn(page: Page, card?: { number: string; pin: string }): Promise<void> {
   await page.goto(base);
-  await page.locator('form[rel="login"] [name="token"]').fill(TOKEN);
-  await page.locator('form[rel="login"] button[type="submit"]').click();
+  const login = page.locator('form[rel="login"]');
+  if (card) {
+    await login.locator('[name="card_number"]').fill(card.number);
+    await login.locator('[name="pin"]').fill(card.pin);
+  } else {
+    await login.locator('details.more summary').click();
+    await login.locator('[name="token"]').fill(TOKEN);
+  }
+  await login.locator('button[type="submit"]').click();
   await page.locator('form[rel="logout"]').waitFor();
+}
+
+/** Scans a code into a desk field as a barcode scanner does (the code, then Enter) and waits for its answer. */
+async function scan(page: Page, field: string, code: string): Promise<void> {
+  await page.locator(field).fill(code);
+  await page.locator(field).press('Enter');
+  await page.locator(`#desk-results li[data-barcode="${code}"]`).locator('.title, .reason').first().waitFor();
 }
 
 try {
@@ -172,6 +192,58 @@ try {
   await signIn(phonePage);
   await phonePage.goto(new URL(`/books/${hobbit.id}`, base).href);
   await shoot(phonePage, 'book-phone');
+
+  // The circulation desk. A patron with a library card, a PIN and an address; another, at East, with none;
+  // a copy with a barcode to lend, a reference copy the lending rules keep in the library, and a copy out
+  // with the patron that the one at East holds, so that checking it in at Main sends it to East.
+  const east = await json<{ id: number }>(await api('/branches', { code: 'east', name: 'East branch' }));
+  const reference = await json<{ id: number }>(await api('/item-types', { code: 'ref', name: 'Reference' }));
+  await api('/loan-rules', { item_type_id: reference.id, lendable: false });
+  const card = { number: '29000001', pin: '2468' };
+  const ada = await json<{ id: number }>(
+    await api('/users', { name: 'Ada Reader', role: 'member', card_number: card.number, email: 'ada@example.org' }),
+  );
+  await api(`/users/${ada.id}/pin`, { pin: card.pin }, 'PUT');
+  const ben = await json<{ id: number }>(
+    await api('/users', { name: 'Ben East', role: 'member', card_number: '29000002', home_branch_id: east.id }),
+  );
+  const tokenOf = async (id: number) =>
+    (await json<{ token: string }>(await api(`/users/${id}/tokens`, { name: 'screenshots' }))).token;
+  const barcode = { lend: '39000101', reference: '39000102', transit: '39000103' };
+  const [travels, wanted] = lent;
+  if (!travels || !wanted) throw new Error('the sample catalogue has too few books');
+  await api(`/books/${hobbit.id}/copies`, { barcode: barcode.lend });
+  const { data: others } = (await (await api('/books?query=pride&page=1')).json()) as { data: { id: number }[] };
+  await api(`/books/${others[0]?.id ?? hobbit.id}/copies`, { barcode: barcode.reference, item_type_id: reference.id });
+  // Its only other copy is out with the librarian: once Ada has this one, Ben's hold waits for it.
+  await api(`/books/${travels.id}/copies`, { barcode: barcode.transit });
+  await api('/desk/checkouts', { card_number: card.number, barcode: barcode.transit });
+  await api(`/books/${travels.id}/holds`, {}, 'POST', await tokenOf(ben.id));
+  // Ada waits for a book the librarian has out, collected at Main.
+  await api(`/books/${wanted.id}/holds`, {}, 'POST', await tokenOf(ada.id));
+
+  // Check-out: the card read, one copy lent, one refused with the rule's reason beside its barcode.
+  await page.goto(new URL('/desk', base).href);
+  await page.locator('#desk-card').fill(card.number);
+  await page.locator('#desk-card').press('Enter');
+  await page.waitForURL(/card_number=/);
+  await scan(page, '#desk-check-out-barcode', barcode.lend);
+  await scan(page, '#desk-check-out-barcode', barcode.reference);
+  await shoot(page, 'desk-check-out');
+  // Check-in: the copy Ben holds goes in transit to his branch.
+  await page.goto(new URL('/desk/checkins', base).href);
+  await scan(page, '#desk-check-in-barcode', barcode.transit);
+  await shoot(page, 'desk-check-in');
+  // What a librarian sees of a patron without an address: no notices are sent.
+  await page.goto(new URL(`/users/${ben.id}`, base).href);
+  await shoot(page, 'user-no-email');
+
+  // My account, as Ada signs in with her card and PIN.
+  const patron = await browser.newContext({ viewport: { width: WIDTH, height: 800 } });
+  const patronPage = await patron.newPage();
+  await signIn(patronPage, card);
+  await patronPage.goto(new URL('/me', base).href);
+  await shoot(patronPage, 'my-account');
 
   for (const path of saved) process.stdout.write(`saved ${path}\n`);
 } finally {

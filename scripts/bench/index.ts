@@ -18,10 +18,12 @@ import {
   serverVersion,
 } from './catalogues.js';
 import { CHANGE_FEED_BOOKS, CHANGE_FEED_STREAMS, type ChangeFeedFigures, measureChangeFeed } from './change-feed.js';
+import { DESK_PER_ROUND, type DeskFigures, measureDesk } from './desk.js';
 import { type ImportFigures, measureImport } from './imports.js';
 import { type LendingRulesFigures, measureLendingRules } from './lending-rules.js';
 import { type LatencyFigures, measureListings } from './listings.js';
 import { type LostLoansFigures, measureLostLoans } from './lost-loans.js';
+import { measureNotices, NOTICES_PENDING, NOTICES_SENT, type NoticesFigures } from './notices.js';
 import { measureOaiPages, type OaiFigures } from './oai-pmh.js';
 import { type BenchOptions, OptionsError, parseOptions, usage } from './options.js';
 import { startPlatformatic } from './peer-platformatic.js';
@@ -103,6 +105,35 @@ async function lostLoansScenario(options: BenchOptions): Promise<LostLoansFigure
   return figures;
 }
 
+/** Desk check-out by barcode against a plain borrow by id, in turns, on a catalogue of its own. */
+async function deskScenario(options: BenchOptions, logDir: string): Promise<DeskFigures> {
+  log(
+    `circulation desk: check-out by barcode and borrow by id in turns, ${options.rounds} rounds of ${DESK_PER_ROUND} each`,
+  );
+  const figures = await measureDesk(
+    { serverUrl: options.databaseUrl, keep: options.keep, rounds: options.rounds, logDir },
+    (line) => log(`  ${line}`),
+  );
+  log(
+    `  check-out p50 ${figures.checkout.p50Ms} ms against borrow p50 ${figures.borrow.p50Ms} ms (×${figures.ratio.toFixed(2)})`,
+  );
+  return figures;
+}
+
+/** The notices sender with a large outbox, to an SMTP server in this process, on a catalogue of its own. */
+async function noticesScenario(options: BenchOptions): Promise<NoticesFigures> {
+  log(
+    `notices: sending ${NOTICES_SENT.toLocaleString('en')} of ${NOTICES_PENDING.toLocaleString('en')} pending to a local SMTP server`,
+  );
+  const figures = await measureNotices({ serverUrl: options.databaseUrl, keep: options.keep }, (line) =>
+    log(`  ${line}`),
+  );
+  log(
+    `  ${figures.emailsPerSecond.toLocaleString('en')} emails/s (${figures.sent.toLocaleString('en')} in ${figures.seconds} s), RSS idle ${figures.idleRssMiB} MiB, +${figures.growthMiB} MiB`,
+  );
+  return figures;
+}
+
 /**
  * One book read anonymously, with a librarian's token and with a member's, against the baseline in
  * interleaved rounds, on a catalogue generated for them: the ratios of the full run's first three rows, at
@@ -170,7 +201,11 @@ async function runAlone(options: BenchOptions): Promise<void> {
           ? await lostLoansScenario(options)
           : options.only === 'book-reads'
             ? await bookReadsScenario(options, scratch)
-            : await changeFeedScenario(options, scratch);
+            : options.only === 'desk'
+              ? await deskScenario(options, scratch)
+              : options.only === 'notices'
+                ? await noticesScenario(options)
+                : await changeFeedScenario(options, scratch);
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   } finally {
     if (!options.keep) rmSync(scratch, { recursive: true, force: true });
@@ -201,6 +236,10 @@ async function main(options: BenchOptions): Promise<void> {
   let lendingRulesError: string | undefined;
   let lostLoans: LostLoansFigures | undefined;
   let lostLoansError: string | undefined;
+  let desk: DeskFigures | undefined;
+  let deskError: string | undefined;
+  let notices: NoticesFigures | undefined;
+  let noticesError: string | undefined;
   log(`sizes ${options.sizes.join(', ')}; scratch ${scratch}; PostgreSQL ${redact(options.databaseUrl)}`);
   const machine = await describeMachine(options.databaseUrl);
   const [load] = loadavg();
@@ -425,6 +464,20 @@ async function main(options: BenchOptions): Promise<void> {
       log(`  FAILED: ${lostLoansError}`);
     }
 
+    try {
+      desk = await deskScenario(options, scratch);
+    } catch (error) {
+      deskError = error instanceof Error ? error.message : String(error);
+      log(`  FAILED: ${deskError}`);
+    }
+
+    try {
+      notices = await noticesScenario(options);
+    } catch (error) {
+      noticesError = error instanceof Error ? error.message : String(error);
+      log(`  FAILED: ${noticesError}`);
+    }
+
     // Last: clusters of its own (a primary and a standby), at the smallest size, so it takes minutes.
     const smallest = options.sizes[0] as number;
     log(`scaling: a primary and a standby on this machine, ${smallest.toLocaleString('en')} books`);
@@ -484,6 +537,10 @@ async function main(options: BenchOptions): Promise<void> {
     ...(lendingRulesError && { lendingRulesError }),
     ...(lostLoans && { lostLoans }),
     ...(lostLoansError && { lostLoansError }),
+    ...(desk && { desk }),
+    ...(deskError && { deskError }),
+    ...(notices && { notices }),
+    ...(noticesError && { noticesError }),
   };
   for (const path of writeReport(options.docsDir, results)) log(`wrote ${path}`);
 }

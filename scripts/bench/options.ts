@@ -30,7 +30,7 @@ export interface BenchOptions {
 }
 
 /** The scenarios `--only` runs alone. */
-export const scenarios = ['change-feed', 'lending-rules', 'lost-loans', 'book-reads'] as const;
+export const scenarios = ['change-feed', 'lending-rules', 'lost-loans', 'book-reads', 'desk', 'notices'] as const;
 export type Scenario = (typeof scenarios)[number];
 
 export const usage = `usage: npm run bench -- [options]
@@ -49,6 +49,8 @@ export const usage = `usage: npm run bench -- [options]
                           and print its figures; no report. Scenarios: change-feed, lending-rules, lost-loans
   --only book-reads       GET /books/{id} anonymous, as a librarian and as a member, against the baseline
                           on the largest of --sizes (--rounds, --duration, --connections apply)
+  --only desk             desk check-out by barcode against a borrow by id, p50 (--rounds applies)
+  --only notices          emails/s from the notices sender with 100,000 pending, and its peak RSS
 DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
 the bench creates and drops its own bench_<size> databases there.`;
 

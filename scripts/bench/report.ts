@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHANGE_FEED_BOOKS, CHANGE_FEED_STREAMS, CHANGE_FEED_TARGET, type ChangeFeedFigures } from './change-feed.js';
+import { DESK_BOOKS, DESK_PER_ROUND, DESK_TARGET, type DeskFigures } from './desk.js';
 import { IMPORT_GROWTH_MIB_TARGET, IMPORT_RECORDS_PER_SECOND_TARGET, type ImportFigures } from './imports.js';
 import {
   LENDING_RULES_BOOKS,
@@ -21,6 +22,14 @@ import {
   LOST_LOANS_RATE_TARGET,
   type LostLoansFigures,
 } from './lost-loans.js';
+import {
+  NOTICES_GROWTH_TARGET_MIB,
+  NOTICES_PATRONS,
+  NOTICES_PENDING,
+  NOTICES_RATE_TARGET,
+  NOTICES_SENT,
+  type NoticesFigures,
+} from './notices.js';
 import { OAI_DEEP_PAGE_TARGET, type OaiFigures } from './oai-pmh.js';
 import { QUOTA_RATIO_TARGET, REPLICA_SHARE_TARGET, type ScalingFigures } from './scaling.js';
 import type { StreamFigures } from './stream.js';
@@ -82,6 +91,12 @@ export interface Results {
   /** The lost-items job over a million overdue loans: its rate and its memory. */
   lostLoans?: LostLoansFigures;
   lostLoansError?: string;
+  /** Desk check-out by barcode against a plain borrow by id, p50 of each. */
+  desk?: DeskFigures;
+  deskError?: string;
+  /** The notices sender with a large outbox: emails per second and its memory. */
+  notices?: NoticesFigures;
+  noticesError?: string;
 }
 
 const STREAM_GROWTH_TARGET_MIB = 64;
@@ -186,6 +201,8 @@ function markdown(r: Results, stays: string[] = []): string {
     ...changeFeedLines(r),
     ...lendingRulesLines(r),
     ...lostLoansLines(r),
+    ...deskLines(r),
+    ...noticesLines(r),
     ...scalingLines(r),
     ...failureLines(r),
     ...stays,
@@ -329,6 +346,8 @@ function targetRows(r: Results, smallest: number, largest: number): string[] {
   rows.push(changeFeedTargetRow(r, row));
   rows.push(lendingRulesTargetRow(r, row));
   rows.push(...lostLoansTargetRows(r, row));
+  rows.push(deskTargetRow(r, row));
+  rows.push(...noticesTargetRows(r, row));
   rows.push(...scalingTargetRows(r, row));
   return rows;
 }
@@ -556,6 +575,68 @@ function lostLoansLines(r: Results): string[] {
   ];
 }
 
+/** A desk check-out costs at most half again a plain borrow. Listed, unmeasured, for figures saved before it. */
+function deskTargetRow(
+  r: Results,
+  row: (target: string, measured: string, met: boolean, value: number) => string,
+): string {
+  const d = r.desk;
+  return row(
+    `Desk check-out by card and barcode (PostgreSQL): p50 ≤ ${DESK_TARGET}× a plain borrow by id, same run`,
+    d ? `${d.ratio.toFixed(2)}×` : '',
+    (d?.ratio ?? Number.POSITIVE_INFINITY) <= DESK_TARGET,
+    d?.ratio ?? Number.NaN,
+  );
+}
+
+function deskLines(r: Results): string[] {
+  const d = r.desk;
+  if (!d) return [];
+  return [
+    `## Circulation desk (check-out by barcode against borrow by id, PostgreSQL, ${d.rounds} rounds, ${d.samples} of each)`,
+    '',
+    `\`POST /desk/checkouts\` (card and barcode): **p50 ${ms(d.checkout.p50Ms)} ms**, p90 ${ms(d.checkout.p90Ms)} ms. ` +
+      `\`POST /books/{id}/borrow\` with \`borrower_id\`: p50 ${ms(d.borrow.p50Ms)} ms, p90 ${ms(d.borrow.p90Ms)} ms. ` +
+      `**×${d.ratio.toFixed(2)}** at p50.`,
+    '',
+  ];
+}
+
+/** The notices sender: its rate and its memory over idle. Listed, unmeasured, for figures saved before it. */
+function noticesTargetRows(
+  r: Results,
+  row: (target: string, measured: string, met: boolean, value: number) => string,
+): string[] {
+  const n = r.notices;
+  return [
+    row(
+      `Notices by email to a local SMTP server, ${count(NOTICES_PENDING)} pending (PostgreSQL): ≥ ${NOTICES_RATE_TARGET} emails/s`,
+      n ? `${n.emailsPerSecond.toLocaleString('en')} emails/s` : '',
+      (n?.emailsPerSecond ?? 0) >= NOTICES_RATE_TARGET,
+      n?.emailsPerSecond ?? Number.NaN,
+    ),
+    row(
+      `same: the sender's peak RSS ≤ idle + ${NOTICES_GROWTH_TARGET_MIB} MiB`,
+      n ? `+${n.growthMiB} MiB` : '',
+      (n?.growthMiB ?? Number.POSITIVE_INFINITY) <= NOTICES_GROWTH_TARGET_MIB,
+      n?.growthMiB ?? Number.NaN,
+    ),
+  ];
+}
+
+function noticesLines(r: Results): string[] {
+  const n = r.notices;
+  if (!n) return [];
+  return [
+    `## Notices by email (${count(n.pending)} pending, PostgreSQL, one run of the sender)`,
+    '',
+    `${n.sent.toLocaleString('en')} notices sent (and ${n.received.toLocaleString('en')} taken by the SMTP server) in ${n.seconds} s: ` +
+      `**${n.emailsPerSecond.toLocaleString('en')} emails/s**. The sender's process RSS idle ${n.idleRssMiB} MiB, ` +
+      `peak ${n.peakRssMiB} MiB: **+${n.growthMiB} MiB**.`,
+    '',
+  ];
+}
+
 const STANDBY = 'with one standby on this machine';
 
 function scalingTargetRows(
@@ -651,6 +732,8 @@ function failureLines(r: Results): string[] {
     ...(r.changeFeedError ? [`live change streams catching up: ${r.changeFeedError}`] : []),
     ...(r.lendingRulesError ? [`borrow and return with a matrix of lending rules: ${r.lendingRulesError}`] : []),
     ...(r.lostLoansError ? [`declaring lost loans: ${r.lostLoansError}`] : []),
+    ...(r.deskError ? [`desk check-out against borrow: ${r.deskError}`] : []),
+    ...(r.noticesError ? [`notices by email: ${r.noticesError}`] : []),
     ...(r.scalingError ? [`scaling with a standby: ${r.scalingError}`] : []),
   ];
   if (failures.length === 0) return [];
@@ -762,6 +845,20 @@ const method = `## Method
   server's hourly sweep runs it), which opens the database, rests a
   second, reads its RSS, resets its peak (VmHWM, through clear_refs), declares every loan lost with its
   lost-item charge and overdue fine, and reports the time and its peak.
+- **Circulation desk.** A catalogue of its own (\`bench_desk\`, ${DESK_BOOKS.toLocaleString('en')} books) with a member who has
+  a library card, and a copy with a barcode of each of 40 books on the shelf at the default branch (copies
+  float, so a return leaves them there). One client, as the librarian, one request at a time, lends in
+  turns a copy to the member at the desk by card and barcode (\`POST /desk/checkouts\`) and a copy of
+  another book by id (\`POST /books/{id}/borrow\` with \`borrower_id\`), each at the default branch, and
+  returns each loan at once (\`PATCH /loans/{id}\`, not timed). ${DESK_PER_ROUND} of each per round after 20 of each to warm
+  up; which goes first alternates by round. The lendings' times are read to the end of their answers.
+- **Notices by email.** A catalogue of its own (\`bench_notices\`, 1,000 books) gets ${NOTICES_PATRONS.toLocaleString('en')} members with
+  addresses and, in one statement, ${count(NOTICES_PENDING)} manual charges, whose trigger queues a notice for each (pending
+  at once). The sender (\`sendDueNotices\` over the pooled SMTP transport, what the server's sender runs)
+  runs in a process of its own (scripts/bench/notices-sender.ts, through tsx, with the V8 flags of
+  \`npm start\`), which rests a second, reads its RSS, resets its peak, and sends rounds of notices until
+  ${count(NOTICES_SENT)} are sent (the rest stay pending throughout) to an SMTP server in the bench's process
+  (\`smtp-server\`) that reads each message to its end and keeps none; it reports the time and its peak.
 - **Scaling.** Last, at the smallest size: scripts/bench/scaling.ts (also runnable alone) creates a primary
   and a streaming standby of its own on this machine (as test/support/pg-cluster.ts does for the tests),
   generates the catalogue on the primary, and starts servers with \`DATABASE_REPLICA_URLS\` at the standby.
@@ -783,6 +880,8 @@ npm run bench -- --from docs/performance/results.json   # rewrite this page and 
 npm run bench -- --only change-feed --rounds 5          # one scenario alone, its figures printed, this page unchanged
 npm run bench -- --only lending-rules --rounds 5 --duration 5
 npm run bench -- --only lost-loans
+npm run bench -- --only desk --rounds 5
+npm run bench -- --only notices
 npm run bench -- --help
 \`\`\`
 
