@@ -733,6 +733,8 @@ describe('users', () => {
     { rel: 'holds', href: `/users/${id}/holds?page=1&per_page=20` },
     { rel: 'account', href: `/users/${id}/account` },
     { rel: 'payment', href: `/users/${id}/account/payments` },
+    // What was sent to them, and what not: librarians only.
+    ...(librarian ? [{ rel: 'notices', href: `/users/${id}/notices` }] : []),
     { rel: 'tokens', href: `/users/${id}/tokens` },
     ...(librarian ? [{ rel: 'collection', href: '/users?page=1&per_page=20' }] : []),
     // The default patron category (librarians only) and home branch (issue 45).
@@ -755,10 +757,12 @@ describe('users', () => {
       'email',
       'language',
       'pin_set',
+      'notices',
       'links',
       'controls',
     ]);
-    expect(body).toMatchObject({ name: 'Userly Newcomer', role: 'member' });
+    // No email address: librarians are told the patron is sent no notices.
+    expect(body).toMatchObject({ name: 'Userly Newcomer', role: 'member', notices: 'none are sent: no email address' });
     expect(linkPairs(body)).toEqual(userLinks(body.id, true));
     expect(Object.keys(body.controls).sort()).toEqual(['edit', 'set-pin', 'update']);
     const fields = (required: boolean, name: string, role: string) => [
@@ -792,6 +796,7 @@ describe('users', () => {
         email: null,
         language: null,
         pin_set: false,
+        notices: 'none are sent: no email address',
         links: expect.any(Array),
       },
     ]);
@@ -836,6 +841,7 @@ describe('users', () => {
       email: null,
       language: null,
       pin_set: false,
+      notices: 'none are sent: no email address',
       links: expect.any(Array),
     });
     expect(items.map((user: { id: number }) => user.id)).toContain(librarianId);
