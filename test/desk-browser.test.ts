@@ -5,7 +5,7 @@
  * card, scans a copy (lent, with its due date), a copy the lending rules refuse (the rule's reason beside its
  * barcode) and a barcode that names nothing (the error beside it); then, at the check-in desk, a copy someone
  * holds at another branch (in transit there, for them) and a late return (the fine charged). axe finds no
- * serious or critical violation on either desk.
+ * violation at all, whatever its impact, on either desk.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -56,16 +56,14 @@ async function patron(name: string, card: string, home: number) {
   return user;
 }
 
-/** Serious and critical violations axe finds on the page (its source injected, so the CSP is bypassed). */
+/** Every violation axe finds on the page, whatever its impact (its source injected, so the CSP is bypassed). */
 async function violations(page: Page): Promise<string[]> {
   const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   await page.addScriptTag({ content: axeSource });
   const result = await page.evaluate<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>(
     'axe.run(document, { resultTypes: ["violations"] })',
   );
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** What has the focus: its id, or its tag. */
@@ -135,9 +133,12 @@ describe('the circulation desk in the browser, from the keyboard', () => {
     const page = await context.newPage();
     page.on('pageerror', (error) => errors.push(error.message));
 
-    // Signing in through the header, and to the desk by its link: keys only.
+    // Signing in through the header (its token field, tucked under a disclosure: Enter opens it), and to the
+    // desk by its link: keys only.
     await page.goto(url);
-    await page.locator('header').getByLabel('Token').focus();
+    await page.locator('header form[rel="login"] summary').focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
     await page.keyboard.type(LIBRARIAN_TOKEN);
     await page.keyboard.press('Enter');
     await page.locator('header form[rel="logout"]').waitFor();

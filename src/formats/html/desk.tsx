@@ -75,7 +75,7 @@ function checkOutDesk(resource: Resource, page: PageContext | undefined): string
             <dt>Balance</dt>
             <dd data-field="balance">{text(patron.formatted_balance)}</dd>
           </dl>
-          <Links links={linksOf(resource, ['loans', 'account'])} />
+          <Links links={linksOf(resource, ['loans', 'account'])} name="The patron’s loans and account" />
         </section>
       )}
       {lend && patron && <ScanForm control={lend} />}

@@ -51,9 +51,10 @@ export function titleOf(resource: Resource): string {
   return labels[resource.kind] ?? resource.kind;
 }
 
-export const Links: FC<{ links: Link[] }> = ({ links }) =>
+/** The links as a navigation landmark, named `name` (a second list on one page needs a name of its own). */
+export const Links: FC<{ links: Link[]; name?: string }> = ({ links, name = 'Related' }) =>
   links.length === 0 ? null : (
-    <nav class="links" aria-label="Related">
+    <nav class="links" aria-label={name}>
       {links.map((link) => (
         <a rel={link.rel} href={link.href}>
           {link.title ?? label(link.rel)}
