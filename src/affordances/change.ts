@@ -5,7 +5,7 @@
  */
 import type { InputField, InputOf } from '../domain/input.js';
 import type { Decision } from '../domain/policy.js';
-import type { FieldOptions } from '../hypermedia/model.js';
+import type { Field, FieldOptions } from '../hypermedia/model.js';
 import { affordance } from './affordance.js';
 import type { RenderContext } from './context.js';
 import { inputFields } from './fields.js';
@@ -30,6 +30,15 @@ export interface ChangeSpec<Fields extends readonly InputField[]> {
 /** Both controls of a change; the current values of the subject prefill their fields. */
 export function changeAffordances<const Fields extends readonly InputField[]>(spec: ChangeSpec<Fields>) {
   const { noun, fields, choices, ...rest } = spec;
+  // Both controls of one subject in one rendering carry the same fields: built once, for the first.
+  const built = new WeakMap<ChangeSubject<Fields>, { ctx: RenderContext; fields: Field[] }>();
+  const fieldsOf = (ctx: RenderContext, subject: ChangeSubject<Fields>) => {
+    const last = built.get(subject);
+    if (last?.ctx === ctx) return last.fields;
+    const made = inputFields(fields, { values: subject, mode: 'change', ...(choices && { choices: choices(ctx) }) });
+    built.set(subject, { ctx, fields: made });
+    return made;
+  };
   const declare = (name: 'update' | 'edit', verb: string) =>
     affordance({
       ...rest,
@@ -38,8 +47,7 @@ export function changeAffordances<const Fields extends readonly InputField[]>(sp
       title: `${verb} ${noun}`,
       body: { fields, mode: 'change' },
       conditional: true,
-      fields: (ctx: RenderContext, subject: ChangeSubject<Fields>) =>
-        inputFields(fields, { values: subject, mode: 'change', ...(choices && { choices: choices(ctx) }) }),
+      fields: fieldsOf,
     });
   return { update: declare('update', 'Update'), edit: declare('edit', 'Edit') };
 }

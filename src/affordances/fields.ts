@@ -118,33 +118,36 @@ export function listingFields(options: {
   return fields;
 }
 
+/** The fields a list of choices reads: frozen, so each listing's URI of them is expanded once. */
+const idAndName: ListingParams = Object.freeze({ fields: 'id,name' });
+
 /** Where the valid values of `author_id` come from: every author's id and name. */
 export function authorOptions({ uris }: RenderContext): RemoteOptions {
-  return { href: uris.authors({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
+  return { href: uris.authors(idAndName), valueField: 'id', promptField: 'name' };
 }
 
 /** Where the valid values of `borrower_id` come from: every user's id and name. */
 export function userOptions({ uris }: RenderContext): RemoteOptions {
-  return { href: uris.users({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
+  return { href: uris.users(idAndName), valueField: 'id', promptField: 'name' };
 }
 
 /** Where the valid values of a `branch_id` come from: every branch's id and name. */
 export function branchOptions({ uris }: RenderContext): RemoteOptions {
-  return { href: uris.branches({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
+  return { href: uris.branches(idAndName), valueField: 'id', promptField: 'name' };
 }
 
 /** Where the valid values of an `item_type_id` come from: every item type's id and name. */
 export function itemTypeOptions({ uris }: RenderContext): RemoteOptions {
-  return { href: uris.itemTypes({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
+  return { href: uris.itemTypes(idAndName), valueField: 'id', promptField: 'name' };
 }
 
 /** Where the valid values of a `patron_category_id` come from: every patron category's id and name. */
 export function patronCategoryOptions({ uris }: RenderContext): RemoteOptions {
-  return { href: uris.patronCategories({ fields: 'id,name' }), valueField: 'id', promptField: 'name' };
+  return { href: uris.patronCategories(idAndName), valueField: 'id', promptField: 'name' };
 }
 
 /** The book's copies on the shelf, by id and label. */
-const onTheShelf: ListingParams = { filter: ['status:available'], fields: 'id,label' };
+const onTheShelf: ListingParams = Object.freeze({ filter: ['status:available'], fields: 'id,label' });
 
 /** Where the valid values of a borrow's `copy_id` come from: the book's copies on the shelf. */
 export function copyOptions({ uris }: RenderContext, bookId: number): RemoteOptions {

@@ -6,23 +6,54 @@
 import { parse } from 'uri-template';
 import { DEFAULT_PER_PAGE } from '../domain/limits.js';
 
+/** A stand-in id no constant of the code contains: a template expanded with it is cut around it. */
+const STAND_IN_ID = 987654321;
+
 const template = (text: string) => {
   const parsed = parse(text);
-  return { text, expand: (values: Record<string, unknown>) => parsed.expand(values) };
+  const expand = (values: Record<string, unknown>) => parsed.expand(values);
+  const constants = new WeakMap<object, (id: number | undefined) => string>();
+  return {
+    text,
+    expand,
+    /**
+     * The expansion for `params` and, where the template has one, `id`. Frozen params are constants of
+     * the code (a first page, the fields of a choice list): their expansion is worked out once per
+     * template, and later ones only place the id.
+     */
+    with(params: object, id?: number): string {
+      if (!Object.isFrozen(params)) return expand(id === undefined ? { ...params } : { id, ...params });
+      let expansion = constants.get(params);
+      if (!expansion) {
+        expansion = expansionOf(expand, params);
+        constants.set(params, expansion);
+      }
+      return expansion(id);
+    },
+  };
 };
 
 /**
- * Expands a template whose only expression is `{id}`, for a whole-number id, as its text around the number:
- * simple string expansion (RFC 6570 §3.2.2) leaves digits and sign as they are. Kept for its figure on the
- * streamed listing in docs/performance.md (every item links to itself and its author).
+ * The expansion of fixed `params`, the id placed as its text around them: simple string expansion
+ * (RFC 6570 §3.2.2) leaves digits and sign as they are.
  */
-const byId = (t: ReturnType<typeof template>) => {
-  const [before = '', after, ...more] = t.text.split('{id}');
-  if (after === undefined || more.length > 0 || /[{}]/.test(before + after)) {
-    throw new Error(`${t.text} is not a template of {id} alone`);
-  }
-  return (id: number) => (Number.isSafeInteger(id) ? before + id + after : t.expand({ id }));
-};
+function expansionOf(
+  expand: (values: Record<string, unknown>) => string,
+  params: object,
+): (id: number | undefined) => string {
+  const withoutId = expand({ ...params });
+  const [before = '', after, ...more] = expand({ id: STAND_IN_ID, ...params }).split(String(STAND_IN_ID));
+  if (after === undefined || more.length > 0) return (id) => (id === undefined ? withoutId : expand({ id, ...params }));
+  return (id) =>
+    id === undefined ? withoutId : Number.isSafeInteger(id) ? before + id + after : expand({ id, ...params });
+}
+
+/**
+ * Expands a template of `{id}` and no other value, for a whole-number id, as its text around the number.
+ * Kept for its figure on the streamed listing in docs/performance.md (every item links to itself and its
+ * author).
+ */
+const byId = (t: ReturnType<typeof template>): ((id: number) => string) => expansionOf(t.expand, {});
 
 /**
  * The templates, path-absolute: one definition of every path, from which the links are expanded and the
@@ -129,7 +160,10 @@ export interface ListingParams {
 }
 
 /** A collection's first page: links into a collection lead there, so following links always finds controls. */
-export const firstPage: ListingParams = { page: 1, per_page: DEFAULT_PER_PAGE };
+export const firstPage: ListingParams = Object.freeze({ page: 1, per_page: DEFAULT_PER_PAGE });
+
+/** No query parameters. */
+const none: Readonly<Record<never, never>> = Object.freeze({});
 
 /** The query parameters of the change feed. */
 export interface ChangesParams {
@@ -157,76 +191,76 @@ export class Uris {
     };
   }
 
-  root = () => this.at(paths.root.expand({}));
-  books = (params: ListingParams = {}) => this.at(paths.books.expand({ ...params }));
+  root = () => this.at(paths.root.with(none));
+  books = (params: ListingParams = none) => this.at(paths.books.with(params));
   book = (id: number) => this.at(expand.book(id));
   bookAuthor = (id: number) => this.at(expand.bookAuthor(id));
-  authors = (params: ListingParams = {}) => this.at(paths.authors.expand({ ...params }));
+  authors = (params: ListingParams = none) => this.at(paths.authors.with(params));
   author = (id: number) => this.at(expand.author(id));
-  authorBooks = (id: number, params: ListingParams = {}) => this.at(paths.authorBooks.expand({ id, ...params }));
+  authorBooks = (id: number, params: ListingParams = none) => this.at(paths.authorBooks.with(params, id));
 
   borrow = (id: number) => this.at(expand.borrow(id));
-  imports = () => this.at(paths.imports.expand({}));
-  loans = (params: ListingParams = {}) => this.at(paths.loans.expand({ ...params }));
+  imports = () => this.at(paths.imports.with(none));
+  loans = (params: ListingParams = none) => this.at(paths.loans.with(params));
   loan = (id: number) => this.at(expand.loan(id));
   loanRenewals = (id: number) => this.at(expand.loanRenewals(id));
   loanExplain = (id: number) => this.at(expand.loanExplain(id));
   /** Why a loan of the book would get its terms (for whom, which copy, at which branch: a librarian's choice). */
-  bookExplain = (id: number, params: { borrower_id?: number; copy_id?: number; branch_id?: number } = {}) =>
-    this.at(paths.bookExplain.expand({ id, ...params }));
+  bookExplain = (id: number, params: { borrower_id?: number; copy_id?: number; branch_id?: number } = none) =>
+    this.at(paths.bookExplain.with(params, id));
   /** The same with its variables left for a librarian to fill. */
   bookExplainTemplate = (id: number) => this.at(paths.bookExplain.text.replace('{id}', String(id)));
-  bookCopies = (id: number, params: ListingParams = {}) => this.at(paths.bookCopies.expand({ id, ...params }));
+  bookCopies = (id: number, params: ListingParams = none) => this.at(paths.bookCopies.with(params, id));
   copy = (id: number) => this.at(expand.copy(id));
   copyReceipts = (id: number) => this.at(expand.copyReceipts(id));
-  bookHolds = (id: number, params: ListingParams = {}) => this.at(paths.bookHolds.expand({ id, ...params }));
+  bookHolds = (id: number, params: ListingParams = none) => this.at(paths.bookHolds.with(params, id));
   hold = (id: number) => this.at(expand.hold(id));
   holdPickup = (id: number) => this.at(expand.holdPickup(id));
-  userHolds = (id: number, params: ListingParams = {}) => this.at(paths.userHolds.expand({ id, ...params }));
-  users = (params: ListingParams = {}) => this.at(paths.users.expand({ ...params }));
+  userHolds = (id: number, params: ListingParams = none) => this.at(paths.userHolds.with(params, id));
+  users = (params: ListingParams = none) => this.at(paths.users.with(params));
   user = (id: number) => this.at(expand.user(id));
-  userLoans = (id: number, params: ListingParams = {}) => this.at(paths.userLoans.expand({ id, ...params }));
+  userLoans = (id: number, params: ListingParams = none) => this.at(paths.userLoans.with(params, id));
   /** A user's account: the balance and the newest entries, or older ones from `cursor`. */
   userAccount = (id: number, cursor?: string) => this.at(paths.userAccount.expand({ id, cursor }));
-  userPayments = (id: number) => this.at(paths.userPayments.expand({ id }));
-  userCharges = (id: number) => this.at(paths.userCharges.expand({ id }));
+  userPayments = (id: number) => this.at(paths.userPayments.with(none, id));
+  userCharges = (id: number) => this.at(paths.userCharges.with(none, id));
   accountEntry = (id: number, entry: number) => this.at(paths.accountEntry.expand({ id, entry }));
   entryWaivers = (id: number, entry: number) => this.at(paths.entryWaivers.expand({ id, entry }));
   /** The notices to a user, newest first, or older ones from `cursor`. */
   userNotices = (id: number, cursor?: string) => this.at(paths.userNotices.expand({ id, cursor }));
-  userTokens = (id: number, params: ListingParams = {}) => this.at(paths.userTokens.expand({ id, ...params }));
+  userTokens = (id: number, params: ListingParams = none) => this.at(paths.userTokens.with(params, id));
   userToken = (id: number, token: number) => this.at(paths.userToken.expand({ id, token }));
   /** Where a user's PIN is set (it is never read). */
-  userPin = (id: number) => this.at(paths.userPin.expand({ id }));
+  userPin = (id: number) => this.at(paths.userPin.with(none, id));
 
-  branches = (params: ListingParams = {}) => this.at(paths.branches.expand({ ...params }));
+  branches = (params: ListingParams = none) => this.at(paths.branches.with(params));
   branch = (id: number) => this.at(expand.branch(id));
-  branchClosures = (id: number, params: ListingParams = {}) => this.at(paths.branchClosures.expand({ id, ...params }));
+  branchClosures = (id: number, params: ListingParams = none) => this.at(paths.branchClosures.with(params, id));
   branchClosure = (id: number, closure: number) => this.at(paths.branchClosure.expand({ id, closure }));
-  patronCategories = (params: ListingParams = {}) => this.at(paths.patronCategories.expand({ ...params }));
+  patronCategories = (params: ListingParams = none) => this.at(paths.patronCategories.with(params));
   patronCategory = (id: number) => this.at(expand.patronCategory(id));
-  itemTypes = (params: ListingParams = {}) => this.at(paths.itemTypes.expand({ ...params }));
+  itemTypes = (params: ListingParams = none) => this.at(paths.itemTypes.with(params));
   itemType = (id: number) => this.at(expand.itemType(id));
-  loanRules = (params: ListingParams = {}) => this.at(paths.loanRules.expand({ ...params }));
+  loanRules = (params: ListingParams = none) => this.at(paths.loanRules.with(params));
   loanRule = (id: number) => this.at(expand.loanRule(id));
 
   /** The circulation desk; with a card's number, the desk for that patron. */
   desk = (cardNumber?: string) => this.at(paths.desk.expand({ card_number: cardNumber }));
-  deskCheckouts = () => this.at(paths.deskCheckouts.expand({}));
-  deskCheckins = () => this.at(paths.deskCheckins.expand({}));
+  deskCheckouts = () => this.at(paths.deskCheckouts.with(none));
+  deskCheckins = () => this.at(paths.deskCheckins.with(none));
 
   changes = (params: ChangesParams = {}) => this.at(paths.changes.expand({ ...params }));
   /** Suggestions for a text typed so far; without it, the template the root advertises. */
   suggestions = (query?: string) =>
     this.at(query === undefined ? paths.suggestions.text : paths.suggestions.expand({ query }));
-  session = () => this.at(paths.session.expand({}));
+  session = () => this.at(paths.session.with(none));
   /** The signed-in caller's own page: the same URI for everyone, answered per caller. */
-  me = () => this.at(paths.me.expand({}));
-  profile = () => this.at(paths.profile.expand({}));
-  openapi = () => this.at(paths.openapi.expand({}));
-  llms = () => this.at(paths.llms.expand({}));
-  mcp = () => this.at(paths.mcp.expand({}));
-  oaiPmh = () => this.at(paths.oaiPmh.expand({}));
+  me = () => this.at(paths.me.with(none));
+  profile = () => this.at(paths.profile.with(none));
+  openapi = () => this.at(paths.openapi.with(none));
+  llms = () => this.at(paths.llms.with(none));
+  mcp = () => this.at(paths.mcp.with(none));
+  oaiPmh = () => this.at(paths.oaiPmh.with(none));
 
   /** A path template (`/books/{id}`) under this base, unexpanded: for descriptions of the interface. */
   pathTemplate = (path: string) => this.at(path);
