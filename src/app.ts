@@ -9,7 +9,7 @@ import type { Database } from './db/client.js';
 import { LendingRulesCache } from './db/lending-rules.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { type CatalogueError, NotFound } from './domain/errors.js';
-import { EXACT_COUNT_LIMIT } from './domain/limits.js';
+import { EXACT_COUNT_LIMIT, PAGE_JUMP_LIMIT } from './domain/limits.js';
 import { createPolicy } from './domain/policy.js';
 import type { RateLimits } from './domain/rate-limits.js';
 import type { Format } from './formats/format.js';
@@ -86,6 +86,8 @@ export interface AppOptions extends Partial<AppSettings> {
   rateLimitCounting?: 'database' | 'process';
   /** Listing totals up to this many matches are exact, beyond it estimated; `EXACT_COUNT_LIMIT` by default. */
   listingCountLimit?: number | undefined;
+  /** Items a `page=N` jump may skip by OFFSET; `PAGE_JUMP_LIMIT` by default. */
+  pageJumpLimit?: number | undefined;
   /**
    * The change feed's live streams: the server makes them to close them on shutdown, tests to count them.
    * One of the app's own, bounded by `changes`, when absent.
@@ -109,6 +111,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const deprecations = deprecationsOf(vocabulary);
   const rateLimiter = settings.rateLimits === false ? undefined : createRateLimiter(options, settings.rateLimits, log);
   const listingCountLimit = options.listingCountLimit ?? EXACT_COUNT_LIMIT;
+  const pageJumpLimit = options.pageJumpLimit ?? PAGE_JUMP_LIMIT;
   const clock = options.clock ?? systemClock;
   const app = new Hono<AppEnv>();
 
@@ -135,6 +138,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     deprecations,
     rateLimiter,
     listingCountLimit,
+    pageJumpLimit,
     formats,
     clock,
     lendingRules,

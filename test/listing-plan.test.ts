@@ -42,8 +42,10 @@ const holds: PlanTable = {
 const loans: PlanTable = { selected: ['id', 'book_id'], derivedSorts: [], exactFirst: false, authorNamed: false };
 
 /** The whole catalogue's books: counted, and by author and by year. */
-const catalogue: PlanScope = { counted: true, countedBy: ['author_id', 'publication_year'] };
-const uncounted: PlanScope = { counted: false, countedBy: [] };
+const catalogue: PlanScope = { counted: true, countedBy: ['author_id', 'publication_year'], anchoredBy: [] };
+const uncounted: PlanScope = { counted: false, countedBy: [], anchoredBy: [] };
+/** The whole catalogue, with its counters per block of ids and per year (deep pages' anchors). */
+const anchored: PlanScope = { ...catalogue, anchoredBy: ['id', 'publication_year'] };
 
 function listing(spec: ListingSpec, query: string, cursor?: Omit<Cursor, 'fit'>): PagedListing {
   const params: Record<string, string[]> = {};
@@ -137,6 +139,49 @@ describe('a page of a listing', () => {
     ['a page beyond the end (read, and found empty)', 'page=9999&per_page=100', offset(9999, 100)],
   ])('reads %s by offset, one row more than the page', (_, query, rows) => {
     expect(planPage(request(query)).rows).toEqual(rows);
+  });
+
+  it.each([
+    ['in id order', 'page=300&per_page=20', 'id', false],
+    ['newest added first', 'page=300&per_page=20&sort=-id', 'id', true],
+    ['oldest first', 'page=300&per_page=20&sort=publication_year', 'publication_year', false],
+    ['newest first', 'page=300&per_page=20&sort=-publication_year', 'publication_year', true],
+  ])(
+    'finds a deep page of the whole catalogue %s from the counters per range of its first key',
+    (_, query, field, descending) => {
+      expect(planPage({ ...request(query), scope: anchored }).rows).toEqual({
+        kind: 'anchored',
+        page: 300,
+        perPage: 20,
+        offset: 5980,
+        limit: 21,
+        field,
+        descending,
+      });
+    },
+  );
+
+  it('reads the first pages by offset even where counters per range could find them', () => {
+    expect(planPage({ ...request('page=205&per_page=20'), scope: anchored }).rows).toEqual(offset(205, 20));
+  });
+
+  it.each([
+    ['sorted by a key without counters per range', 'page=300&per_page=20&sort=title', anchored],
+    ['filtered', 'page=300&per_page=20&filter=language:eng', anchored],
+    ['searched', 'page=300&per_page=20&query=garden', anchored],
+    ['by author', 'page=300&per_page=20&author=Tolkien', anchored],
+    ['without counters per range (an author\u2019s books)', 'page=300&per_page=20', uncounted],
+  ])('refuses a page %s deeper than a jump may skip, naming the deepest page a number reaches', (_, query, scope) => {
+    const asked = request(query, { scope });
+    expect(planPage({ ...asked, listing: { ...asked.listing, jumpLimit: 1000 } }).rows).toEqual({
+      kind: 'too-deep',
+      page: 300,
+      perPage: 20,
+      deepest: 51,
+    });
+    // The deepest page skips exactly as many as a jump may.
+    const deepest = request(query.replace('page=300', 'page=51'), { scope });
+    expect(planPage({ ...deepest, listing: { ...deepest.listing, jumpLimit: 1000 } }).rows).toEqual(offset(51, 20));
   });
 
   it('reads a `next` cursor after its row, one more than a page, as the page it names', () => {

@@ -5,10 +5,20 @@ CREATE OR REPLACE FUNCTION public.count_deleted_words()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM old_rows) THEN RETURN NULL; END IF;
+  PERFORM pg_advisory_xact_lock(7305413);
   IF TG_ARGV[0] = 'titles' THEN
-    PERFORM count_search_words(ARRAY(SELECT unnest(catalogue_words(title)) FROM old_rows), -1, true);
+    UPDATE search_words AS s SET in_titles = s.in_titles - d.n
+    FROM (SELECT word, count(*)::integer AS n FROM old_rows, catalogue_word_set(title) AS word GROUP BY word) AS d
+    WHERE s.word = d.word;
+    DELETE FROM search_words
+    WHERE in_titles = 0 AND in_names = 0 AND word IN (SELECT word FROM old_rows, catalogue_word_set(title) AS word);
   ELSE
-    PERFORM count_search_words(ARRAY(SELECT unnest(catalogue_words(name)) FROM old_rows), -1, false);
+    UPDATE search_words AS s SET in_names = s.in_names - d.n
+    FROM (SELECT word, count(*)::integer AS n FROM old_rows, catalogue_word_set(name) AS word GROUP BY word) AS d
+    WHERE s.word = d.word;
+    DELETE FROM search_words
+    WHERE in_titles = 0 AND in_names = 0 AND word IN (SELECT word FROM old_rows, catalogue_word_set(name) AS word);
   END IF;
   RETURN NULL;
 END

@@ -6,6 +6,9 @@ CREATE OR REPLACE FUNCTION public.count_inserted_rows()
 AS $function$
 BEGIN
   PERFORM collection_counts_add(TG_TABLE_NAME, (SELECT count(*) FROM new_rows));
+  INSERT INTO collection_block_counts AS c (collection, block, shard, n)
+  SELECT TG_TABLE_NAME, id >> 12, (pg_backend_pid() % 8)::smallint, count(*) FROM new_rows GROUP BY 2 ORDER BY 2
+  ON CONFLICT (collection, block, shard) DO UPDATE SET n = c.n + excluded.n;
   IF TG_TABLE_NAME = 'books' THEN
     INSERT INTO author_book_counts AS c (author_id, n)
     SELECT author_id, count(*) FROM new_rows GROUP BY author_id ORDER BY author_id

@@ -6,6 +6,7 @@ CREATE OR REPLACE FUNCTION public.count_truncated_rows()
 AS $function$
 BEGIN
   DELETE FROM collection_counts WHERE collection = TG_TABLE_NAME;
+  DELETE FROM collection_block_counts WHERE collection = TG_TABLE_NAME;
   IF TG_TABLE_NAME = 'books' THEN
     DELETE FROM author_book_counts;
     DELETE FROM year_book_counts;

@@ -6,7 +6,6 @@ CREATE OR REPLACE FUNCTION public.record_catalogue_changes()
 AS $function$
 DECLARE
   kind text := TG_ARGV[0];
-  ids integer[];
   recorded timestamptz;
 BEGIN
   IF TG_OP = 'INSERT' THEN
@@ -20,14 +19,22 @@ BEGIN
     recorded := clock_timestamp();
     INSERT INTO changes (type, resource_id, at) SELECT kind || '.deleted', id, recorded FROM old_rows ORDER BY id;
   ELSE
-    SELECT array_agg(n.id ORDER BY n.id) INTO ids
-    FROM new_rows n JOIN old_rows o USING (id)
-    WHERE (to_jsonb(n) - 'search' - 'author_name' - 'copies_total' - 'copies_available')
-      IS DISTINCT FROM (to_jsonb(o) - 'search' - 'author_name' - 'copies_total' - 'copies_available');
-    IF ids IS NULL THEN RETURN NULL; END IF;
+    -- Derived columns (the search vector, the author's name, the copy counts) changing alone are no event.
+    IF NOT EXISTS (
+      SELECT 1 FROM new_rows n JOIN old_rows o USING (id)
+      WHERE (to_jsonb(n) - 'search' - 'author_name' - 'copies_total' - 'copies_available')
+        IS DISTINCT FROM (to_jsonb(o) - 'search' - 'author_name' - 'copies_total' - 'copies_available')
+    ) THEN
+      RETURN NULL;
+    END IF;
     PERFORM pg_advisory_xact_lock(7305413);
     recorded := clock_timestamp();
-    INSERT INTO changes (type, resource_id, at) SELECT kind || '.updated', id, recorded FROM unnest(ids) AS id;
+    INSERT INTO changes (type, resource_id, at)
+    SELECT kind || '.updated', n.id, recorded
+    FROM new_rows n JOIN old_rows o USING (id)
+    WHERE (to_jsonb(n) - 'search' - 'author_name' - 'copies_total' - 'copies_available')
+      IS DISTINCT FROM (to_jsonb(o) - 'search' - 'author_name' - 'copies_total' - 'copies_available')
+    ORDER BY n.id;
   END IF;
   PERFORM pg_notify('catalogue_changes', '');
   RETURN NULL;

@@ -5,13 +5,27 @@ CREATE OR REPLACE FUNCTION public.record_circulation_changes()
  LANGUAGE plpgsql
 AS $function$
 DECLARE
-  events jsonb;
   recorded timestamptz;
 BEGIN
   IF TG_TABLE_NAME = 'copies' AND TG_OP = 'INSERT' THEN
-    SELECT jsonb_agg(jsonb_build_array('copy.added', id, NULL) ORDER BY id) INTO events FROM new_rows;
+    IF NOT EXISTS (SELECT 1 FROM new_rows) THEN RETURN NULL; END IF;
+    PERFORM pg_advisory_xact_lock(7305413);
+    recorded := clock_timestamp();
+    INSERT INTO changes (type, resource_id, borrower_id, at)
+    SELECT 'copy.added', id, NULL, recorded FROM new_rows ORDER BY id;
   ELSIF TG_TABLE_NAME = 'copies' THEN
-    SELECT jsonb_agg(jsonb_build_array(moved.type, moved.id, NULL) ORDER BY moved.id) INTO events
+    IF NOT EXISTS (
+      SELECT 1 FROM new_rows n JOIN old_rows o USING (id)
+      WHERE (o.withdrawn_at IS NULL AND n.withdrawn_at IS NOT NULL)
+        OR (n.transit_to_branch_id IS NOT NULL AND n.transit_to_branch_id IS DISTINCT FROM o.transit_to_branch_id)
+        OR (o.transit_to_branch_id IS NOT NULL AND n.transit_to_branch_id IS NULL)
+    ) THEN
+      RETURN NULL;
+    END IF;
+    PERFORM pg_advisory_xact_lock(7305413);
+    recorded := clock_timestamp();
+    INSERT INTO changes (type, resource_id, borrower_id, at)
+    SELECT moved.type, moved.id, NULL, recorded
     FROM (
       SELECT n.id, CASE
         WHEN o.withdrawn_at IS NULL AND n.withdrawn_at IS NOT NULL THEN 'copy.withdrawn'
@@ -21,26 +35,40 @@ BEGIN
       END AS type
       FROM new_rows n JOIN old_rows o USING (id)
     ) AS moved
-    WHERE moved.type IS NOT NULL;
+    WHERE moved.type IS NOT NULL
+    ORDER BY moved.id;
   ELSIF TG_TABLE_NAME = 'holds' AND TG_OP = 'INSERT' THEN
-    SELECT jsonb_agg(jsonb_build_array('hold.placed', id, borrower_id) ORDER BY id) INTO events FROM new_rows;
+    IF NOT EXISTS (SELECT 1 FROM new_rows) THEN RETURN NULL; END IF;
+    PERFORM pg_advisory_xact_lock(7305413);
+    recorded := clock_timestamp();
+    INSERT INTO changes (type, resource_id, borrower_id, at)
+    SELECT 'hold.placed', id, borrower_id, recorded FROM new_rows ORDER BY id;
   ELSIF TG_TABLE_NAME = 'holds' THEN
-    SELECT jsonb_agg(
-      jsonb_build_array(CASE n.status WHEN 'ready' THEN 'hold.ready' WHEN 'in_transit' THEN 'hold.in_transit'
-        ELSE 'hold.ended' END, n.id, n.borrower_id)
-      ORDER BY n.id) INTO events
+    IF NOT EXISTS (
+      SELECT 1 FROM new_rows n JOIN old_rows o USING (id)
+      WHERE n.status IS DISTINCT FROM o.status AND n.status IN ('in_transit', 'ready', 'fulfilled', 'cancelled', 'expired')
+    ) THEN
+      RETURN NULL;
+    END IF;
+    PERFORM pg_advisory_xact_lock(7305413);
+    recorded := clock_timestamp();
+    INSERT INTO changes (type, resource_id, borrower_id, at)
+    SELECT CASE n.status WHEN 'ready' THEN 'hold.ready' WHEN 'in_transit' THEN 'hold.in_transit' ELSE 'hold.ended' END,
+      n.id, n.borrower_id, recorded
     FROM new_rows n JOIN old_rows o USING (id)
-    WHERE n.status IS DISTINCT FROM o.status AND n.status IN ('in_transit', 'ready', 'fulfilled', 'cancelled', 'expired');
+    WHERE n.status IS DISTINCT FROM o.status AND n.status IN ('in_transit', 'ready', 'fulfilled', 'cancelled', 'expired')
+    ORDER BY n.id;
   ELSE
-    SELECT jsonb_agg(jsonb_build_array('loan.renewed', n.id, n.borrower_id) ORDER BY n.id) INTO events
-    FROM new_rows n JOIN old_rows o USING (id) WHERE n.renewals > o.renewals;
+    IF NOT EXISTS (SELECT 1 FROM new_rows n JOIN old_rows o USING (id) WHERE n.renewals > o.renewals) THEN
+      RETURN NULL;
+    END IF;
+    PERFORM pg_advisory_xact_lock(7305413);
+    recorded := clock_timestamp();
+    INSERT INTO changes (type, resource_id, borrower_id, at)
+    SELECT 'loan.renewed', n.id, n.borrower_id, recorded
+    FROM new_rows n JOIN old_rows o USING (id) WHERE n.renewals > o.renewals
+    ORDER BY n.id;
   END IF;
-  IF events IS NULL THEN RETURN NULL; END IF;
-  PERFORM pg_advisory_xact_lock(7305413);
-  recorded := clock_timestamp();
-  INSERT INTO changes (type, resource_id, borrower_id, at)
-  SELECT e ->> 0, (e ->> 1)::integer, (e ->> 2)::integer, recorded
-  FROM jsonb_array_elements(events) WITH ORDINALITY AS t(e, n) ORDER BY n;
   PERFORM pg_notify('catalogue_changes', '');
   RETURN NULL;
 END

@@ -189,6 +189,54 @@ async function bookReadsScenario(options: BenchOptions, logDir: string): Promise
   }
 }
 
+/**
+ * The listing scenarios alone, at every size of `--sizes` in turns (`--sizes 10000,10000000` for a national
+ * library's size): each catalogue generated and served as the full run does, then dropped.
+ */
+async function listingsScenario(options: BenchOptions, scratch: string) {
+  const catalogues: Catalogue[] = [];
+  const servers: Server[] = [];
+  try {
+    for (const size of options.sizes) {
+      log(`generating ${size.toLocaleString('en')} books in bench_${size}`);
+      const started = Date.now();
+      catalogues.push(await postgresCatalogue(options.databaseUrl, size, options.keep));
+      log(`  generated in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
+    for (const catalogue of catalogues) {
+      servers.push(
+        await startServer({
+          name: 'catalogue',
+          args: catalogueEntry('server'),
+          env: { ...catalogueEnv, ...catalogue.env },
+          readyPath: '/health',
+          logDir: scratch,
+          timeoutMs: 300_000,
+        }),
+      );
+    }
+    return await measureListings(
+      catalogues.map((catalogue, i) => ({
+        size: options.sizes[i] as number,
+        baseUrl: (servers[i] as Server).url,
+        catalogue,
+      })),
+      options.samples,
+      (size, scenario, f) =>
+        log(
+          `  ${size.toLocaleString('en').padStart(10)} ${scenario.short.padEnd(26)} ${
+            f.error
+              ? `FAILED: ${f.error}`
+              : `p50 ${f.medianMs.toFixed(1).padStart(7)} ms   p90 ${f.p90Ms.toFixed(1).padStart(7)} ms`
+          }`,
+        ),
+    );
+  } finally {
+    while (servers.length) await servers.pop()?.stop();
+    while (catalogues.length) await catalogues.shift()?.drop();
+  }
+}
+
 /** One scenario alone: its figures printed, no report written (a page holds the figures of one whole run). */
 async function runAlone(options: BenchOptions): Promise<void> {
   build();
@@ -205,7 +253,9 @@ async function runAlone(options: BenchOptions): Promise<void> {
               ? await deskScenario(options, scratch)
               : options.only === 'notices'
                 ? await noticesScenario(options)
-                : await changeFeedScenario(options, scratch);
+                : options.only === 'listings'
+                  ? await listingsScenario(options, scratch)
+                  : await changeFeedScenario(options, scratch);
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   } finally {
     if (!options.keep) rmSync(scratch, { recursive: true, force: true });

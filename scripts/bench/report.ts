@@ -875,6 +875,7 @@ const method = `## Method
 npm run bench                              # 10k and 1M books, about 15 minutes on 2 cores
 npm run bench -- --quick                   # 10k and 100k books, shorter runs, about 4 minutes
 npm run bench -- --sizes 10000,100000 --rounds 5 --duration 10
+npm run bench -- --sizes 10000,10000000    # a national library's size: the page then shows the 10M column
 npm run bench -- --peer platformatic       # also measure Platformatic DB
 npm run bench -- --from docs/performance/results.json   # rewrite this page and the chart from saved figures
 npm run bench -- --only change-feed --rounds 5          # one scenario alone, its figures printed, this page unchanged
@@ -882,6 +883,7 @@ npm run bench -- --only lending-rules --rounds 5 --duration 5
 npm run bench -- --only lost-loans
 npm run bench -- --only desk --rounds 5
 npm run bench -- --only notices
+npm run bench -- --only listings --sizes 10000,100000   # the listing scenarios alone, figures printed
 npm run bench -- --help
 \`\`\`
 

@@ -26,6 +26,34 @@ export class InvalidInput extends CatalogueError {
   }
 }
 
+/**
+ * 400: `page=N` deeper than a page number reaches in the listing's order (`Listing.jumpLimit`). It says how
+ * to reach the page by cursor: from `deepest`, the deepest page a number reaches, by its `next` links
+ * (`href`, once the listing's URI is known: `at`), or from the `last` page backwards.
+ */
+export class PageTooDeep extends InvalidInput {
+  constructor(
+    readonly page: number,
+    readonly deepest: number,
+    href?: string,
+  ) {
+    const from = href === undefined ? `page=${deepest}` : href;
+    super(
+      `page ${page} is deeper than a page number reaches in this order (page ${deepest}); open ${from} and ` +
+        'follow its "next" links, or the "last" link and its "prev" links: each reads on from the page before, ' +
+        'whatever its depth',
+      {
+        page: `at most ${deepest} in this order; deeper pages are reached by their cursor, following "next" from ${from}`,
+      },
+    );
+  }
+
+  /** The same refusal, naming the deepest page's URI. */
+  at(href: string): PageTooDeep {
+    return new PageTooDeep(this.page, this.deepest, href);
+  }
+}
+
 /** 404: nothing lives at this URI. */
 export class NotFound extends CatalogueError {
   constructor(message: string) {

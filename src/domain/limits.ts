@@ -42,6 +42,13 @@ export const DEFAULT_PER_PAGE = 20;
  * "Listing").
  */
 export const EXACT_COUNT_LIMIT = 1000;
+
+/**
+ * Items a `page=N` jump may skip by reading them (an OFFSET): every page of a 10,000-item listing, at
+ * any page size. Deeper, a listing of a whole collection in id or publication year order finds its page
+ * from counters per range; any other order answers 400 saying how to reach the page by cursor.
+ */
+export const PAGE_JUMP_LIMIT = 10_000;
 /** Largest `per_page` accepted. */
 export const MAX_PER_PAGE = 100;
 /** Largest PostgreSQL `integer`: every id lives below it, and no parameter may overflow a query. */

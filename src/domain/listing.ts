@@ -105,6 +105,11 @@ export interface Listing {
    * matches first, where the collection has `exactFirst`).
    */
   countLimit: number;
+  /**
+   * Items a `page=N` jump may skip by reading them (absent: any number). Deeper, a page is found from counters
+   * where its order has them, else refused with a 400 that says how to reach it by cursor.
+   */
+  jumpLimit?: number;
 }
 
 /** The values of a facet's filter in the listing: the ones chosen. */

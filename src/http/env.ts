@@ -26,6 +26,8 @@ export interface AppEnv {
     rateLimiter: RateLimiter | undefined;
     /** Matches counted exactly (and searches ranked) per listing; see `EXACT_COUNT_LIMIT`. */
     listingCountLimit: number;
+    /** Items a `page=N` jump may skip by OFFSET; see `PAGE_JUMP_LIMIT`. */
+    pageJumpLimit: number;
     /** Business time: what circulation steps and reads take as now (`AppOptions.clock`). */
     clock: Clock;
     /** The lending rules remembered, for a book read's controls. */

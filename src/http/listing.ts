@@ -5,6 +5,7 @@
 import type { Context, Handler } from 'hono';
 import type { RenderContext } from '../affordances/context.js';
 import type { Database, Db } from '../db/client.js';
+import { PageTooDeep } from '../domain/errors.js';
 import type { FacetCounts } from '../domain/facets.js';
 import { DEFAULT_PER_PAGE } from '../domain/limits.js';
 import {
@@ -51,7 +52,7 @@ export async function sendListing<Row>(
   const limiter = c.get('rateLimiter');
   if (listing.query !== undefined) await limiter?.spend(c, 'search');
   if (!paging) await limiter?.spend(c, 'stream');
-  const limited = { ...listing, countLimit: c.get('listingCountLimit') };
+  const limited = { ...listing, countLimit: c.get('listingCountLimit'), jumpLimit: c.get('pageJumpLimit') };
   if (paging) {
     const paged = { ...limited, paging };
     const { listingReads } = c.get('database');
@@ -59,7 +60,14 @@ export async function sendListing<Row>(
     // A page (its count and rows) takes one turn among listing reads, so many never crowd out the rest;
     // its facets, when asked for, take another alongside it.
     const [{ rows, ...facts }, facetCounts] = await Promise.all([
-      listingReads.run(() => read.page(paged)),
+      listingReads
+        .run(() => read.page(paged))
+        .catch((error: unknown) => {
+          // A page too deep for its number is refused naming the deepest one that is not, with this listing's URI.
+          if (!(error instanceof PageTooDeep)) throw error;
+          const deepest = { ...paged, cursor: undefined, paging: { ...paged.paging, page: error.deepest } };
+          throw error.at(collection.uri(listingQuery(deepest)));
+        }),
       countFacets && listingReads.run(() => countFacets(paged)),
     ]);
     const resource = renderPage(collection, paged, rows.map(renderItem), facts, facetCounts);

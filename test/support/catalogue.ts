@@ -49,6 +49,8 @@ export interface TestCatalogueOptions {
   rateLimitCounting?: 'database' | 'process';
   /** Matches counted exactly per listing; small values exercise estimated totals with little data. */
   listingCountLimit?: number;
+  /** Items a `page=N` jump may skip by OFFSET; small values exercise deep pages with little data. */
+  pageJumpLimit?: number;
   /** Bounds of the change feed's event streams (a short keep-alive, few streams). */
   changeStreams?: Partial<ChangeStreamOptions>;
   /** The OAI-PMH endpoint's settings (a small page size exercises resumption tokens). */
@@ -83,6 +85,7 @@ export async function openTestCatalogue(options: TestCatalogueOptions = {}): Pro
     rateLimits: options.rateLimits ?? false,
     rateLimitCounting: options.rateLimitCounting,
     listingCountLimit: options.listingCountLimit,
+    pageJumpLimit: options.pageJumpLimit,
     oai: { ...defaultConfig.oai, ...options.oai },
     importMaxBytes: options.importMaxBytes,
     clock: options.clock,

@@ -10,6 +10,7 @@ import { prepared } from '../prepared.js';
 import { authors, books } from '../schema/index.js';
 import { collectionCount } from './counts.js';
 import { listingTable, readAll, readPage } from './listing.js';
+import { idBlockAnchor } from './listing-anchors.js';
 import { atVersions, rejectedWrite } from './writes.js';
 
 const authorColumns = { id: authors.id, name: authors.name, version: authors.version };
@@ -100,7 +101,10 @@ export async function deleteAuthor(db: Db, params: { id: number; versions?: numb
 
 /** One page of the listing and its total. */
 export function listAuthorsPage(db: Db, listing: PagedListing) {
-  return readPage<StoredAuthor>(db, authorListing, listing, { counted: collectionCount('authors') });
+  return readPage<StoredAuthor>(db, authorListing, listing, {
+    counted: collectionCount('authors'),
+    anchors: { id: idBlockAnchor('authors') },
+  });
 }
 
 /** Every item of the listing, streamed from a cursor. */

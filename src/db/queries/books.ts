@@ -21,6 +21,7 @@ import { authorBookCount, authorsBookCount, collectionCount, yearsBookCount } fr
 import { countFacets, type FacetColumns } from './facets.js';
 import { type CopyFacts, firstOnShelf } from './lending-decisions.js';
 import { type ListingScope, listingTable, readAll, readPage } from './listing.js';
+import { idBlockAnchor, yearAnchor } from './listing-anchors.js';
 import { isoTimestamp } from './sql.js';
 import { atVersions, rejectedWrite } from './writes.js';
 
@@ -413,6 +414,7 @@ function scopeOf(scope: BookScope): ListingScope {
           author_id: (ids) => authorsBookCount(ids as number[]),
           publication_year: (years) => yearsBookCount(years as number[]),
         },
+        anchors: { id: idBlockAnchor('books'), publication_year: yearAnchor },
       }
     : { conditions: [eq(books.authorId, scope.authorId)], counted: authorBookCount(scope.authorId) };
 }

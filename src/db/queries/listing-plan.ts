@@ -35,6 +35,11 @@ export interface PlanScope {
   counted: boolean;
   /** The fields whose counters answer how many items in scope have any of some values of theirs. */
   countedBy: readonly string[];
+  /**
+   * The fields whose counters per range of values (`ListingScope.anchors`) find where a page=N jump of the
+   * whole scope in that field's order begins (then id order), without reading the items before it.
+   */
+  anchoredBy: readonly string[];
 }
 
 /**
@@ -91,7 +96,27 @@ export type RowsPlan =
    */
   | { kind: 'before'; page: number; perPage: number; values: KeyValue[]; limit: number }
   /** The `last` cursor: the last page, read backwards from the end, its size from the total (`lastPageSize`). */
-  | { kind: 'last'; page: number; perPage: number };
+  | { kind: 'last'; page: number; perPage: number }
+  /**
+   * Page `page` by number, deep in the order of a field with counters per range of its values: the range
+   * the page begins in is found from them, and the page read from that range's start, skipping `offset`
+   * less the items of the ranges before it.
+   */
+  | {
+      kind: 'anchored';
+      page: number;
+      perPage: number;
+      offset: number;
+      limit: number;
+      field: string;
+      descending: boolean;
+    }
+  /**
+   * Page `page` by number, deeper than a jump may skip (`Listing.jumpLimit`) in an order with no such
+   * counters: refused, naming `deepest`, the deepest page a number reaches, from which `next` links lead on;
+   * empty when the listing's total says it is past the end.
+   */
+  | { kind: 'too-deep'; page: number; perPage: number; deepest: number };
 
 /** How `author=` is matched: by the named authors' ids, by their query (too many to list), or by none. */
 export type AuthorMatch = 'ids' | 'query' | 'none';
@@ -147,7 +172,7 @@ export function planPage(request: ListingRequest & { listing: PagedListing }): P
   return {
     ranking,
     count: countPlan(request, ranking.by === 'count'),
-    rows: rowsPlan(listing, listing.paging),
+    rows: rowsPlan(listing, listing.paging, anchorOf(request)),
     exactTier: listsExactFirst(table, listing),
   };
 }
@@ -189,15 +214,44 @@ function authorsAsFilter(table: PlanTable, filters: Filter[], authors: NamedAuth
   return table.authorField === undefined ? undefined : { field: table.authorField, values: authors.ids };
 }
 
-function rowsPlan(listing: Listing, { page, perPage }: { page: number; perPage: number }): RowsPlan {
+/**
+ * Items a page=N jump skips before it looks for an anchor: the first pages are read by OFFSET, as cheap
+ * as the extra query an anchor needs (a block of ids holds 4,096 items).
+ */
+export const ANCHORED_FROM = 4096;
+
+/**
+ * The field whose counters per range find a deep page of the listing: a listing of the whole scope (no
+ * search, filter or `author=`) ordered by that field alone, then by id.
+ */
+function anchorOf({ listing, scope }: ListingRequest): { field: string; descending: boolean } | undefined {
+  if (listing.query !== undefined || listing.author !== undefined || listing.filters.length > 0) return undefined;
+  const [first, ...rest] = orderKeys(listing);
+  if (!first || !scope.anchoredBy.includes(first.field)) return undefined;
+  if (rest.some((key) => key.field !== 'id' || key.descending)) return undefined;
+  return { field: first.field, descending: first.descending };
+}
+
+function rowsPlan(
+  listing: Listing,
+  { page, perPage }: { page: number; perPage: number },
+  anchor: { field: string; descending: boolean } | undefined,
+): RowsPlan {
   const cursor = listing.cursor;
   if (cursor?.direction === 'after') return { kind: 'after', page, perPage, values: cursor.keys, limit: perPage + 1 };
   if (cursor?.direction === 'before') {
     return { kind: 'before', page: Math.max(page, 2), perPage, values: cursor.keys, limit: perPage + 1 };
   }
   if (cursor?.direction === 'last') return { kind: 'last', page, perPage };
-  // A direct jump: OFFSET reads every row before the page, so a deep jump costs more (docs/api.md).
-  return { kind: 'offset', page, perPage, offset: (page - 1) * perPage, limit: perPage + 1 };
+  // A direct jump: OFFSET reads every row before the page, as far as the jump limit; past it, an order with
+  // counters per range starts from the range the page is in, and any other is refused (docs/api.md).
+  const offset = (page - 1) * perPage;
+  if (anchor && offset >= ANCHORED_FROM)
+    return { kind: 'anchored', page, perPage, offset, limit: perPage + 1, ...anchor };
+  if (listing.jumpLimit !== undefined && offset > listing.jumpLimit) {
+    return { kind: 'too-deep', page, perPage, deepest: Math.floor(listing.jumpLimit / perPage) + 1 };
+  }
+  return { kind: 'offset', page, perPage, offset, limit: perPage + 1 };
 }
 
 /** How many items the last page of `total` holds (none for an empty listing). */

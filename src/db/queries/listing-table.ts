@@ -5,6 +5,7 @@
 import type { SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
 import type { ListingSpec } from '../../domain/listing.js';
+import type { AnchorQuery } from './listing-anchors.js';
 import type { PlanTable } from './listing-plan.js';
 import type { SearchTable } from './search.js';
 
@@ -73,6 +74,11 @@ export interface ListingScope {
    * values. A listing filtered on that field alone is counted by it, exactly and in constant time.
    */
   countedBy?: Record<string, (values: FilterValues) => SQL>;
+  /**
+   * By field: where a deep page=N jump of the whole scope in that field's order (then id order) begins,
+   * from counters per range of the field's values (`listing-anchors.ts`).
+   */
+  anchors?: Record<string, AnchorQuery>;
 }
 
 /** The column of a listing field. */

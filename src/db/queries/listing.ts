@@ -3,11 +3,13 @@
  * one page (keyset cursor, or offset for `page=N`, `listing-reads.ts`) and its total, or the whole listing
  * in batches.
  */
-import type { SQL } from 'drizzle-orm';
+import { and, gte, lte, type SQL } from 'drizzle-orm';
 import type { KeyValue } from '../../domain/cursor.js';
+import { PageTooDeep } from '../../domain/errors.js';
 import type { Listing, PagedListing, PageFacts } from '../../domain/listing.js';
 import type { Database, Db } from '../client.js';
 import { boundedCount, type Counting, countedTotal, countUpTo, readCounter } from './counts.js';
+import { type AnchorQuery, readAnchor } from './listing-anchors.js';
 import {
   type CountPlan,
   type ListingRequest,
@@ -49,7 +51,11 @@ function requestOf<L extends Listing>(
   return {
     listing,
     table: table.plan,
-    scope: { counted: scope.counted !== undefined, countedBy: Object.keys(scope.countedBy ?? {}) },
+    scope: {
+      counted: scope.counted !== undefined,
+      countedBy: Object.keys(scope.countedBy ?? {}),
+      anchoredBy: Object.keys(scope.anchors ?? {}),
+    },
     search: { core: search.query?.core !== undefined, ...(authors && { authors }) },
   };
 }
@@ -68,7 +74,7 @@ export async function readPage<Row>(
   const core = search.query?.core;
   const subset = core && (await listingWhere(db, table, listing, scope.conditions, withQuery(search, core)));
   const counting = countItems(db, table, plan.count, where, scope, subset);
-  const read = (ranked: boolean) => readRows(db, { table, listing, plan, where, search, counting, ranked });
+  const read = (ranked: boolean) => readRows(db, { table, listing, plan, where, search, counting, ranked, scope });
   const byCount = plan.ranking.by === 'count';
   // Where the planner expects far more matches than are ranked, the unranked page is read while they are
   // counted, rather than after: the count of a common word's matches takes as long as the read.
@@ -107,6 +113,7 @@ interface RowsRead {
   search: ListingSearch;
   counting: Counting;
   ranked: boolean;
+  scope: ListingScope;
 }
 
 /**
@@ -115,7 +122,7 @@ interface RowsRead {
  */
 async function readRows(
   db: Db,
-  { table, listing, plan, where, search, counting, ranked }: RowsRead,
+  { table, listing, plan, where, search, counting, ranked, scope }: RowsRead,
 ): Promise<{ rows: Record<string, unknown>[]; keys: OrderKey[]; page: number; more: boolean }> {
   const exactIds = await exactlyNamed(db, table, search, plan.exactTier && !ranked);
   const keys = orderKeysOf(table, listing, search, ranked, exactIds);
@@ -153,6 +160,27 @@ async function readRows(
     case 'offset': {
       const rows = await select(false, rowsPlan.limit, rowsPlan.offset);
       return { rows: rows.slice(0, perPage), keys, page: rowsPlan.page, more: rows.length > perPage };
+    }
+    case 'anchored': {
+      const anchorQuery = scope.anchors?.[rowsPlan.field] as AnchorQuery;
+      const anchor = await readAnchor(db, anchorQuery(rowsPlan.offset, rowsPlan.descending));
+      // Past the last item: an empty page, as an OFFSET past the end answers.
+      if (!anchor) return { rows: [], keys, page: rowsPlan.page, more: false };
+      const column = columnOf(table, rowsPlan.field);
+      const within = rowsPlan.descending ? lte(column, anchor.from) : gte(column, anchor.from);
+      const rows = await readFromStart(db, {
+        ...read,
+        where: and(where, within),
+        limit: rowsPlan.limit,
+        offset: rowsPlan.offset - anchor.before,
+      });
+      return { rows: rows.slice(0, perPage), keys, page: rowsPlan.page, more: rows.length > perPage };
+    }
+    case 'too-deep': {
+      // A page past the end is empty, however deep, as it is by offset; one with items is refused.
+      const past = (rowsPlan.page - 1) * perPage >= (await counting.total).n;
+      if (past) return { rows: [], keys, page: rowsPlan.page, more: false };
+      throw new PageTooDeep(rowsPlan.page, rowsPlan.deepest);
     }
   }
 }

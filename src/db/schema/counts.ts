@@ -32,3 +32,18 @@ export const yearBookCounts = pgTable('year_book_counts', {
   publicationYear: integer('publication_year').primaryKey(),
   n: bigint('n', { mode: 'number' }).notNull(),
 });
+
+/**
+ * Rows per block of 4,096 ids (`id >> 12`) of a collection, sharded like `collectionCounts`: a page=N jump
+ * in id order sums them to find the block its first item is in (migration 0039).
+ */
+export const collectionBlockCounts = pgTable(
+  'collection_block_counts',
+  {
+    collection: text('collection').notNull(),
+    block: integer('block').notNull(),
+    shard: smallint('shard').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.collection, t.block, t.shard] })],
+);

@@ -5,7 +5,7 @@ export { books } from './books.js';
 export { branchClosures } from './branch-closures.js';
 export { changes, changesHorizon } from './changes.js';
 export { copies } from './copies.js';
-export { authorBookCounts, collectionCounts, yearBookCounts } from './counts.js';
+export { authorBookCounts, collectionBlockCounts, collectionCounts, yearBookCounts } from './counts.js';
 export { HOLD_STATUSES, holds } from './holds.js';
 export { branches, itemTypes, patronCategories } from './lending-lists.js';
 export { LIMITS, loanRules, PERIOD_UNITS } from './loan-rules.js';

@@ -21,7 +21,15 @@ import { secure } from './security-headers.js';
 /** What every route handler finds on the context, the same for every request. */
 export type Services = Pick<
   AppEnv['Variables'],
-  'database' | 'uris' | 'deprecations' | 'rateLimiter' | 'listingCountLimit' | 'formats' | 'clock' | 'lendingRules'
+  | 'database'
+  | 'uris'
+  | 'deprecations'
+  | 'rateLimiter'
+  | 'listingCountLimit'
+  | 'pageJumpLimit'
+  | 'formats'
+  | 'clock'
+  | 'lendingRules'
 >;
 
 export interface FrameOptions {
