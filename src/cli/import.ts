@@ -33,11 +33,15 @@ export function addImportCommand(program: Command): void {
       fileSize(file);
       await withDatabase(async (db) => {
         const progress = progressBar(process.stderr);
+        let told = false;
         const { job, resumedAfter, report } = await runBulkImport(db, file, {
           format,
           source: options.source,
-          onProgress: ({ job, processed, total }) =>
-            progress.update({ phase: `records (import job ${job})`, done: processed, total: total ?? processed }),
+          onProgress: ({ job, processed, total }) => {
+            if (!told) process.stderr.write(`import job ${job}: its progress is GET /imports/${job}\n`);
+            told = true;
+            progress.update({ phase: 'records', done: processed, total: total ?? processed });
+          },
         });
         progress.done();
         if (resumedAfter > 0) {

@@ -40,6 +40,7 @@ export const paths = {
   borrow: template('/books/{id}/borrow'),
   bookExplain: template('/books/{id}/explain{?borrower_id,copy_id,branch_id}'),
   imports: template('/imports{?source}'),
+  importJob: template('/imports/{id}'),
   bookCopies: template('/books/{id}/copies{?filter*,sort,page,per_page,cursor,fields}'),
   copy: template('/copies/{id}'),
   copyReceipts: template('/copies/{id}/receipts'),
@@ -167,6 +168,7 @@ export class Uris {
 
   borrow = (id: number) => this.at(expand.borrow(id));
   imports = () => this.at(paths.imports.expand({}));
+  importJob = (id: number) => this.at(paths.importJob.expand({ id }));
   loans = (params: ListingParams = {}) => this.at(paths.loans.expand({ ...params }));
   loan = (id: number) => this.at(expand.loan(id));
   loanRenewals = (id: number) => this.at(expand.loanRenewals(id));
