@@ -6,7 +6,7 @@
  * least 20,000 records/s, at most 128 MiB over idle, exactly the file's records as books after a resume.
  *
  *   node --import tsx scripts/bench/bulk-import.ts [--records 100000] [--format iso2709|marcxml]
- *     [--only bulk|streaming] [--resume] [--profile DIR]
+ *     [--only bulk|streaming|resume] [--resume] [--profile DIR]
  *
  * The server is `BENCH_DATABASE_URL` (default postgres://postgres@127.0.0.1:5432/postgres); the databases
  * made are dropped at the end.
@@ -97,7 +97,7 @@ function marcxml({ leader, fields }: { leader: string; fields: string[][] }): st
   return `${xml}</record>\n`;
 }
 
-/** A database made for this run, migrated, and its URL. */
+/** A database made for this run (named with its process id, so that two runs never drop each other's), migrated. */
 async function benchDatabase(name: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const drop = () => adminStatement(SERVER_URL, `drop database if exists ${name} with (force)`);
   await drop();
@@ -155,7 +155,7 @@ export async function measureBulk(
   format: FileFormat,
   profile?: string,
 ): Promise<BulkFigures> {
-  const database = await benchDatabase(`bench_bulk_${mode}`);
+  const database = await benchDatabase(`bench_bulk_${mode}_${process.pid}`);
   try {
     const running = child(mode, database.url, file, format, profile);
     await lineOf(running);
@@ -197,7 +197,7 @@ export async function measureResume(
   file: string,
   format: FileFormat,
 ): Promise<{ records: number; killedAt: number; books: number; runs: number; seconds: number }> {
-  const database = await benchDatabase('bench_bulk_resume');
+  const database = await benchDatabase(`bench_bulk_resume_${process.pid}`);
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   try {
     const started = performance.now();
@@ -263,7 +263,8 @@ async function main(argv: string[]): Promise<void> {
   };
   const records = Number(option('--records') ?? 100_000);
   const format = (option('--format') ?? 'iso2709') as FileFormat;
-  const only = option('--only') as Mode | undefined;
+  // `--only resume`: the resume check alone (with `--resume`).
+  const only = option('--only') as Mode | 'resume' | undefined;
   const profile = option('--profile');
   const directory = mkdtempSync(join(tmpdir(), 'bench-bulk-'));
   const file = join(directory, `records.${format === 'marcxml' ? 'xml' : 'mrc'}`);
