@@ -133,3 +133,32 @@ function upload(
     body.pipe(req);
   });
 }
+
+/**
+ * One record of the bulk scenario (bulk-import.ts), as fields: the HTTP scenario's record, and an ISBN on
+ * every tenth (978-0-306-…, inside the agency's ranges, unique up to a million records).
+ */
+export function bulkBenchFields(n: number): { leader: string; fields: string[][] } {
+  const author = n % 1000;
+  const year = 1900 + (n % 120);
+  const fields: string[][] = [
+    ['001', `bench${n}`],
+    ['003', 'BENCH'],
+    ['008', `750101s${year}    enk           000 1 eng d`],
+  ];
+  if (n % 10 === 0) fields.push(['020', '  ', 'a', isbn13(`9780306${String((n / 10) % 100000).padStart(5, '0')}`)]);
+  fields.push(
+    ['041', '0 ', 'a', LANGUAGES[n % LANGUAGES.length] as string],
+    ['100', '1 ', 'a', `Writer${author}, Ann ${author % 26 < 13 ? 'B.' : 'C.'},`, 'd', '1900-1980.'],
+    ['245', '10', 'a', `Imported work number ${n} :`, 'b', 'a bench record /', 'c', 'by someone.'],
+    ['264', ' 1', 'a', 'London :', 'b', `Bench Press ${n % 50},`, 'c', `${year}.`],
+    ['650', ' 0', 'a', `${SUBJECTS[n % SUBJECTS.length]}.`],
+  );
+  return { leader: '00000nam a2200000 i 4500', fields };
+}
+
+/** Twelve digits and their ISBN-13 check digit. */
+function isbn13(twelve: string): string {
+  const sum = [...twelve].reduce((total, digit, i) => total + Number(digit) * (i % 2 === 0 ? 1 : 3), 0);
+  return `${twelve}${(10 - (sum % 10)) % 10}`;
+}

@@ -1,14 +1,16 @@
 /**
- * @module `catalogue import FILE`: a MARCXML, ISO 2709 or CSV file imported through the same code as
- * `POST /imports`, with no size or time limit, and its report printed as an operator reads it.
+ * @module `catalogue import FILE`: a MARCXML, ISO 2709 or CSV file imported in bulk (imports/bulk-import.ts:
+ * the checks and matching of `POST /imports`, written through `COPY` in large batches, resumable after a
+ * crash by running the same file again), with no size or time limit, and its report printed as an operator
+ * reads it.
  */
-import { createReadStream, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { RECORD_KEY_MAX_LENGTH } from '../domain/imports/candidate.js';
 import { importFilesDescribed } from '../domain/imports/media-types.js';
 import { type ImportReport, REPORT_ENTRIES_PER_OUTCOME } from '../domain/imports/report.js';
+import { runBulkImport } from '../imports/bulk-import.js';
 import { formatOfFileName, formatOfMediaType, type ImportFormat, importMediaTypes } from '../imports/formats.js';
-import { runImport } from '../imports/run-import.js';
 import { progressBar } from '../progress.js';
 import { UsageError } from './arguments.js';
 import { print, withDatabase } from './database.js';
@@ -28,16 +30,25 @@ export function addImportCommand(program: Command): void {
           `cannot tell the format of ${file} by its name: name it with --type (${importMediaTypes.join(', ')})`,
         );
       }
-      const size = fileSize(file);
+      fileSize(file);
       await withDatabase(async (db) => {
         const progress = progressBar(process.stderr);
-        const report = await runImport(db, createReadStream(file), {
+        let told = false;
+        const { job, resumedAfter, report } = await runBulkImport(db, file, {
           format,
           source: options.source,
-          onProgress: ({ bytes, records }) =>
-            progress.update({ phase: `bytes, ${records.toLocaleString('en')} records`, done: bytes, total: size }),
+          onProgress: ({ job, processed, total }) => {
+            if (!told) process.stderr.write(`import job ${job}: its progress is GET /imports/${job}\n`);
+            told = true;
+            progress.update({ phase: 'records', done: processed, total: total ?? processed });
+          },
         });
         progress.done();
+        if (resumedAfter > 0) {
+          print(
+            `import job ${job.id} resumed after record ${resumedAfter.toLocaleString('en')}, where a run had stopped`,
+          );
+        }
         print(importSummary(report));
       });
     });

@@ -166,6 +166,7 @@ export type ResourceKind =
   | 'suggestion'
   | 'import-report'
   | 'import-record'
+  | 'import-job'
   | 'explanation'
   | 'term'
   | 'desk'

@@ -71,6 +71,7 @@ export const paths = {
   borrow: template('/books/{id}/borrow'),
   bookExplain: template('/books/{id}/explain{?borrower_id,copy_id,branch_id}'),
   imports: template('/imports{?source}'),
+  importJob: template('/imports/{id}'),
   bookCopies: template('/books/{id}/copies{?filter*,sort,page,per_page,cursor,fields}'),
   copy: template('/copies/{id}'),
   copyReceipts: template('/copies/{id}/receipts'),
@@ -201,6 +202,7 @@ export class Uris {
 
   borrow = (id: number) => this.at(expand.borrow(id));
   imports = () => this.at(paths.imports.with(none));
+  importJob = (id: number) => this.at(paths.importJob.with(none, id));
   loans = (params: ListingParams = none) => this.at(paths.loans.with(params));
   loan = (id: number) => this.at(expand.loan(id));
   loanRenewals = (id: number) => this.at(expand.loanRenewals(id));

@@ -20,7 +20,7 @@ export function renderImportReport(report: ImportReport, ctx: RenderContext): Re
   };
 }
 
-function renderOutcome(entry: RecordOutcome, ctx: RenderContext): Resource {
+export function renderOutcome(entry: RecordOutcome, ctx: RenderContext): Resource {
   if (entry.status === 'refused') return { kind: 'import-record', state: { ...entry }, links: [], controls: [] };
   const { title, ...state } = entry;
   return {

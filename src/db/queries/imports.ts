@@ -27,7 +27,7 @@ export interface BatchResult {
  * Imports serialize on this lock (a transaction-scoped advisory lock, released at commit): two imports at
  * once would otherwise both miss an author or a record the other is about to create, and create it twice.
  */
-const IMPORT_LOCK = 7305414;
+export const IMPORT_LOCK = 7305414;
 
 /** Writes a batch in one transaction; records the database refuses are refused one by one, the rest land. */
 export async function writeImportBatch(db: Db, batch: readonly NumberedCandidate[]): Promise<BatchResult> {
@@ -59,7 +59,10 @@ export async function writeImportBatch(db: Db, batch: readonly NumberedCandidate
   });
 }
 
-function refusalOf(violation: { code: string; constraint: string | undefined }, record: NumberedCandidate): string {
+export function refusalOf(
+  violation: { code: string; constraint: string | undefined },
+  record: NumberedCandidate,
+): string {
   const { author } = record.candidate;
   if (violation.code === FOREIGN_KEY_VIOLATION && 'id' in author) return `bad author: no author ${author.id}`;
   if (violation.constraint === 'books_isbn_key') {

@@ -46,6 +46,7 @@ export function titleOf(resource: Resource): string {
     hold: `Hold ${String(state.id ?? '')}`,
     token: `Token ${String(state.id ?? '')}`,
     'import-report': 'Import report',
+    'import-job': `Import ${String(state.id ?? '')}`,
     explanation: 'Why these lending terms',
   };
   return labels[resource.kind] ?? resource.kind;

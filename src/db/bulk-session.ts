@@ -1,0 +1,55 @@
+/**
+ * @module A transaction on the driver itself, for what drizzle does not offer: `COPY … FROM STDIN` into a
+ * table (postgres.js's writable stream; on PGlite, `COPY … FROM '/dev/blob'` with the rows as a blob), and
+ * plain SQL text with positional parameters. Bulk imports write through it.
+ */
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { Sql, TransactionSql } from 'postgres';
+import type { Db } from './db.js';
+
+export interface BulkTransaction {
+  /** Rows of one statement, its parameters `$1`, `$2`, …. */
+  query<T>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Loads rows in COPY's text format (tab-separated, `\N` for null, one row a line) into `table (columns)`. */
+  copyIn(table: string, columns: readonly string[], text: string): Promise<void>;
+}
+
+/** Runs `work` in one transaction on the driver under `db`: committed when it resolves, rolled back when it throws. */
+export async function bulkTransaction<T>(db: Db, work: (tx: BulkTransaction) => Promise<T>): Promise<T> {
+  const client = (db as unknown as { $client: PGlite | Sql }).$client;
+  if (isPglite(client)) {
+    return client.transaction((tx) => work(pgliteTransaction(tx)));
+  }
+  return client.begin((tx) => work(postgresTransaction(tx))) as Promise<T>;
+}
+
+function isPglite(client: PGlite | Sql): client is PGlite {
+  return typeof (client as PGlite).transaction === 'function';
+}
+
+function pgliteTransaction(tx: Transaction): BulkTransaction {
+  return {
+    async query<T>(text: string, params: readonly unknown[] = []) {
+      return (await tx.query<T>(text, [...params])).rows;
+    },
+    async copyIn(table, columns, text) {
+      await tx.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob'`, [], { blob: new Blob([text]) });
+    },
+  };
+}
+
+function postgresTransaction(tx: TransactionSql): BulkTransaction {
+  return {
+    async query<T>(text: string, params: readonly unknown[] = []) {
+      return (await tx.unsafe(text, params as never[])) as unknown as T[];
+    },
+    async copyIn(table, columns, text) {
+      const stream = await tx.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`).writable();
+      await new Promise<void>((resolve, reject) => {
+        stream.once('error', reject);
+        stream.once('finish', resolve);
+        stream.end(text);
+      });
+    },
+  };
+}
