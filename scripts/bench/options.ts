@@ -30,7 +30,15 @@ export interface BenchOptions {
 }
 
 /** The scenarios `--only` runs alone. */
-export const scenarios = ['change-feed', 'lending-rules', 'lost-loans', 'book-reads', 'desk', 'notices'] as const;
+export const scenarios = [
+  'change-feed',
+  'lending-rules',
+  'lost-loans',
+  'book-reads',
+  'desk',
+  'notices',
+  'sru',
+] as const;
 export type Scenario = (typeof scenarios)[number];
 
 export const usage = `usage: npm run bench -- [options]
@@ -51,6 +59,8 @@ export const usage = `usage: npm run bench -- [options]
                           on the largest of --sizes (--rounds, --duration, --connections apply)
   --only desk             desk check-out by barcode against a borrow by id, p50 (--rounds applies)
   --only notices          emails/s from the notices sender with 100,000 pending, and its peak RSS
+  --only sru              SRU searchRetrieve of 10 MARCXML records against the JSON search for the same
+                          words, p50, on the largest of --sizes (--rounds applies)
 DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
 the bench creates and drops its own bench_<size> databases there.`;
 

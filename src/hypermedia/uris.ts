@@ -85,6 +85,7 @@ export const paths = {
   llms: template('/llms.txt'),
   mcp: template('/mcp'),
   oaiPmh: template('/oai'),
+  sru: template('/sru'),
 } as const;
 
 /** Expansions of the templates of `{id}` alone. */
@@ -227,6 +228,7 @@ export class Uris {
   llms = () => this.at(paths.llms.expand({}));
   mcp = () => this.at(paths.mcp.expand({}));
   oaiPmh = () => this.at(paths.oaiPmh.expand({}));
+  sru = () => this.at(paths.sru.expand({}));
 
   /** A path template (`/books/{id}`) under this base, unexpanded: for descriptions of the interface. */
   pathTemplate = (path: string) => this.at(path);
