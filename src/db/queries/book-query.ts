@@ -2,7 +2,8 @@
  * @module A structured query of books (`domain/book-query.ts`, what SRU's CQL is translated to) as one WHERE
  * built of drizzle `sql` fragments, each condition one the catalogue's indexes serve: words by the GIN index
  * of `books.search` (a title or an author's name then checked on the rows it finds), authors by theirs, exact
- * titles by `books_title_id_idx`, ISBNs by `books_isbn_key`, years by `books_publication_year_id_idx`. Only
+ * titles by `books_title_id_idx`, ISBNs by `books_isbn_key`, years by `books_publication_year_id_idx` (each
+ * checked with `EXPLAIN` at 100,000 books). Only
  * `relevance` forgives typos: it is the catalogue's own search (`planSearch`), ranked as the listing ranks.
  */
 import { asc, desc, type SQL, sql } from 'drizzle-orm';
@@ -12,6 +13,7 @@ import type { Db } from '../client.js';
 import { rowsOf } from '../client.js';
 import { authors, books } from '../schema/index.js';
 import { bookListing } from './books.js';
+import { NAMED_AUTHORS_LISTED } from './listing-plan.js';
 import { planSearch } from './search.js';
 
 const ENGLISH = sql.raw(`'catalogue_english'::regconfig`);
@@ -57,7 +59,7 @@ async function whereOf(db: Db, query: BookQuery, ranks: SQL<number>[]): Promise<
 type WordsQuery = Extract<BookQuery, { kind: 'words' }>;
 
 async function wordsWhere(db: Db, query: WordsQuery, ranks: SQL<number>[]): Promise<SQL> {
-  if (query.match === 'exact') return exactWhere(query);
+  if (query.match === 'exact') return exactWhere(db, query);
   if (query.match === 'relevance' && query.field === 'any') {
     const plan = await planSearch(db, bookListing.search, query.text);
     ranks.push(plan.rank);
@@ -75,17 +77,32 @@ async function wordsWhere(db: Db, query: WordsQuery, ranks: SQL<number>[]): Prom
       return sql`(${books.search} @@ ${words} and to_tsvector(${ENGLISH}, catalogue_unmark(${books.title})) @@ ${words})`;
     }
     case 'creator':
-      return sql`${books.authorId} in (select ${authors.id} from ${authors} where ${authors.search} @@ to_tsquery(${SIMPLE}, ${text}))`;
+      return byAuthors(db, sql`${authors.search} @@ to_tsquery(${SIMPLE}, ${text})`);
   }
 }
 
 /** The whole title, or the whole name, character for character. */
-function exactWhere(query: WordsQuery): SQL {
+async function exactWhere(db: Db, query: WordsQuery): Promise<SQL> {
   const title = sql`${books.title} = ${query.text}`;
-  const creator = sql`${books.authorId} in (select ${authors.id} from ${authors} where ${authors.name} = ${query.text})`;
   if (query.field === 'title') return title;
-  if (query.field === 'creator') return creator;
-  return sql`(${title} or ${creator})`;
+  const creator = await byAuthors(db, sql`${authors.name} = ${query.text}`);
+  return query.field === 'creator' ? creator : sql`(${title} or ${creator})`;
+}
+
+/**
+ * Books by the authors a condition names: their ids looked up first, as the listing's `author=` does
+ * (`NAMED_AUTHORS_LISTED`), for the planner cannot tell how many authors a text search names and would
+ * rather walk every book in order than look up a few authors' books by `books_author_id_id_idx`.
+ */
+async function byAuthors(db: Db, named: SQL): Promise<SQL> {
+  const found = sql`select ${authors.id} from ${authors} where ${named}`;
+  const [row] = rowsOf<{ ids: number[] | null }>(
+    await db.execute(sql`select array_agg(id) as ids from (${found} limit ${NAMED_AUTHORS_LISTED + 1}) as named`),
+  );
+  const ids = (row?.ids ?? []).map(Number);
+  if (ids.length > NAMED_AUTHORS_LISTED) return sql`${books.authorId} in (${found})`;
+  if (ids.length === 0) return sql`false`;
+  return sql`${books.authorId} = any(${sql.param(ids)}::integer[])`;
 }
 
 /** The words as the text of `to_tsquery`: each quoted, a prefix marked `:*`; `undefined` when there are none. */
