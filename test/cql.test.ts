@@ -5,7 +5,7 @@
  * escapes, and what is not CQL.
  */
 import { describe, expect, it } from 'vitest';
-import { type CqlNode, CqlSyntaxError, parseCql } from '../src/protocols/sru/cql.js';
+import { type CqlNode, CqlSyntaxError, CqlTooManyBooleans, parseCql } from '../src/protocols/sru/cql.js';
 
 /** A tree written compactly: a clause as `index relation term`, a boolean as `(left op right)`. */
 function show(node: CqlNode): string {
@@ -83,6 +83,12 @@ describe('CQL', () => {
     expect(parsed('dc.title = "<b>&amp;"')).toBe('dc.title = [<b>&amp;]');
   });
 
+  it('bounds what it takes: 32 levels of parentheses, 64 booleans', () => {
+    expect(parsed(`${'('.repeat(32)}a${')'.repeat(32)}`)).toBe('cql.serverChoice = [a]');
+    expect(parseCql(Array.from({ length: 65 }, (_, i) => `w${i}`).join(' or ')).root.type).toBe('boolean');
+    expect(() => parseCql(Array.from({ length: 66 }, (_, i) => `w${i}`).join(' or '))).toThrow(CqlTooManyBooleans);
+  });
+
   it('what is not CQL is a syntax error that says where', () => {
     for (const text of [
       '',
@@ -101,6 +107,7 @@ describe('CQL', () => {
     ]) {
       expect(() => parseCql(text), text).toThrow(CqlSyntaxError);
     }
+    expect(() => parseCql(`${'('.repeat(33)}a${')'.repeat(33)}`)).toThrow(CqlSyntaxError);
     expect(() => parseCql('(a')).toThrow('expected ")", found the end of the query');
     expect(() => parseCql('a b')).toThrow('found "b" at 3');
   });

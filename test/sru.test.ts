@@ -306,6 +306,8 @@ describe('SRU at /sru', () => {
       [`query=${encodeURIComponent('wizard earthsea')}`, 10, undefined],
       [`query=${encodeURIComponent('a ) b')}`, 10, undefined],
       [`query=${encodeURIComponent('hobbit prox ring')}`, 37, 'prox'],
+      [`query=${encodeURIComponent(Array.from({ length: 100 }, (_, i) => `w${i}`).join(' or '))}`, 38, '64'],
+      [`query=${'('.repeat(5000)}a${')'.repeat(5000)}`, 10, undefined],
       [`query=${encodeURIComponent('hobbit and/distance=1 ring')}`, 46, 'distance'],
       [`query=${encodeURIComponent('dc.title = ""')}`, 27, 'title'],
       [`query=${encodeURIComponent('dc.title = hob?it')}`, 28, 'hob?it'],

@@ -5,7 +5,7 @@
  */
 import type { Database } from '../../db/client.js';
 import { planBookQuery, readBookQueryPage } from '../../db/queries/book-query.js';
-import { CqlSyntaxError, parseCql } from './cql.js';
+import { CqlSyntaxError, CqlTooManyBooleans, MAX_BOOLEANS, parseCql } from './cql.js';
 import { type Diagnostic, SruDiagnostic } from './diagnostics.js';
 import { bookQueryOf } from './indexes.js';
 import type { RecordSchema } from './record-schemas.js';
@@ -47,6 +47,7 @@ export async function answerSru(params: URLSearchParams, context: SruContext): P
       cql = parseCql(request.query);
     } catch (error) {
       if (error instanceof CqlSyntaxError) throw new SruDiagnostic(10, error.message);
+      if (error instanceof CqlTooManyBooleans) throw new SruDiagnostic(38, String(MAX_BOOLEANS));
       throw error;
     }
     const query = bookQueryOf(cql);

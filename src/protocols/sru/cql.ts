@@ -67,6 +67,16 @@ export class CqlSyntaxError extends Error {
   override name = 'CqlSyntaxError';
 }
 
+/** A query of more booleans than `MAX_BOOLEANS`: CQL, but more than a server need take. */
+export class CqlTooManyBooleans extends Error {
+  override name = 'CqlTooManyBooleans';
+}
+
+/** The most booleans a query may join (every one a condition of the SQL it becomes). */
+export const MAX_BOOLEANS = 64;
+/** The deepest parentheses may nest: a bound on the parser's recursion, far beyond any person's query. */
+const MAX_DEPTH = 32;
+
 export const SERVER_CHOICE = 'cql.serverChoice';
 
 type Token =
@@ -134,6 +144,8 @@ export function parseCql(text: string): CqlQuery {
 
 class Parser {
   #i = 0;
+  #depth = 0;
+  #booleans = 0;
   readonly #prefixes: { prefix?: string; uri: string }[] = [];
 
   constructor(private readonly tokens: Token[]) {}
@@ -204,6 +216,7 @@ class Parser {
     let left = this.#searchClause();
     while (this.#isKeyword(this.#next, BOOLEANS)) {
       const operator = (this.#take() as { value: string }).value.toLowerCase();
+      if (++this.#booleans > MAX_BOOLEANS) throw new CqlTooManyBooleans(`more than ${MAX_BOOLEANS} booleans`);
       const modifiers = this.#modifiers();
       const right = this.#searchClause();
       left = { type: 'boolean', operator, modifiers, left, right };
@@ -214,7 +227,9 @@ class Parser {
   #searchClause(): CqlNode {
     if (this.#isSymbol('(')) {
       this.#take();
+      if (++this.#depth > MAX_DEPTH) throw new CqlSyntaxError(`parentheses nested deeper than ${MAX_DEPTH}`);
       const inner = this.#cqlQuery();
+      this.#depth--;
       if (!this.#isSymbol(')')) this.#fail('")"');
       this.#take();
       return inner;

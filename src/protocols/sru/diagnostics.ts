@@ -20,6 +20,7 @@ export const DIAGNOSTICS = {
   28: 'Masking character not supported',
   36: 'Term in invalid format for index or relation',
   37: 'Unsupported boolean operator',
+  38: 'Too many boolean operators in query',
   46: 'Unsupported boolean modifier',
   61: 'First record position out of range',
   66: 'Unknown schema for retrieval',
