@@ -13,10 +13,11 @@ import { delimiter, join } from 'node:path';
 /** Each program a test runs, the Debian package that brings it, and the tests that need it. */
 const systemTools = [
   { command: 'chromium', debian: 'chromium', neededBy: 'the browser tests (playwright-core drives /usr/bin/chromium)' },
-  { command: 'xmllint', debian: 'libxml2-utils', neededBy: 'the MARCXML and OAI-PMH schema checks' },
+  { command: 'xmllint', debian: 'libxml2-utils', neededBy: 'the MARCXML, OAI-PMH and SRU schema checks' },
   { command: 'haproxy', debian: 'haproxy', neededBy: 'the check of the HAProxy configuration docs/scaling.md shows' },
   { command: 'patroni', debian: 'patroni', neededBy: 'the check of the Patroni configuration docs/scaling.md shows' },
   { command: 'pgbouncer', debian: 'pgbouncer', neededBy: 'the PostgreSQL suite, which runs the service behind it' },
+  { command: 'yaz-client', debian: 'yaz', neededBy: 'the SRU tests, which search the server with it' },
 ];
 
 /** Whether an executable of that name is on the PATH. */

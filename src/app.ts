@@ -50,6 +50,7 @@ import { Uris } from './hypermedia/uris.js';
 import { vocabulary as catalogueVocabulary, type Vocabulary } from './hypermedia/vocabulary.js';
 import { createLogger, type Logger } from './log.js';
 import { oaiPmhRoutes } from './protocols/oai-pmh/index.js';
+import { sruRoutes } from './protocols/sru/index.js';
 
 /** The settings the app itself reads, as configuration gives them. */
 const APP_SETTINGS = [
@@ -179,6 +180,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   });
   mcpRoutes(app);
   oaiPmhRoutes(app, { ...settings.oai, publicUrl: settings.publicUrl });
+  sruRoutes(app);
 
   app.notFound(
     frame((c) => {

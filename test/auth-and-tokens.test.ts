@@ -352,6 +352,7 @@ describe('a closed catalogue (publicReads: false)', () => {
       'suggestions',
       'changes',
       'oai-pmh',
+      'sru',
       'me',
       'my_account',
       'loans',

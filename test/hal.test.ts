@@ -510,6 +510,7 @@ describe('golden HAL and HAL-FORMS documents', () => {
         suggestions: { href: '/suggestions{?query}', templated: true, title: 'Suggestions as you type' },
         changes: { href: '/changes', title: 'Changes' },
         'oai-pmh': { href: '/oai', title: 'OAI-PMH for harvesters' },
+        sru: { href: '/sru', title: 'SRU for union catalogues' },
         ...links,
         profile: { href: '/profile', title: 'What the links and controls mean' },
         'service-desc': { href: '/openapi.json', title: 'OpenAPI description' },

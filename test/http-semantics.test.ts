@@ -489,6 +489,7 @@ describe('Link header', () => {
       'profile',
       'self',
       'service-desc',
+      'sru',
     ]);
     expect(links.some((l) => l.href.includes('{'))).toBe(false);
   });
@@ -509,6 +510,7 @@ describe('Link header', () => {
         { rel: 'authors', href: '/authors?page=1&per_page=20' },
         { rel: 'changes', href: '/changes' },
         { rel: 'oai-pmh', href: '/oai' },
+        { rel: 'sru', href: '/sru' },
         { rel: 'me', href: `/users/${librarian?.id}` },
         { rel: 'my_account', href: '/me' },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },

@@ -140,6 +140,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'suggestions', href: '/suggestions{?query}', templated: true },
         { rel: 'changes', href: '/changes' },
         { rel: 'oai-pmh', href: '/oai' },
+        { rel: 'sru', href: '/sru' },
         ...descriptions,
       ]);
     });
@@ -155,6 +156,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'suggestions', href: '/suggestions{?query}', templated: true },
         { rel: 'changes', href: '/changes' },
         { rel: 'oai-pmh', href: '/oai' },
+        { rel: 'sru', href: '/sru' },
         { rel: 'me', href: `/users/${member.id}` },
         { rel: 'my_account', href: '/me' },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
@@ -176,6 +178,7 @@ describe('hypermedia (path-absolute hrefs)', () => {
         { rel: 'suggestions', href: '/suggestions{?query}', templated: true },
         { rel: 'changes', href: '/changes' },
         { rel: 'oai-pmh', href: '/oai' },
+        { rel: 'sru', href: '/sru' },
         { rel: 'me', href: `/users/${id}` },
         { rel: 'my_account', href: '/me' },
         { rel: 'loans', href: '/loans?page=1&per_page=20' },
@@ -697,6 +700,7 @@ describe('hypermedia behind a proxy (publicUrl)', () => {
       { rel: 'suggestions', href: `${base}/suggestions{?query}`, templated: true },
       { rel: 'changes', href: `${base}/changes` },
       { rel: 'oai-pmh', href: `${base}/oai` },
+      { rel: 'sru', href: `${base}/sru` },
       { rel: 'me', href: `${base}/users/${id}` },
       { rel: 'my_account', href: `${base}/me` },
       { rel: 'loans', href: `${base}/loans?page=1&per_page=20` },

@@ -295,9 +295,9 @@ describe('task 3: an anonymous agent is offered no write at all', () => {
     expect(controlNames(root).sort()).toEqual(['login', 'search']);
     const search = await call(anonymous, 'follow', { url: root.url, rel: 'search', values: { query: 'quixote' } });
     const queue: string[] = [...(search.items ?? []).map((item) => item.href)];
-    // The change feed names deleted books too (task 2 deleted one): its own tests cover it. OAI-PMH answers
-    // harvesters in XML, not documents for agents.
-    const skipped = ['mcp', 'service-desc', 'changes', 'oai-pmh'];
+    // The change feed names deleted books too (task 2 deleted one): its own tests cover it. OAI-PMH and SRU
+    // answer harvesters and union catalogues in XML, not documents for agents.
+    const skipped = ['mcp', 'service-desc', 'changes', 'oai-pmh', 'sru'];
     for (const l of root.links) if (!l.templated && !skipped.includes(l.rel)) queue.push(l.href);
     const seen = new Set<string>([root.url]);
     const offered = new Set<string>(controlNames(root));
@@ -382,7 +382,7 @@ describe('refusals', () => {
     );
     const rel = await refused(anonymous, 'follow', { url: root.url, rel: 'loans' });
     expect(rel.text).toMatch(
-      /^no link "loans" on .*; its links are: self, books, authors, search, suggestions, changes, oai-pmh, profile/,
+      /^no link "loans" on .*; its links are: self, books, authors, search, suggestions, changes, oai-pmh, sru, profile/,
     );
     const variable = await refused(anonymous, 'follow', { url: root.url, rel: 'search', values: { isbn: '1' } });
     expect(variable.text).toMatch(/^the "search" link has no variable "isbn"; its variables are: query, author/);

@@ -1409,7 +1409,7 @@ describe('controls shown ⇔ allowed, for every caller and resource', () => {
           'users',
           ...['branches', 'patron_categories', 'item_types', 'loan_rules', 'desk'],
         ],
-      }[role].concat('oai-pmh', 'profile', 'service-desc', 'mcp');
+      }[role].concat('oai-pmh', 'sru', 'profile', 'service-desc', 'mcp');
       expect(root.links.map((l) => l.rel).sort()).toEqual([...expectedRels].sort());
       for (const link of root.links.filter((l) => !l.templated)) {
         expect((await client.request(link.href)).status, `${link.rel} ${link.href} as ${role}`).toBe(200);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const script = join(import.meta.dirname, '..', 'scripts', 'system-tools.js');
-const tools = ['chromium', 'xmllint', 'haproxy', 'patroni', 'pgbouncer'];
+const tools = ['chromium', 'xmllint', 'haproxy', 'patroni', 'pgbouncer', 'yaz-client'];
 const folders: string[] = [];
 
 /** A PATH holding node and the named programs only (each a script that does nothing). */
@@ -39,8 +39,8 @@ describe('the test commands’ system programs', () => {
     expect(result.stdout).toBe('');
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('chromium, xmllint');
-    expect(lines[0]).toContain('apt-get install chromium libxml2-utils');
+    expect(lines[0]).toContain('chromium, xmllint, yaz-client');
+    expect(lines[0]).toContain('apt-get install chromium libxml2-utils yaz');
     expect(lines[0]).not.toContain('haproxy');
   });
 

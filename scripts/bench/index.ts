@@ -30,6 +30,7 @@ import { startPlatformatic } from './peer-platformatic.js';
 import { catalogueEntry, output, repoRoot, type Server, startRestartable, startServer } from './processes.js';
 import { type PeerOutcome, type Results, writeReport } from './report.js';
 import { measureScaling, type ScalingFigures } from './scaling.js';
+import { measureSru, SRU_PER_ROUND, type SruFigures } from './sru.js';
 import { MARCXML_STREAM, measureStream, type StreamFigures } from './stream.js';
 import { GATHERED_BASELINE, measureThroughput, type ThroughputResult } from './throughput.js';
 import { measureWrites } from './writes.js';
@@ -116,6 +117,22 @@ async function deskScenario(options: BenchOptions, logDir: string): Promise<Desk
   );
   log(
     `  check-out p50 ${figures.checkout.p50Ms} ms against borrow p50 ${figures.borrow.p50Ms} ms (×${figures.ratio.toFixed(2)})`,
+  );
+  return figures;
+}
+
+/** SRU's searchRetrieve against the JSON search for the same words, in turns, on a catalogue of its own. */
+async function sruScenario(options: BenchOptions, logDir: string): Promise<SruFigures> {
+  const books = options.sizes[options.sizes.length - 1] as number;
+  log(
+    `SRU: searchRetrieve of 10 MARCXML records and the JSON search for the same words in turns at ${books.toLocaleString('en')} books, ${options.rounds} rounds of ${SRU_PER_ROUND} each`,
+  );
+  const figures = await measureSru(
+    { serverUrl: options.databaseUrl, books, keep: options.keep, rounds: options.rounds, logDir },
+    (line) => log(`  ${line}`),
+  );
+  log(
+    `  searchRetrieve p50 ${figures.searchRetrieve.p50Ms} ms against the JSON search p50 ${figures.json.p50Ms} ms (×${figures.ratio.toFixed(2)})`,
   );
   return figures;
 }
@@ -255,7 +272,9 @@ async function runAlone(options: BenchOptions): Promise<void> {
                 ? await noticesScenario(options)
                 : options.only === 'listings'
                   ? await listingsScenario(options, scratch)
-                  : await changeFeedScenario(options, scratch);
+                  : options.only === 'sru'
+                    ? await sruScenario(options, scratch)
+                    : await changeFeedScenario(options, scratch);
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   } finally {
     if (!options.keep) rmSync(scratch, { recursive: true, force: true });
@@ -288,6 +307,8 @@ async function main(options: BenchOptions): Promise<void> {
   let lostLoansError: string | undefined;
   let desk: DeskFigures | undefined;
   let deskError: string | undefined;
+  let sru: SruFigures | undefined;
+  let sruError: string | undefined;
   let notices: NoticesFigures | undefined;
   let noticesError: string | undefined;
   log(`sizes ${options.sizes.join(', ')}; scratch ${scratch}; PostgreSQL ${redact(options.databaseUrl)}`);
@@ -522,6 +543,13 @@ async function main(options: BenchOptions): Promise<void> {
     }
 
     try {
+      sru = await sruScenario(options, scratch);
+    } catch (error) {
+      sruError = error instanceof Error ? error.message : String(error);
+      log(`  FAILED: ${sruError}`);
+    }
+
+    try {
       notices = await noticesScenario(options);
     } catch (error) {
       noticesError = error instanceof Error ? error.message : String(error);
@@ -589,6 +617,8 @@ async function main(options: BenchOptions): Promise<void> {
     ...(lostLoansError && { lostLoansError }),
     ...(desk && { desk }),
     ...(deskError && { deskError }),
+    ...(sru && { sru }),
+    ...(sruError && { sruError }),
     ...(notices && { notices }),
     ...(noticesError && { noticesError }),
   };

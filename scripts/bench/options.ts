@@ -38,6 +38,7 @@ export const scenarios = [
   'desk',
   'notices',
   'listings',
+  'sru',
 ] as const;
 export type Scenario = (typeof scenarios)[number];
 
@@ -61,6 +62,8 @@ export const usage = `usage: npm run bench -- [options]
   --only notices          emails/s from the notices sender with 100,000 pending, and its peak RSS
   --only listings         the listing scenarios at every size of --sizes in turns (--samples applies),
                           e.g. --sizes 10000,10000000 for a national library's size
+  --only sru              SRU searchRetrieve of 10 MARCXML records against the JSON search for the same
+                          words, p50, on the largest of --sizes (--rounds applies)
 DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
 the bench creates and drops its own bench_<size> databases there.`;
 

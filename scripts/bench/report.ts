@@ -32,6 +32,7 @@ import {
 } from './notices.js';
 import { OAI_DEEP_PAGE_TARGET, type OaiFigures } from './oai-pmh.js';
 import { QUOTA_RATIO_TARGET, REPLICA_SHARE_TARGET, type ScalingFigures } from './scaling.js';
+import { SRU_PER_ROUND, SRU_TARGET, type SruFigures } from './sru.js';
 import type { StreamFigures } from './stream.js';
 import { lineChart } from './svg.js';
 import { GATHERED_BASELINE, type ThroughputResult } from './throughput.js';
@@ -94,6 +95,9 @@ export interface Results {
   /** Desk check-out by barcode against a plain borrow by id, p50 of each. */
   desk?: DeskFigures;
   deskError?: string;
+  /** SRU's searchRetrieve of 10 MARCXML records against the JSON search for the same words, p50 of each. */
+  sru?: SruFigures;
+  sruError?: string;
   /** The notices sender with a large outbox: emails per second and its memory. */
   notices?: NoticesFigures;
   noticesError?: string;
@@ -202,6 +206,7 @@ function markdown(r: Results, stays: string[] = []): string {
     ...lendingRulesLines(r),
     ...lostLoansLines(r),
     ...deskLines(r),
+    ...sruLines(r),
     ...noticesLines(r),
     ...scalingLines(r),
     ...failureLines(r),
@@ -347,6 +352,7 @@ function targetRows(r: Results, smallest: number, largest: number): string[] {
   rows.push(lendingRulesTargetRow(r, row));
   rows.push(...lostLoansTargetRows(r, row));
   rows.push(deskTargetRow(r, row));
+  rows.push(sruTargetRow(r, row));
   rows.push(...noticesTargetRows(r, row));
   rows.push(...scalingTargetRows(r, row));
   return rows;
@@ -602,6 +608,33 @@ function deskLines(r: Results): string[] {
   ];
 }
 
+/** SRU's searchRetrieve costs at most half again the JSON search. Listed, unmeasured, for figures saved before it. */
+function sruTargetRow(
+  r: Results,
+  row: (target: string, measured: string, met: boolean, value: number) => string,
+): string {
+  const s = r.sru;
+  return row(
+    `SRU searchRetrieve of 10 MARCXML records at ${s ? s.books.toLocaleString('en') : '1,000,000'} books: p50 ≤ ${SRU_TARGET}× the JSON search for the same words, same run`,
+    s ? `${s.ratio.toFixed(2)}×` : '',
+    (s?.ratio ?? Number.POSITIVE_INFINITY) <= SRU_TARGET,
+    s?.ratio ?? Number.NaN,
+  );
+}
+
+function sruLines(r: Results): string[] {
+  const s = r.sru;
+  if (!s) return [];
+  return [
+    `## SRU (searchRetrieve against the JSON search, ${s.books.toLocaleString('en')} books, ${s.rounds} rounds, ${s.samples} of each)`,
+    '',
+    `\`/sru?query="<adjective> <word>"&maximumRecords=10\` (MARCXML): **p50 ${ms(s.searchRetrieve.p50Ms)} ms**, p90 ${ms(s.searchRetrieve.p90Ms)} ms. ` +
+      `\`/books?query=<adjective> <word>&per_page=10\` (JSON): p50 ${ms(s.json.p50Ms)} ms, p90 ${ms(s.json.p90Ms)} ms. ` +
+      `**×${s.ratio.toFixed(2)}** at p50.`,
+    '',
+  ];
+}
+
 /** The notices sender: its rate and its memory over idle. Listed, unmeasured, for figures saved before it. */
 function noticesTargetRows(
   r: Results,
@@ -733,6 +766,7 @@ function failureLines(r: Results): string[] {
     ...(r.lendingRulesError ? [`borrow and return with a matrix of lending rules: ${r.lendingRulesError}`] : []),
     ...(r.lostLoansError ? [`declaring lost loans: ${r.lostLoansError}`] : []),
     ...(r.deskError ? [`desk check-out against borrow: ${r.deskError}`] : []),
+    ...(r.sruError ? [`SRU searchRetrieve against the JSON search: ${r.sruError}`] : []),
     ...(r.noticesError ? [`notices by email: ${r.noticesError}`] : []),
     ...(r.scalingError ? [`scaling with a standby: ${r.scalingError}`] : []),
   ];
@@ -852,6 +886,11 @@ const method = `## Method
   another book by id (\`POST /books/{id}/borrow\` with \`borrower_id\`), each at the default branch, and
   returns each loan at once (\`PATCH /loans/{id}\`, not timed). ${DESK_PER_ROUND} of each per round after 20 of each to warm
   up; which goes first alternates by round. The lendings' times are read to the end of their answers.
+- **SRU.** A catalogue of its own (\`bench_sru\`, the largest size). One client, one request at a time,
+  searches in turns by SRU (\`/sru?query="<adjective> <word>"&maximumRecords=10\`: CQL's \`cql.serverChoice =\`,
+  the catalogue's own search, ten MARCXML records and the number of matches) and by the JSON listing
+  (\`/books?query=<adjective> <word>&per_page=10\`), each pair with words no other pair has. ${SRU_PER_ROUND} of
+  each per round after 20 of each to warm up; which goes first alternates by round.
 - **Notices by email.** A catalogue of its own (\`bench_notices\`, 1,000 books) gets ${NOTICES_PATRONS.toLocaleString('en')} members with
   addresses and, in one statement, ${count(NOTICES_PENDING)} manual charges, whose trigger queues a notice for each (pending
   at once). The sender (\`sendDueNotices\` over the pooled SMTP transport, what the server's sender runs)
@@ -882,6 +921,7 @@ npm run bench -- --only change-feed --rounds 5          # one scenario alone, it
 npm run bench -- --only lending-rules --rounds 5 --duration 5
 npm run bench -- --only lost-loans
 npm run bench -- --only desk --rounds 5
+npm run bench -- --only sru --rounds 5
 npm run bench -- --only notices
 npm run bench -- --only listings --sizes 10000,100000   # the listing scenarios alone, figures printed
 npm run bench -- --help

@@ -117,6 +117,7 @@ export const paths = {
   llms: template('/llms.txt'),
   mcp: template('/mcp'),
   oaiPmh: template('/oai'),
+  sru: template('/sru'),
 } as const;
 
 /** Expansions of the templates of `{id}` alone. */
@@ -263,6 +264,7 @@ export class Uris {
   llms = () => this.at(paths.llms.with(none));
   mcp = () => this.at(paths.mcp.with(none));
   oaiPmh = () => this.at(paths.oaiPmh.with(none));
+  sru = () => this.at(paths.sru.with(none));
 
   /** A path template (`/books/{id}`) under this base, unexpanded: for descriptions of the interface. */
   pathTemplate = (path: string) => this.at(path);

@@ -176,6 +176,11 @@ export const rels = {
       'The OAI-PMH 2.0 endpoint for harvesters (union catalogues, discovery layers): every book as a record in ' +
       '`oai_dc` or `marc21`, selectively by datestamp, with deletions (docs/records.md, "OAI-PMH").',
   },
+  sru: {
+    means:
+      'The SRU endpoint (Search/Retrieve via URL, 2.0 and 1.2) for union catalogues and cataloguing tools: ' +
+      'explain, and searchRetrieve by a CQL query, records as MARCXML or Dublin Core (docs/protocols.md, "SRU").',
+  },
   deprecation: {
     means: 'Documentation of a deprecation announced by this response\u2019s Deprecation header (RFC 9745).',
   },

@@ -19,6 +19,7 @@ export function renderRoot(ctx: RenderContext): Resource {
       { rel: 'suggestions', href: uris.suggestions(), templated: true, title: 'Suggestions as you type' },
       { rel: 'changes', href: uris.changes(), title: 'Changes' },
       { rel: 'oai-pmh', href: uris.oaiPmh(), title: 'OAI-PMH for harvesters' },
+      { rel: 'sru', href: uris.sru(), title: 'SRU for union catalogues' },
     );
   }
   if (caller.kind === 'user') {

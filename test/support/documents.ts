@@ -305,6 +305,7 @@ export const ANONYMOUS_ROOT_RELS = [
   'suggestions',
   'changes',
   'oai-pmh',
+  'sru',
   'profile',
   'service-desc',
   'mcp',
