@@ -30,6 +30,7 @@ import { startPlatformatic } from './peer-platformatic.js';
 import { catalogueEntry, output, repoRoot, type Server, startRestartable, startServer } from './processes.js';
 import { type PeerOutcome, type Results, writeReport } from './report.js';
 import { measureScaling, type ScalingFigures } from './scaling.js';
+import { measureSip2, SIP2_SECONDS, SIP2_TERMINALS, type Sip2Figures } from './sip2.js';
 import { MARCXML_STREAM, measureStream, type StreamFigures } from './stream.js';
 import { GATHERED_BASELINE, measureThroughput, type ThroughputResult } from './throughput.js';
 import { measureWrites } from './writes.js';
@@ -120,6 +121,21 @@ async function deskScenario(options: BenchOptions, logDir: string): Promise<Desk
   return figures;
 }
 
+/** SIP2 checkouts from 32 terminals against HTTP borrows from 32 clients, in turns, on a catalogue of its own. */
+async function sip2Scenario(options: BenchOptions, logDir: string): Promise<Sip2Figures> {
+  log(
+    `SIP2: checkouts from ${SIP2_TERMINALS} terminals and HTTP borrows from as many clients in turns, ${options.rounds} rounds of ${SIP2_SECONDS} s each`,
+  );
+  const figures = await measureSip2(
+    { serverUrl: options.databaseUrl, keep: options.keep, rounds: options.rounds, logDir },
+    (line) => log(`  ${line}`),
+  );
+  log(
+    `  SIP2 ${figures.sip2PerSecond} checkouts/s against HTTP ${figures.httpPerSecond} borrows/s (×${figures.ratio.toFixed(2)})`,
+  );
+  return figures;
+}
+
 /** The notices sender with a large outbox, to an SMTP server in this process, on a catalogue of its own. */
 async function noticesScenario(options: BenchOptions): Promise<NoticesFigures> {
   log(
@@ -205,7 +221,9 @@ async function runAlone(options: BenchOptions): Promise<void> {
               ? await deskScenario(options, scratch)
               : options.only === 'notices'
                 ? await noticesScenario(options)
-                : await changeFeedScenario(options, scratch);
+                : options.only === 'sip2'
+                  ? await sip2Scenario(options, scratch)
+                  : await changeFeedScenario(options, scratch);
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   } finally {
     if (!options.keep) rmSync(scratch, { recursive: true, force: true });
@@ -240,6 +258,8 @@ async function main(options: BenchOptions): Promise<void> {
   let deskError: string | undefined;
   let notices: NoticesFigures | undefined;
   let noticesError: string | undefined;
+  let sip2: Sip2Figures | undefined;
+  let sip2Error: string | undefined;
   log(`sizes ${options.sizes.join(', ')}; scratch ${scratch}; PostgreSQL ${redact(options.databaseUrl)}`);
   const machine = await describeMachine(options.databaseUrl);
   const [load] = loadavg();
@@ -472,6 +492,13 @@ async function main(options: BenchOptions): Promise<void> {
     }
 
     try {
+      sip2 = await sip2Scenario(options, scratch);
+    } catch (error) {
+      sip2Error = error instanceof Error ? error.message : String(error);
+      log(`  FAILED: ${sip2Error}`);
+    }
+
+    try {
       notices = await noticesScenario(options);
     } catch (error) {
       noticesError = error instanceof Error ? error.message : String(error);
@@ -539,6 +566,8 @@ async function main(options: BenchOptions): Promise<void> {
     ...(lostLoansError && { lostLoansError }),
     ...(desk && { desk }),
     ...(deskError && { deskError }),
+    ...(sip2 && { sip2 }),
+    ...(sip2Error && { sip2Error }),
     ...(notices && { notices }),
     ...(noticesError && { noticesError }),
   };

@@ -30,7 +30,15 @@ export interface BenchOptions {
 }
 
 /** The scenarios `--only` runs alone. */
-export const scenarios = ['change-feed', 'lending-rules', 'lost-loans', 'book-reads', 'desk', 'notices'] as const;
+export const scenarios = [
+  'change-feed',
+  'lending-rules',
+  'lost-loans',
+  'book-reads',
+  'desk',
+  'notices',
+  'sip2',
+] as const;
 export type Scenario = (typeof scenarios)[number];
 
 export const usage = `usage: npm run bench -- [options]
@@ -51,6 +59,8 @@ export const usage = `usage: npm run bench -- [options]
                           on the largest of --sizes (--rounds, --duration, --connections apply)
   --only desk             desk check-out by barcode against a borrow by id, p50 (--rounds applies)
   --only notices          emails/s from the notices sender with 100,000 pending, and its peak RSS
+  --only sip2             SIP2 checkouts/s from 32 terminals against HTTP borrows/s from 32 clients
+                          (--rounds applies)
 DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
 the bench creates and drops its own bench_<size> databases there.`;
 
