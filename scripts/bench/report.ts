@@ -890,7 +890,7 @@ const method = `## Method
   each a TCP connection signed in once (error detection off), each lend one of their member's copies
   (11 checkout) and check it in (09 checkin), one message at a time, for ${SIP2_SECONDS} s; in turns, ${SIP2_TERMINALS} HTTP clients as
   the librarian borrow one of their member's books by id (\`POST /books/{id}/borrow\` with \`borrower_id\`)
-  and return it (\`PATCH /loans/{id}\`) for as long. Loans made per second, the median of the rounds, after a
+  and return it (\`PATCH /loans/{id}\`) for as long. Loans made per second until the last ends, the median of the rounds, after a
   second of each to warm up; which goes first alternates by round.
 - **Notices by email.** A catalogue of its own (\`bench_notices\`, 1,000 books) gets ${NOTICES_PATRONS.toLocaleString('en')} members with
   addresses and, in one statement, ${count(NOTICES_PENDING)} manual charges, whose trigger queues a notice for each (pending
