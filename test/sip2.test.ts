@@ -389,6 +389,32 @@ describe('the SIP2 listener', () => {
       expect(fieldOf(again, 24, 'AF')).toMatch(/is not on loan: there is nothing to check in$/);
     });
 
+    it('renewal refused while someone waits for the book: not ok, the policy\u2019s reason, as HTTP says it', async () => {
+      const { bookId, barcode } = await barcodedBook('Waited For');
+      const { send } = await kiosk();
+      expect((await send(`11YN${START_SIP2}                  AOMain Library|AACARD-ADA|AB${barcode}|AC|`))[2]).toBe(
+        '1',
+      );
+      const waiter = await patron('Walt Waiting', 'CARD-WALT', '1357');
+      expect((await t.as(waiter.token).request(`/books/${bookId}/holds`, { method: 'POST' })).status).toBe(201);
+      const answer = await send(`29NN${START_SIP2}                  AOMain Library|AACARD-ADA|AB${barcode}|`);
+      expect(answer.slice(0, 2)).toBe('30');
+      expect(answer.slice(2, 6)).toBe('0NUU');
+      expect(answer.slice(6, 24)).toBe(START_SIP2);
+      expect(fieldOf(answer, 24, 'AH')).toBe('');
+      const reason = fieldOf(answer, 24, 'AF');
+      expect(reason).toBe(`someone is waiting for book ${bookId}: the loan cannot be renewed; return it when due`);
+      const loan = await one<{ id: number }>(
+        sql`select id from loans where book_id = ${bookId} and returned_at is null`,
+      );
+      const http = await t.request(`/loans/${loan.id}/renewals`, { method: 'POST' });
+      expect(http.status).toBe(409);
+      expect((await json<{ error: { message: string } }>(http)).error.message).toBe(reason);
+      // Another card cannot renew it at all.
+      const notTheirs = await send(`29NN${START_SIP2}                  AOMain Library|AACARD-WALT|AB${barcode}|`);
+      expect(fieldOf(notTheirs, 24, 'AF')).toMatch(/is not on loan to this card$/);
+    });
+
     it('checkin of a late copy charges the fine, and says so', async () => {
       const { barcode } = await barcodedBook('Returned Late', finedType);
       const { send } = await kiosk();
@@ -411,6 +437,35 @@ describe('the SIP2 listener', () => {
       expect(answer.slice(0, 3)).toBe('36Y');
       expect(answer.slice(3, 21)).toBe(START_SIP2);
       expect(fieldOf(answer, 21, 'AA')).toBe('CARD-ADA');
+    });
+  });
+
+  describe('PINs', () => {
+    it('wrong PINs sent by a terminal count towards the card\u2019s lockout, which card sign-in shares', async () => {
+      await patron('Lou Locked', 'CARD-LOU', '8642');
+      const { barcode } = await barcodedBook('Locked Out');
+      const { send } = await kiosk();
+      const before = await loanCount();
+      for (let i = 0; i < defaultConfig.pins.attempts; i++) {
+        const wrong = await send(
+          `11YN${START_SIP2}                  AOMain Library|AACARD-LOU|AB${barcode}|AC|AD0000|`,
+        );
+        expect(fieldOf(wrong, 24, 'AF')).toBe('that library card and PIN do not match');
+      }
+      const locked = `too many wrong PINs: this library card is locked for ${defaultConfig.pins.lockoutMinutes} more minutes; ask at the desk to reset the PIN`;
+      const right = await send(`11YN${START_SIP2}                  AOMain Library|AACARD-LOU|AB${barcode}|AC|AD8642|`);
+      expect(right[2]).toBe('0');
+      expect(fieldOf(right, 24, 'AF')).toBe(locked);
+      expect(await loanCount()).toBe(before);
+      // Card sign-in over HTTP finds the card locked by the terminal's tries.
+      const signIn = await t.anonymous.send(
+        'POST',
+        '/session',
+        { card_number: 'CARD-LOU', pin: '8642' },
+        { 'Sec-Fetch-Site': 'same-origin' },
+      );
+      expect(signIn.status).toBe(429);
+      expect((await json<{ error: { message: string } }>(signIn)).error.message).toBe(locked);
     });
   });
 
