@@ -108,6 +108,15 @@ describe('the SIP2 listener', () => {
       userId: librarian.id,
     });
     await insertTerminal(t.database.db, {
+      login: 'kiosk-east',
+      passwordHash: await hashPin('east-secret'),
+      institutionId: 'Main Library',
+      errorDetection: false,
+      charset: 'utf-8',
+      branchId: branch.east,
+      userId: librarian.id,
+    });
+    await insertTerminal(t.database.db, {
       login: 'sorter',
       passwordHash: await hashPin('sorter-secret'),
       institutionId: 'Main Library',
@@ -387,6 +396,20 @@ describe('the SIP2 listener', () => {
       const again = await send(`09N${START_SIP2}${START_SIP2}APMain|AOMain Library|AB${barcode}|AC|`);
       expect(again.slice(2, 6)).toBe('0NUN');
       expect(fieldOf(again, 24, 'AF')).toMatch(/is not on loan: there is nothing to check in$/);
+
+      // At East, where it was going, the sorter's checkin receives it: on the hold shelf there for Eve.
+      const east = await open();
+      expect((await east.sendBytes('9300CNkiosk-east|COeast-secret|CPEast|')).toString()).toBe('941');
+      const received = (
+        await east.sendBytes(`09N${START_SIP2}${START_SIP2}APEast|AOMain Library|AB${barcode}|AC|`)
+      ).toString();
+      expect(received.slice(0, 6)).toBe('101YUY');
+      expect(fieldOf(received, 24, 'CT')).toBe('East branch');
+      expect(fieldOf(received, 24, 'CV')).toBe('01'); // hold for this library
+      expect(fieldOf(received, 24, 'CY')).toBe('CARD-EVE');
+      expect(fieldOf(received, 24, 'AF')).toBe('Received: Hold shelf at East branch for Eve East');
+      const { status } = await one<{ status: string }>(sql`select status from holds where borrower_id = ${eve.id}`);
+      expect(status).toBe('ready');
     });
 
     it('renewal refused while someone waits for the book: not ok, the policy\u2019s reason, as HTTP says it', async () => {

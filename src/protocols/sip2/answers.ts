@@ -355,13 +355,14 @@ async function checkin(services: Services, session: Session, request: Request): 
     const terminal = signedInTerminal(session.terminal);
     const copy = await scannedCopy(services, barcode);
     title = copy.title;
-    const returned = await checkIn(services, terminal, copy);
-    const { placement, fine } = returned;
+    const { returned, placement } = await checkIn(services, terminal, copy);
+    const fine = returned?.fine ?? null;
     const item = await findItemInformation(services.db, { barcode });
     const alert = alertType(placement.goes_to, placement.hold_id);
     const holder =
       placement.patron_id === null ? null : await findCardNumber(services.db, { userId: placement.patron_id });
-    const words = placementText(placement) + (fine ? `; fine charged: ${formatMoney(fine)}` : '');
+    const words =
+      (returned ? '' : 'Received: ') + placementText(placement) + (fine ? `; fine charged: ${formatMoney(fine)}` : '');
     // ok, resensitize, magnetic media (unknown), alert, transaction date.
     return answerText(
       '10',
