@@ -171,6 +171,28 @@ describe('the SIP2 listener', () => {
       expect(answer).toMatch(/\|AY1AZ[0-9A-F]{4}$/);
     });
 
+    it('writes dates in the library\u2019s time zone', async () => {
+      const paris = await startSip2Listener({
+        database: t.database,
+        clock,
+        access: defaultConfig.access,
+        currency: 'EUR',
+        timeZone: 'Europe/Paris',
+        pins: defaultConfig.pins,
+        log: createLogger({ enabled: false }),
+        port: 0,
+        host: '127.0.0.1',
+        idleSeconds: 60,
+      });
+      try {
+        const terminal = await open(paris.port);
+        // 09:00 UTC on 1 June is 11:00 in Paris (summer time).
+        expect((await terminal.sendBytes('9900302.00')).toString().slice(14, 32)).toBe('20260601    110000');
+      } finally {
+        await paris.close();
+      }
+    });
+
     it('refuses a login that names no terminal or has the wrong password, and accepts the right one', async () => {
       const terminal = await open();
       expect((await terminal.sendBytes(checksummed('9300CNnobody|COkiosk-secret|CPMain|AY1AZ'))).toString()).toMatch(
