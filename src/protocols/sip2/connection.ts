@@ -5,10 +5,10 @@
  * read, floods or falls silent closed.
  */
 import type { Socket } from 'node:net';
-import { answer, type Session } from './answers.js';
+import { answer } from './answers.js';
 import { type Charset, charsetOf } from './charsets.js';
 import { answerBytes, readMessage } from './frame.js';
-import type { Services } from './services.js';
+import type { Services, Session } from './services.js';
 
 /** The longest message read; the longest real one (a checkout with every field) is a few hundred bytes. */
 export const MAX_MESSAGE_BYTES = 4096;

@@ -21,6 +21,11 @@ export interface Services {
   log: Logger;
 }
 
+/** What a connection knows while it answers: the terminal signed in, if any. */
+export interface Session {
+  terminal: Sip2Terminal | undefined;
+}
+
 /** The refusal of every transaction before a 93 login succeeded. */
 export const notSignedIn = () => new Unauthorized('this terminal has not signed in: send a 93 login first');
 
