@@ -8,6 +8,7 @@ import { oneLine, UsageError } from './cli/arguments.js';
 import { addGenerateCommand } from './cli/generate.js';
 import { addImportCommand } from './cli/import.js';
 import { addLoansCommands } from './cli/loans.js';
+import { addSip2Commands } from './cli/sip2.js';
 import { addTokensCommands } from './cli/tokens.js';
 import { addUsersCommands } from './cli/users.js';
 import { ConfigError } from './config.js';
@@ -22,6 +23,7 @@ addTokensCommands(program);
 addGenerateCommand(program);
 addImportCommand(program);
 addLoansCommands(program);
+addSip2Commands(program);
 
 program.parseAsync().catch(failed);
 

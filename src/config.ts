@@ -349,6 +349,15 @@ export const environment = z.object({
     default: '100',
     meaning: 'records per page of OAI-PMH lists (1–1000)',
   }),
+  CATALOGUE_SIP2_PORT: setting(wholeNumber(1, 65535), {
+    meaning:
+      'TCP port of the SIP2 listener for self-check machines and sorters (1–65535, on `HOST`); unset: none (docs/protocols.md, "SIP2")',
+  }),
+  // Self-check machines often keep one connection open all day and sit quiet between patrons for minutes.
+  CATALOGUE_SIP2_IDLE_SECONDS: setting(wholeNumber(1, 86_400), {
+    default: '300',
+    meaning: 'a SIP2 terminal that sends nothing for this long is disconnected (1–86400)',
+  }),
   // 100,000 MARCXML records of about 1.5 KB each, with room. The file is streamed, so the limit bounds the
   // time an import holds a connection, not the memory it takes.
   CATALOGUE_IMPORT_MAX_BYTES: setting(wholeNumber(1024, 2 ** 40), {
@@ -436,6 +445,11 @@ const configSchema = environment.transform((env, ctx) => {
       repositoryId: env.CATALOGUE_OAI_REPOSITORY_ID,
       adminEmail: env.CATALOGUE_OAI_ADMIN_EMAIL,
       pageSize: env.CATALOGUE_OAI_PAGE_SIZE,
+    },
+    /** The SIP2 listener (docs/protocols.md, "SIP2"): off unless a port is named. */
+    sip2: {
+      port: env.CATALOGUE_SIP2_PORT,
+      idleSeconds: env.CATALOGUE_SIP2_IDLE_SECONDS,
     },
     /** Largest file an import takes over HTTP, in bytes. */
     importMaxBytes: env.CATALOGUE_IMPORT_MAX_BYTES,

@@ -1,7 +1,7 @@
 /**
- * @module The service's entry point: reads configuration, opens and prepares the database, serves HTTP,
- * and shuts down gracefully on SIGTERM/SIGINT (stop accepting, finish requests, close the database). With
- * `CATALOGUE_WORKERS` above 1 on PostgreSQL, this process prepares the database and supervises that many
+ * @module The service's entry point: reads configuration, opens and prepares the database, serves HTTP (and
+ * SIP2 with `CATALOGUE_SIP2_PORT`), and shuts down gracefully on SIGTERM/SIGINT (stop accepting, finish
+ * requests, close the database). With `CATALOGUE_WORKERS` above 1 on PostgreSQL, this process prepares the database and supervises that many
  * copies of itself on the same port (src/workers.ts), each serving as one process does alone.
  */
 import cluster from 'node:cluster';
@@ -21,6 +21,7 @@ import { boundConnections, connectionOptions } from './http/connections.js';
 import { withoutParameters } from './http/errors.js';
 import { createLogger, type Logger } from './log.js';
 import { startNotices } from './notices/index.js';
+import { type Sip2Listener, startSip2Listener } from './protocols/sip2/index.js';
 import { superviseWorkers } from './workers.js';
 
 async function main(): Promise<void> {
@@ -106,6 +107,29 @@ async function serveCatalogue(config: Config, log: Logger, opened?: Database): P
     },
   );
   if (server instanceof Server) boundConnections(server, config.connections);
+  // SIP2 for self-check machines: a second listener of this process, on the same database and rules.
+  const sip2: Sip2Listener | undefined =
+    config.sip2.port === undefined
+      ? undefined
+      : await startSip2Listener({
+          database,
+          clock,
+          access: config.access,
+          currency: config.currency,
+          timeZone: config.timeZone,
+          pins: config.pins,
+          log,
+          port: config.sip2.port,
+          host: config.host,
+          idleSeconds: config.sip2.idleSeconds,
+        }).catch((error: NodeJS.ErrnoException) => {
+          const reason =
+            error.code === 'EADDRINUSE' ? 'is in use' : `cannot be listened on (${error.code ?? error.message})`;
+          process.stderr.write(
+            `catalogue could not start: SIP2 port ${config.sip2.port} on ${config.host} ${reason}\n`,
+          );
+          return database.close().finally(() => process.exit(1)) as Promise<never>;
+        });
 
   // Listening fails after start-up's checks (a port in use, one the user may not bind): say so as plainly
   // as a bad setting, not as an unhandled 'error' event with a stack.
@@ -134,7 +158,7 @@ async function serveCatalogue(config: Config, log: Logger, opened?: Database): P
     }, 10_000);
     deadline.unref();
     // The sender's round under way marks its notices before the database closes.
-    Promise.all([closing, stopNotices()])
+    Promise.all([closing, stopNotices(), sip2?.close()])
       .then(() => database.close())
       .then(() => {
         log.info('stopped');

@@ -34,10 +34,20 @@ describe('loadConfig', () => {
       changes: { retentionDays: 30, keepAliveSeconds: 15, maxStreams: 200 },
       connections: { idleSeconds: 5, headersSeconds: 20, requestSeconds: 30, maxConnections: 512 },
       oai: { repositoryId: undefined, adminEmail: undefined, pageSize: 100 },
+      sip2: { port: undefined, idleSeconds: 300 },
       importMaxBytes: 256 * 1024 * 1024,
       currency: 'EUR',
       timeZone: 'UTC',
     });
+  });
+
+  it('CATALOGUE_SIP2_PORT: no SIP2 listener unless set; CATALOGUE_SIP2_IDLE_SECONDS bounded', () => {
+    expect(loadConfig({ CATALOGUE_SIP2_PORT: '6001', CATALOGUE_SIP2_IDLE_SECONDS: '60' }).sip2).toEqual({
+      port: 6001,
+      idleSeconds: 60,
+    });
+    expect(() => loadConfig({ CATALOGUE_SIP2_PORT: '0' })).toThrow(/CATALOGUE_SIP2_PORT/);
+    expect(() => loadConfig({ CATALOGUE_SIP2_IDLE_SECONDS: '0' })).toThrow(/CATALOGUE_SIP2_IDLE_SECONDS/);
   });
 
   it('CATALOGUE_FINE_LIMIT: minor units a borrower may owe and still borrow, 1000 by default, or none', () => {

@@ -25,11 +25,12 @@ import { type LatencyFigures, measureListings } from './listings.js';
 import { type LostLoansFigures, measureLostLoans } from './lost-loans.js';
 import { measureNotices, NOTICES_PENDING, NOTICES_SENT, type NoticesFigures } from './notices.js';
 import { measureOaiPages, type OaiFigures } from './oai-pmh.js';
-import { type BenchOptions, OptionsError, parseOptions, usage } from './options.js';
+import { type BenchOptions, OptionsError, parseOptions, type Scenario, usage } from './options.js';
 import { startPlatformatic } from './peer-platformatic.js';
 import { catalogueEntry, output, repoRoot, type Server, startRestartable, startServer } from './processes.js';
 import { type PeerOutcome, type Results, writeReport } from './report.js';
 import { measureScaling, type ScalingFigures } from './scaling.js';
+import { measureSip2, SIP2_SECONDS, SIP2_TERMINALS, type Sip2Figures } from './sip2.js';
 import { measureSru, SRU_PER_ROUND, type SruFigures } from './sru.js';
 import { MARCXML_STREAM, measureStream, type StreamFigures } from './stream.js';
 import { GATHERED_BASELINE, measureThroughput, type ThroughputResult } from './throughput.js';
@@ -133,6 +134,21 @@ async function sruScenario(options: BenchOptions, logDir: string): Promise<SruFi
   );
   log(
     `  searchRetrieve p50 ${figures.searchRetrieve.p50Ms} ms against the JSON search p50 ${figures.json.p50Ms} ms (×${figures.ratio.toFixed(2)})`,
+  );
+  return figures;
+}
+
+/** SIP2 checkouts from 32 terminals against HTTP borrows from 32 clients, in turns, on a catalogue of its own. */
+async function sip2Scenario(options: BenchOptions, logDir: string): Promise<Sip2Figures> {
+  log(
+    `SIP2: checkouts from ${SIP2_TERMINALS} terminals and HTTP borrows from as many clients in turns, ${options.rounds} rounds of ${SIP2_SECONDS} s each`,
+  );
+  const figures = await measureSip2(
+    { serverUrl: options.databaseUrl, keep: options.keep, rounds: options.rounds, logDir },
+    (line) => log(`  ${line}`),
+  );
+  log(
+    `  SIP2 ${figures.sip2PerSecond} checkouts/s against HTTP ${figures.httpPerSecond} borrows/s (×${figures.ratio.toFixed(2)})`,
   );
   return figures;
 }
@@ -254,27 +270,26 @@ async function listingsScenario(options: BenchOptions, scratch: string) {
   }
 }
 
+/** How each scenario runs alone, with the scratch folder for its logs. */
+const aloneRunners: Record<Scenario, (options: BenchOptions, scratch: string) => Promise<unknown>> = {
+  'change-feed': changeFeedScenario,
+  'lending-rules': lendingRulesScenario,
+  'lost-loans': lostLoansScenario,
+  'book-reads': bookReadsScenario,
+  desk: deskScenario,
+  notices: noticesScenario,
+  listings: listingsScenario,
+  sru: sruScenario,
+  sip2: sip2Scenario,
+};
+
 /** One scenario alone: its figures printed, no report written (a page holds the figures of one whole run). */
 async function runAlone(options: BenchOptions): Promise<void> {
   build();
   const scratch = mkdtempSync('/tmp/catalogue-bench-');
   try {
-    const figures =
-      options.only === 'lending-rules'
-        ? await lendingRulesScenario(options, scratch)
-        : options.only === 'lost-loans'
-          ? await lostLoansScenario(options)
-          : options.only === 'book-reads'
-            ? await bookReadsScenario(options, scratch)
-            : options.only === 'desk'
-              ? await deskScenario(options, scratch)
-              : options.only === 'notices'
-                ? await noticesScenario(options)
-                : options.only === 'listings'
-                  ? await listingsScenario(options, scratch)
-                  : options.only === 'sru'
-                    ? await sruScenario(options, scratch)
-                    : await changeFeedScenario(options, scratch);
+    const only = options.only as Scenario;
+    const figures = await aloneRunners[only](options, scratch);
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   } finally {
     if (!options.keep) rmSync(scratch, { recursive: true, force: true });
@@ -311,6 +326,8 @@ async function main(options: BenchOptions): Promise<void> {
   let sruError: string | undefined;
   let notices: NoticesFigures | undefined;
   let noticesError: string | undefined;
+  let sip2: Sip2Figures | undefined;
+  let sip2Error: string | undefined;
   log(`sizes ${options.sizes.join(', ')}; scratch ${scratch}; PostgreSQL ${redact(options.databaseUrl)}`);
   const machine = await describeMachine(options.databaseUrl);
   const [load] = loadavg();
@@ -550,6 +567,13 @@ async function main(options: BenchOptions): Promise<void> {
     }
 
     try {
+      sip2 = await sip2Scenario(options, scratch);
+    } catch (error) {
+      sip2Error = error instanceof Error ? error.message : String(error);
+      log(`  FAILED: ${sip2Error}`);
+    }
+
+    try {
       notices = await noticesScenario(options);
     } catch (error) {
       noticesError = error instanceof Error ? error.message : String(error);
@@ -619,6 +643,8 @@ async function main(options: BenchOptions): Promise<void> {
     ...(deskError && { deskError }),
     ...(sru && { sru }),
     ...(sruError && { sruError }),
+    ...(sip2 && { sip2 }),
+    ...(sip2Error && { sip2Error }),
     ...(notices && { notices }),
     ...(noticesError && { noticesError }),
   };

@@ -39,6 +39,7 @@ export const scenarios = [
   'notices',
   'listings',
   'sru',
+  'sip2',
 ] as const;
 export type Scenario = (typeof scenarios)[number];
 
@@ -64,6 +65,8 @@ export const usage = `usage: npm run bench -- [options]
                           e.g. --sizes 10000,10000000 for a national library's size
   --only sru              SRU searchRetrieve of 10 MARCXML records against the JSON search for the same
                           words, p50, on the largest of --sizes (--rounds applies)
+  --only sip2             SIP2 checkouts/s from 32 terminals against HTTP borrows/s from 32 clients
+                          (--rounds applies)
 DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres);
 the bench creates and drops its own bench_<size> databases there.`;
 

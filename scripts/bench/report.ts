@@ -32,6 +32,7 @@ import {
 } from './notices.js';
 import { OAI_DEEP_PAGE_TARGET, type OaiFigures } from './oai-pmh.js';
 import { QUOTA_RATIO_TARGET, REPLICA_SHARE_TARGET, type ScalingFigures } from './scaling.js';
+import { SIP2_BOOKS, SIP2_SECONDS, SIP2_TARGET, SIP2_TERMINALS, type Sip2Figures } from './sip2.js';
 import { SRU_PER_ROUND, SRU_TARGET, type SruFigures } from './sru.js';
 import type { StreamFigures } from './stream.js';
 import { lineChart } from './svg.js';
@@ -98,6 +99,9 @@ export interface Results {
   /** SRU's searchRetrieve of 10 MARCXML records against the JSON search for the same words, p50 of each. */
   sru?: SruFigures;
   sruError?: string;
+  /** SIP2 checkouts per second from 32 terminals against HTTP borrows per second from 32 clients. */
+  sip2?: Sip2Figures;
+  sip2Error?: string;
   /** The notices sender with a large outbox: emails per second and its memory. */
   notices?: NoticesFigures;
   noticesError?: string;
@@ -207,6 +211,7 @@ function markdown(r: Results, stays: string[] = []): string {
     ...lostLoansLines(r),
     ...deskLines(r),
     ...sruLines(r),
+    ...sip2Lines(r),
     ...noticesLines(r),
     ...scalingLines(r),
     ...failureLines(r),
@@ -353,6 +358,7 @@ function targetRows(r: Results, smallest: number, largest: number): string[] {
   rows.push(...lostLoansTargetRows(r, row));
   rows.push(deskTargetRow(r, row));
   rows.push(sruTargetRow(r, row));
+  rows.push(sip2TargetRow(r, row));
   rows.push(...noticesTargetRows(r, row));
   rows.push(...scalingTargetRows(r, row));
   return rows;
@@ -595,6 +601,32 @@ function deskTargetRow(
   );
 }
 
+/** A SIP2 checkout keeps up with an HTTP borrow. Listed, unmeasured, for figures saved before it. */
+function sip2TargetRow(
+  r: Results,
+  row: (target: string, measured: string, met: boolean, value: number) => string,
+): string {
+  const s = r.sip2;
+  return row(
+    `SIP2 checkout (PostgreSQL, ${SIP2_TERMINALS} terminals): ≥ ${SIP2_TARGET}× the HTTP borrow's rate, same run`,
+    s ? `${s.ratio.toFixed(2)}×` : '',
+    (s?.ratio ?? 0) >= SIP2_TARGET,
+    s?.ratio ?? Number.NaN,
+  );
+}
+
+function sip2Lines(r: Results): string[] {
+  const s = r.sip2;
+  if (!s) return [];
+  return [
+    `## SIP2 (checkouts from ${s.terminals} terminals against HTTP borrows from as many clients, PostgreSQL, ${s.rounds} rounds)`,
+    '',
+    `SIP2 11 checkout then 09 checkin: **${s.sip2PerSecond} loans/s**. \`POST /books/{id}/borrow\` then \`PATCH /loans/{id}\`: ` +
+      `${s.httpPerSecond} loans/s. **×${s.ratio.toFixed(2)}**.`,
+    '',
+  ];
+}
+
 function deskLines(r: Results): string[] {
   const d = r.desk;
   if (!d) return [];
@@ -767,6 +799,7 @@ function failureLines(r: Results): string[] {
     ...(r.lostLoansError ? [`declaring lost loans: ${r.lostLoansError}`] : []),
     ...(r.deskError ? [`desk check-out against borrow: ${r.deskError}`] : []),
     ...(r.sruError ? [`SRU searchRetrieve against the JSON search: ${r.sruError}`] : []),
+    ...(r.sip2Error ? [`SIP2 checkout against borrow: ${r.sip2Error}`] : []),
     ...(r.noticesError ? [`notices by email: ${r.noticesError}`] : []),
     ...(r.scalingError ? [`scaling with a standby: ${r.scalingError}`] : []),
   ];
@@ -891,6 +924,14 @@ const method = `## Method
   the catalogue's own search, ten MARCXML records and the number of matches) and by the JSON listing
   (\`/books?query=<adjective> <word>&per_page=10\`), each pair with words no other pair has. ${SRU_PER_ROUND} of
   each per round after 20 of each to warm up; which goes first alternates by round.
+
+- **SIP2.** A catalogue of its own (\`bench_sip2\`, ${SIP2_BOOKS.toLocaleString('en')} books) served with its SIP2 listener, 64
+  members with library cards and 4 books each with a barcoded copy on the shelf (copies float). ${SIP2_TERMINALS} terminals,
+  each a TCP connection signed in once (error detection off), each lend one of their member's copies
+  (11 checkout) and check it in (09 checkin), one message at a time, for ${SIP2_SECONDS} s; in turns, ${SIP2_TERMINALS} HTTP clients as
+  the librarian borrow one of their member's books by id (\`POST /books/{id}/borrow\` with \`borrower_id\`)
+  and return it (\`PATCH /loans/{id}\`) for as long. Loans made per second until the last ends, the median of the rounds, after a
+  second of each to warm up; which goes first alternates by round.
 - **Notices by email.** A catalogue of its own (\`bench_notices\`, 1,000 books) gets ${NOTICES_PATRONS.toLocaleString('en')} members with
   addresses and, in one statement, ${count(NOTICES_PENDING)} manual charges, whose trigger queues a notice for each (pending
   at once). The sender (\`sendDueNotices\` over the pooled SMTP transport, what the server's sender runs)
@@ -924,6 +965,7 @@ npm run bench -- --only desk --rounds 5
 npm run bench -- --only sru --rounds 5
 npm run bench -- --only notices
 npm run bench -- --only listings --sizes 10000,100000   # the listing scenarios alone, figures printed
+npm run bench -- --only sip2 --rounds 3
 npm run bench -- --help
 \`\`\`
 

@@ -332,11 +332,11 @@ export async function returnCopy(db: Db, params: ReturnParams): Promise<Returned
 }
 
 /**
- * Where settling put a copy, read in the settling transaction: set aside for a ready hold (on the hold shelf
- * where it is), on its way to a branch (the pickup branch of the hold it travels for, or home), or on the
+ * Where settling put a copy, read in the settling transaction (or after it): set aside for a ready hold (on
+ * the hold shelf where it is), on its way to a branch (the pickup branch of the hold it travels for, or home), or on the
  * shelf where it is. The hold it serves names the patron.
  */
-async function placementOf(tx: Tx, copyId: number): Promise<Placement> {
+export async function placementOf(tx: Tx | Db, copyId: number): Promise<Placement> {
   const [row] = rowsOf<{
     location_branch_id: number;
     transit_to_branch_id: number | null;

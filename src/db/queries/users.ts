@@ -48,6 +48,27 @@ export const userListing = listingTable(userListingSpec, {
   search: { column: sql`to_tsvector('simple'::regconfig, ${users.name})`, config: 'simple' },
 });
 
+/** A signed-in caller's columns: who they are, their active loans, open holds and balance. */
+const callerColumns = {
+  id: users.id,
+  name: users.name,
+  role: users.role,
+  patronCategoryId: users.patronCategoryId,
+  homeBranchId: users.homeBranchId,
+  activeLoans: sql<number>`(select count(*)::int from ${loans} as "held" where "held"."borrower_id" = ${users}."id" and "held"."returned_at" is null)`,
+  openHolds: sql<number>`(select count(*)::int from ${holds} as "open" where "open"."borrower_id" = ${users}."id" and "open"."status" in ('waiting', 'in_transit', 'ready'))`,
+  balance: sql<number>`coalesce((select ${accounts.balance} from ${accounts} where ${accounts.userId} = ${users}."id"), 0)`,
+  loansByKind: sql<
+    LoansOfKind[] | string
+  >`(select coalesce(json_agg(json_build_object('item_type_id', "kind"."item_type_id", 'branch_id', "kind"."branch_id", 'count', "kind"."count")), '[]')
+          from (select "lent_copy"."item_type_id", "lent"."branch_id", count(*)::int as "count"
+            from ${loans} as "lent" join ${copies} as "lent_copy" on "lent_copy"."id" = "lent"."copy_id"
+            where "lent"."borrower_id" = ${users}."id" and "lent"."returned_at" is null
+            group by 1, 2) as "kind")`,
+};
+
+type CallerRow = Omit<SignedIn, 'kind' | 'loansByKind'> & { loansByKind: LoansOfKind[] | string };
+
 /**
  * The signed-in caller behind a token hash, with their active loans, open holds and balance; `undefined` for an
  * unknown token.
@@ -55,30 +76,23 @@ export const userListing = listingTable(userListingSpec, {
 export async function findCallerByTokenHash(db: Db, params: { hash: string }): Promise<SignedIn | undefined> {
   const statement = prepared(db, 'find_caller_by_token_hash', (db) =>
     db
-      .select({
-        id: users.id,
-        name: users.name,
-        role: users.role,
-        patronCategoryId: users.patronCategoryId,
-        homeBranchId: users.homeBranchId,
-        activeLoans: sql<number>`(select count(*)::int from ${loans} as "held" where "held"."borrower_id" = ${users}."id" and "held"."returned_at" is null)`,
-        openHolds: sql<number>`(select count(*)::int from ${holds} as "open" where "open"."borrower_id" = ${users}."id" and "open"."status" in ('waiting', 'in_transit', 'ready'))`,
-        balance: sql<number>`coalesce((select ${accounts.balance} from ${accounts} where ${accounts.userId} = ${users}."id"), 0)`,
-        loansByKind: sql<
-          LoansOfKind[] | string
-        >`(select coalesce(json_agg(json_build_object('item_type_id', "kind"."item_type_id", 'branch_id', "kind"."branch_id", 'count', "kind"."count")), '[]')
-          from (select "lent_copy"."item_type_id", "lent"."branch_id", count(*)::int as "count"
-            from ${loans} as "lent" join ${copies} as "lent_copy" on "lent_copy"."id" = "lent"."copy_id"
-            where "lent"."borrower_id" = ${users}."id" and "lent"."returned_at" is null
-            group by 1, 2) as "kind")`,
-      })
+      .select(callerColumns)
       .from(tokens)
       .innerJoin(users, eq(users.id, tokens.userId))
       .where(eq(tokens.secretHash, sql.placeholder('hash')))
       .prepare('find_caller_by_token_hash'),
   );
   const [user] = await statement.execute(params);
-  if (!user) return undefined;
+  return user && callerOf(user);
+}
+
+/** The user with this id as a caller (a SIP2 terminal acts as its user); `undefined` for none. */
+export async function findCallerById(db: Db, params: { id: number }): Promise<SignedIn | undefined> {
+  const [user] = await db.select(callerColumns).from(users).where(eq(users.id, params.id));
+  return user && callerOf(user);
+}
+
+function callerOf(user: CallerRow): SignedIn {
   // postgres.js and PGlite parse `json`; a driver that does not hands over its text.
   const loansByKind = typeof user.loansByKind === 'string' ? JSON.parse(user.loansByKind) : user.loansByKind;
   return {

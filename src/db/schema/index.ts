@@ -14,6 +14,7 @@ export { notices } from './notices.js';
 export { oaiRecords } from './oai-records.js';
 export { rateWindows } from './rate-windows.js';
 export { searchWords } from './search-words.js';
+export { sip2Terminals } from './sip2-terminals.js';
 export { tokens } from './tokens.js';
 export { users } from './users.js';
 export { writePositions } from './write-positions.js';

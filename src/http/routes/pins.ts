@@ -5,6 +5,7 @@
  */
 import type { Hono } from 'hono';
 import { setPin } from '../../affordances/pins.js';
+import { proveCurrentPin } from '../../db/pin-check.js';
 import { storePin } from '../../db/queries/pins.js';
 import { findUser } from '../../db/queries/users.js';
 import { Conflict } from '../../domain/errors.js';
@@ -15,7 +16,6 @@ import { renderUser } from '../../renderers/user.js';
 import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { idParam } from '../params.js';
-import { proveCurrentPin } from '../pin-check.js';
 import { send } from '../respond.js';
 import { route } from '../route.js';
 import { notFound } from '../stored-resource.js';

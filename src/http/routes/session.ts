@@ -6,6 +6,7 @@
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { signIn, signOut } from '../../affordances/session.js';
+import { type PinCheck, tryPin } from '../../db/pin-check.js';
 import { findCardSignIn } from '../../db/queries/pins.js';
 import { deleteTokenByHash, insertToken } from '../../db/queries/tokens.js';
 import { findCallerByTokenHash } from '../../db/queries/users.js';
@@ -20,7 +21,6 @@ import { renderRoot } from '../../renderers/root.js';
 import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { refuseCrossSite } from '../middleware/authenticate.js';
-import { type PinCheck, tryPin } from '../pin-check.js';
 import { send } from '../respond.js';
 import { route } from '../route.js';
 

@@ -1,13 +1,15 @@
 /**
  * @module A PIN tried against a card: refused while the card is locked, counted when wrong (the wrong PIN
- * that reaches the limit locks it), the count started again when right. Card sign-in and a patron's change
- * of their own PIN both go through it, so neither is a way around the lockout.
+ * that reaches the limit locks it), the count started again when right. Card sign-in, a patron's change
+ * of their own PIN and a SIP2 terminal's patron password (AD) all go through it, so none is a way around the
+ * lockout.
  */
-import type { Db } from '../db/client.js';
-import { acceptRightPin, type CardSignIn, countWrongPin, findCardSignIn, type PinStep } from '../db/queries/pins.js';
+
 import type { Clock } from '../domain/clock.js';
 import { Forbidden, InvalidInput, TooManyTries } from '../domain/errors.js';
 import { type PinLockout, verifyNothing, verifyPin } from '../domain/pin.js';
+import type { Db } from './client.js';
+import { acceptRightPin, type CardSignIn, countWrongPin, findCardSignIn, type PinStep } from './queries/pins.js';
 
 export interface PinCheck {
   db: Db;
