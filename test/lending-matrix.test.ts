@@ -334,8 +334,8 @@ describe('the rules matrix: every combination, explained and lent', () => {
 describe('what the rules refuse, in their words', () => {
   let t: TestCatalogue;
   let author: Id;
-  const ids = {} as Record<'child' | 'dvd' | 'reference' | 'main', Id>;
-  const rule = {} as Record<'notLent' | 'dvdCap' | 'noHolds' | 'noRenewals', Id>;
+  const ids = {} as Record<'child' | 'dvd' | 'reference' | 'main' | 'east', Id>;
+  const rule = {} as Record<'notLent' | 'dvdCap' | 'noHolds' | 'noRenewals' | 'noHoldsEast', Id>;
 
   beforeAll(async () => {
     t = await openTestCatalogue();
@@ -347,6 +347,8 @@ describe('what the rules refuse, in their words', () => {
     rule.notLent = await insertRule(t, { type: ids.reference }, { lendable: false });
     rule.dvdCap = await insertRule(t, { category: ids.child, type: ids.dvd }, { max_loans: 1, holds_allowed: false });
     rule.noRenewals = await insertRule(t, { category: ids.child }, { renewals_allowed: 0 });
+    ids.east = await insertList(t, 'branches', 'east', 'East branch');
+    rule.noHoldsEast = await insertRule(t, { branch: ids.east }, { holds_allowed: false });
   });
   afterAll(() => t.close());
 
@@ -397,6 +399,49 @@ describe('what the rules refuse, in their words', () => {
     );
     // An adult may hold it.
     expect((await placeHold(t.as((await addUser(t, 'Adult Holder')).token), bookId)).status).toBe(201);
+  });
+
+  it('holds are decided at the pickup branch, where the loan happens, not at the member\u2019s home', async () => {
+    const bookId = await addBook(t, 'Collected Somewhere', 2004, author);
+    await borrowed(t.as((await addUser(t, 'Collected Reader')).token), bookId);
+    const message = `book ${bookId}: holds are not taken on this book at East branch (rule ${rule.noHoldsEast})`;
+    const holdsOf = async () =>
+      (await one<{ n: number }>(t, sql`select count(*)::int as n from holds where book_id = ${bookId}`)).n;
+    // A member of Main collects at Main by default: offered and taken there, refused when naming East.
+    const mainMember = await addUser(t, 'Main Holder');
+    const asMain = t.as(mainMember.token);
+    expect((await json<BookDocument>(await asMain.request(`/books/${bookId}`))).controls).toHaveProperty('hold');
+    const atEast = await expectError(
+      await asMain.send('POST', `/books/${bookId}/holds`, { pickup_branch_id: ids.east }),
+      409,
+    );
+    expect(atEast.error.message).toBe(message);
+    expect(await holdsOf()).toBe(0);
+    // A member whose home is East: no control for a hold collected at home, and the same refusal…
+    const eastMember = await addUser(t, 'East Holder');
+    await t.database.db.execute(sql`update users set home_branch_id = ${ids.east} where id = ${eastMember.id}`);
+    const asEast = t.as(eastMember.token);
+    expect((await json<BookDocument>(await asEast.request(`/books/${bookId}`))).controls).not.toHaveProperty('hold');
+    expect((await expectError(await placeHold(asEast, bookId), 409)).error.message).toBe(message);
+    expect(await holdsOf()).toBe(0);
+    // …but a hold collected at Main is taken.
+    const atMain = await asEast.send('POST', `/books/${bookId}/holds`, { pickup_branch_id: ids.main });
+    expect(atMain.status).toBe(201);
+    const hold = await json<{ id: number; pickup_branch_id: number }>(atMain);
+    expect(hold.pickup_branch_id).toBe(ids.main);
+    // Moving it to East is deciding it there: refused in the same words, and it stays at Main.
+    const moved = await asEast.send('PUT', `/holds/${hold.id}/pickup-branch`, { pickup_branch_id: ids.east });
+    expect((await expectError(moved, 409)).error.message).toBe(message);
+    expect((await json<{ pickup_branch_id: number }>(await asEast.request(`/holds/${hold.id}`))).pickup_branch_id).toBe(
+      ids.main,
+    );
+    // A bad body is still a 400 naming the field, after the caller is known.
+    const bad = await expectError(
+      await asMain.send('POST', `/books/${bookId}/holds`, { pickup_branch_id: 'east' }),
+      400,
+    );
+    expect(bad.error.code).toBeDefined();
+    expect(await holdsOf()).toBe(1);
   });
 
   it('renewals exhausted: no renew control, and the 409 names the rule', async () => {

@@ -217,16 +217,18 @@ export async function decideBorrow(
 
 /**
  * The rules' decision on the borrower holding the book: for its first copy's item type and home branch
- * (rules of any type and branch only, for a book without copies), picked up at the borrower's branch.
+ * (rules of any type and branch only, for a book without copies), at the branch where it is picked up —
+ * the loan happens there — which is the borrower's home branch unless `pickupBranchId` names another.
  */
 export async function decideHold(
   db: Db,
   borrower: Borrower & { homeBranchId: number },
   bookId: number,
   hasCopies = true,
+  pickupBranchId?: number,
 ): Promise<LendingDecision> {
   const copy = hasCopies ? await findCopyOfBook(db, { bookId }) : undefined;
-  const facts = holdFacts(borrower, copy);
+  const facts = holdFacts(borrower, copy, pickupBranchId);
   const { rules } = await findCandidateRules(db, facts, undefined);
   return decideLending(rules, facts);
 }
@@ -238,16 +240,22 @@ export async function decideHoldFrom(
   borrower: Borrower & { homeBranchId: number },
   bookId: number,
   hasCopies = true,
+  pickupBranchId?: number,
 ): Promise<LendingDecision> {
   const copy = hasCopies ? await findCopyOfBook(db, { bookId }) : undefined;
-  return decideLending(rules, holdFacts(borrower, copy));
+  return decideLending(rules, holdFacts(borrower, copy, pickupBranchId));
 }
 
-function holdFacts(borrower: Borrower & { homeBranchId: number }, copy: CopyFacts | undefined): LendingFacts {
+function holdFacts(
+  borrower: Borrower & { homeBranchId: number },
+  copy: CopyFacts | undefined,
+  pickupBranchId: number | undefined,
+): LendingFacts {
   return {
     patron_category_id: borrower.patronCategoryId,
     item_type_id: copy?.item_type_id ?? null,
-    loan_branch_id: borrower.homeBranchId,
+    // A hold's loan happens where it is collected.
+    loan_branch_id: pickupBranchId ?? borrower.homeBranchId,
     home_branch_id: copy?.branch_id ?? null,
   };
 }

@@ -296,9 +296,20 @@ export function bookRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): v
         const id = idParam(c, 'id', 'book');
         const at = c.get('clock').now();
         await settleExpiredHolds(db, { bookId: id, holdDays: ctx.policy.rules.holdDays, at });
-        const book = await bookAsSeenBy(db, id, ctx, at, { decide: true, timeZone });
+        // The rules decide a hold at its pickup branch, so the body is read first; a refusal of the caller
+        // still comes before a complaint about the body.
+        const body = await readOptionalJson(c);
+        let input: ReturnType<typeof holdBook.validate> | undefined;
+        let invalid: unknown;
+        try {
+          input = holdBook.validate(body);
+        } catch (error) {
+          invalid = error;
+        }
+        const pickupBranchId = input?.pickup_branch_id;
+        const book = await bookAsSeenBy(db, id, ctx, at, { decide: true, timeZone, pickupBranchId });
         holdBook.authorize(ctx, book);
-        const input = holdBook.validate(await readOptionalJson(c));
+        if (!input) throw invalid;
         const { rules } = ctx.policy;
         const hold = await placeHold(db, {
           bookId: book.id,
@@ -357,7 +368,9 @@ export async function bookAsSeenBy(
   id: number,
   ctx: RenderContext,
   at: Date,
-  options: { decide?: false } | { decide: true; timeZone: string; rules?: LendingRulesCache } = {},
+  options:
+    | { decide?: false }
+    | { decide: true; timeZone: string; rules?: LendingRulesCache; pickupBranchId?: number | undefined } = {},
 ): Promise<BookAsSeen> {
   const { caller } = ctx;
   const book: BookAsSeen | undefined =
@@ -392,8 +405,8 @@ export async function bookAsSeenBy(
     }
   } else if (!mine.hold) {
     book.holding = remembered
-      ? await decideHoldFrom(db, remembered.rules, caller, id, book.copies_total > 0)
-      : await decideHold(db, caller, id, book.copies_total > 0);
+      ? await decideHoldFrom(db, remembered.rules, caller, id, book.copies_total > 0, options.pickupBranchId)
+      : await decideHold(db, caller, id, book.copies_total > 0, options.pickupBranchId);
   }
   return book;
 }

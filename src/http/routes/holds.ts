@@ -5,15 +5,19 @@
 import type { Context, Hono } from 'hono';
 import type { RenderContext } from '../../affordances/context.js';
 import { cancelHold, changePickup } from '../../affordances/holds.js';
+import type { Db } from '../../db/client.js';
 import { cancelHold as markCancelled } from '../../db/queries/circulation.js';
 import { changeHoldPickup } from '../../db/queries/hold-pickup.js';
 import { findHold, listHoldsPage, streamHolds } from '../../db/queries/holds.js';
+import { decideHold, findBorrower } from '../../db/queries/lending-decisions.js';
 import { findUser } from '../../db/queries/users.js';
 import { Conflict } from '../../domain/errors.js';
 import type { Hold } from '../../domain/hold.js';
+import { holdRefusalReason } from '../../domain/lending-rules.js';
 import { parseListing } from '../../domain/listing.js';
 import { holdListingSpec } from '../../domain/listings.js';
 import { authorize } from '../../domain/policy.js';
+import { holdsNotTaken } from '../../domain/refusals.js';
 import { paths } from '../../hypermedia/uris.js';
 import { userHoldsCollection } from '../../renderers/collections.js';
 import { renderHold } from '../../renderers/hold.js';
@@ -66,6 +70,7 @@ export function holdRoutes(app: Hono<AppEnv>): void {
         const hold = await visibleHold(c);
         changePickup.authorize(ctx, hold);
         const input = changePickup.validate(await readJson(c));
+        await refuseHoldsNotTaken(db, hold, input.pickup_branch_id);
         const at = c.get('clock').now();
         const changed = await changeHoldPickup(db, { id: hold.id, pickupBranchId: input.pickup_branch_id, at });
         if (!changed) {
@@ -125,4 +130,15 @@ async function visibleHold(c: Context<AppEnv>): Promise<Hold> {
   if (!hold) throw notFound('hold', id);
   authorize(ctx.policy.seeHold(ctx.caller, hold));
   return hold;
+}
+
+/**
+ * A hold moved to another pickup branch is decided again there, as placing it there would be (the loan
+ * happens where it is collected): 409 in the same words when the rules take no hold of it at that branch.
+ */
+async function refuseHoldsNotTaken(db: Db, hold: Hold, pickupBranchId: number): Promise<void> {
+  const borrower = await findBorrower(db, { id: hold.borrower_id });
+  if (!borrower) return;
+  const reason = holdRefusalReason(await decideHold(db, borrower, hold.book_id, true, pickupBranchId));
+  if (reason) throw holdsNotTaken(hold.book_id, reason);
 }
