@@ -63,6 +63,7 @@ export const paths = {
   userTokens: template('/users/{id}/tokens{?filter*,sort,page,per_page,cursor,fields}'),
   userToken: template('/users/{id}/tokens/{token}'),
   userPin: template('/users/{id}/pin'),
+  userPinLock: template('/users/{id}/pin/lock'),
   branches: template('/branches{?filter*,sort,page,per_page,cursor,fields}'),
   branch: template('/branches/{id}'),
   branchClosures: template('/branches/{id}/closures{?sort,page,per_page,cursor,fields}'),
@@ -198,6 +199,7 @@ export class Uris {
   userToken = (id: number, token: number) => this.at(paths.userToken.expand({ id, token }));
   /** Where a user's PIN is set (it is never read). */
   userPin = (id: number) => this.at(paths.userPin.expand({ id }));
+  userPinLock = (id: number) => this.at(paths.userPinLock.expand({ id }));
 
   branches = (params: ListingParams = {}) => this.at(paths.branches.expand({ ...params }));
   branch = (id: number) => this.at(expand.branch(id));
