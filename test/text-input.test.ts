@@ -243,15 +243,9 @@ describe('every text field is one line: control characters are refused', () => {
         author_id: authorId,
       });
       const bookId = (await json<BookDocument>(bookResponse)).id;
-      const before = {
-        users: await counted('/users'),
-        authors: await counted('/authors'),
-        books: await counted('/books'),
-        branches: await counted('/branches'),
-        categories: await counted('/patron-categories'),
-        types: await counted('/item-types'),
-        copies: await counted(`/books/${bookId}/copies`),
-      };
+      const collections = ['/users', '/authors', '/books', '/branches', '/patron-categories', '/item-types'];
+      const everything = () => Promise.all([...collections, `/books/${bookId}/copies`].map(counted));
+      const before = await everything();
 
       await refused(await t.send('POST', '/users', { name: text, role: 'member' }), 'name');
       await refused(await t.send('POST', '/authors', { name: text }), 'name');
@@ -270,15 +264,7 @@ describe('every text field is one line: control characters are refused', () => {
       await refused(await t.send('POST', '/item-types', { code: 'line', name: text }), 'name');
       await refused(await t.send('POST', `/books/${bookId}/copies`, { barcode: text }), 'barcode');
 
-      expect({
-        users: await counted('/users'),
-        authors: await counted('/authors'),
-        books: await counted('/books'),
-        branches: await counted('/branches'),
-        categories: await counted('/patron-categories'),
-        types: await counted('/item-types'),
-        copies: await counted(`/books/${bookId}/copies`),
-      }).toEqual(before);
+      expect(await everything()).toEqual(before);
       expect((await json<AuthorDocument>(await t.request(`/authors/${authorId}`))).name).toBe('Line Author');
       const book = await json<BookDocument & { publisher: string | null; subjects: string[] }>(
         await t.request(`/books/${bookId}`),
