@@ -169,7 +169,7 @@ const noticeFrom = z
 const libraryName = z
   .string()
   .max(200, { error: 'must be at most 200 characters' })
-  .regex(/^[^\p{Cc}]+$/u, { error: 'must be one line without control characters' });
+  .regex(/^[^\p{Cc}\u2028\u2029]+$/u, { error: 'must be one line without control characters' });
 
 /** Most server processes one machine is expected to want; a typo such as 400 stops start-up instead. */
 const MAX_WORKERS = 64;

@@ -316,7 +316,7 @@ describe('the circulation desk', () => {
       const read = await json<LoanDocument>(await t.request(`/loans/${loan.id}`));
       expect(read.status).toBe('returned');
       // Checked in again: nothing is out on that copy.
-      await expectError(await checkIn({ barcode }), 409, { message: /is not on loan/ });
+      await expectError(await checkIn({ barcode }), 409, { message: /is neither on loan nor in transit/ });
     });
 
     it('a copy someone holds here goes to the hold shelf for them, by name', async () => {
@@ -354,6 +354,115 @@ describe('the circulation desk', () => {
         placement: 'In transit to East branch for Egon East',
       });
       expect(linkHref(back, 'destination')).toBe(`/branches/${branch.east}`);
+    });
+
+    describe('a copy in transit, lent to nobody, checked in', () => {
+      /** A copy sent from Main to East for a patron at home there; answers the hold and the copy's barcode. */
+      async function sentEast(title: string) {
+        const { bookId, copyId, barcode } = await barcodedBook(title);
+        await checkedOut({ card_number: 'CARD-0001', barcode });
+        const far = await patron(`Ella ${title}`, `CARD-${title.replaceAll(' ', '-').toUpperCase()}`, branch.east);
+        const hold = await held(t.as(far.token), bookId);
+        expect((await checkedIn({ barcode })).goes_to).toBe('in_transit');
+        return { bookId, copyId, barcode, hold, name: `Ella ${title}` };
+      }
+
+      it('at its destination is received, as receive does: the hold is ready, its notice queued, the answer says the hold shelf', async () => {
+        const { copyId, barcode, hold, name } = await sentEast('Off The Van');
+        const loans = await loanCount();
+        const next = await feedNow();
+        const here = await checkedIn({ barcode, branch_id: branch.east });
+        expect(here).toMatchObject({
+          action: 'received',
+          loan_id: null,
+          borrower_id: null,
+          copy_id: copyId,
+          barcode,
+          title: 'Off The Van',
+          goes_to: 'hold_shelf',
+          goes_to_branch_id: branch.east,
+          goes_to_branch: 'East branch',
+          hold_id: hold.id,
+          for_patron: name,
+          placement: `Received: Hold shelf at East branch for ${name}`,
+          fine: null,
+        });
+        expect(linkHref(here, 'location')).toBe(`/branches/${branch.east}`);
+        expect(linkHref(here, 'hold')).toBe(`/holds/${hold.id}`);
+        expect(linkHref(here, 'loan')).toBeUndefined();
+        const ready = await json<{ status: string; ready_until: string }>(await t.request(`/holds/${hold.id}`));
+        expect(ready.status).toBe('ready');
+        expect(ready.ready_until).toBeTruthy();
+        const copy = await json<{ status: string; location_branch_id: number }>(await t.request(`/copies/${copyId}`));
+        expect(copy).toMatchObject({ status: 'on_hold', location_branch_id: branch.east });
+        const notices = await one<{ n: number }>(
+          sql`select count(*)::int as n from notices where kind = 'hold_ready' and hold_id = ${hold.id}`,
+        );
+        expect(notices.n).toBe(1);
+        expect(await eventsSince(next)).toEqual(expect.arrayContaining(['copy.received', 'hold.ready']));
+        expect(await loanCount()).toBe(loans);
+        // Scanned again, it is on the hold shelf: nothing to check in.
+        await expectError(await checkIn({ barcode, branch_id: branch.east }), 409, {
+          message: /is neither on loan nor in transit/,
+        });
+      });
+
+      it('at another branch on its way is there now and sent on to its destination, for the same hold', async () => {
+        const west = (
+          await one<{ id: number }>(
+            sql`insert into branches (code, name) values ('west', 'West branch') on conflict (code) do update set name = excluded.name returning id`,
+          )
+        ).id;
+        const { copyId, barcode, hold, name } = await sentEast('Wrong Van');
+        const next = await feedNow();
+        const there = await checkedIn({ barcode, branch_id: west });
+        expect(there).toMatchObject({
+          action: 'sent_on',
+          loan_id: null,
+          goes_to: 'in_transit',
+          goes_to_branch_id: branch.east,
+          goes_to_branch: 'East branch',
+          hold_id: hold.id,
+          for_patron: name,
+          placement: `Not for this branch, send it on: In transit to East branch for ${name}`,
+          fine: null,
+        });
+        expect(linkHref(there, 'destination')).toBe(`/branches/${branch.east}`);
+        const copy = await json<{ status: string; location_branch_id: number; transit_to_branch_id: number }>(
+          await t.request(`/copies/${copyId}`),
+        );
+        expect(copy).toMatchObject({
+          status: 'in_transit',
+          location_branch_id: west,
+          transit_to_branch_id: branch.east,
+        });
+        expect((await json<{ status: string }>(await t.request(`/holds/${hold.id}`))).status).toBe('in_transit');
+        expect(await eventsSince(next)).toEqual([]);
+        // Where it was going, it is received.
+        const arrived = await checkedIn({ barcode, branch_id: branch.east });
+        expect(arrived).toMatchObject({ action: 'received', goes_to: 'hold_shelf', hold_id: hold.id });
+      });
+
+      it('a member cannot, and a branch that does not exist is a 422 that changes nothing', async () => {
+        const { copyId, barcode } = await sentEast('Nowhere Van');
+        await expectError(await t.as(member.token).send('POST', '/desk/checkins', { barcode }), 403);
+        await expectError(await checkIn({ barcode, branch_id: 99999999 }), 422, { details: ['branch_id'] });
+        const copy = await json<{ status: string; location_branch_id: number }>(await t.request(`/copies/${copyId}`));
+        expect(copy).toMatchObject({ status: 'in_transit', location_branch_id: branch.main });
+      });
+
+      it('in HTML, the check-in page says it was received', async () => {
+        const { barcode, name } = await sentEast('Posted Van');
+        const response = await t.request('/desk/checkins', {
+          method: 'POST',
+          headers: { Accept: 'text/html', 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ barcode, branch_id: String(branch.east) }).toString(),
+        });
+        expect(response.status).toBe(200);
+        const answer = await response.text();
+        expect(answer).toContain(`<li class="desk-result done" data-barcode="${barcode}">`);
+        expect(answer).toContain(`Received: Hold shelf at East branch for ${name}`);
+      });
     });
 
     it('a late return charges the fine, and the answer says how much', async () => {

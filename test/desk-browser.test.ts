@@ -4,8 +4,8 @@
  * business clock: a librarian scans a card that names nobody (said beside the card field), reads a patron's
  * card, scans a copy (lent, with its due date), a copy the lending rules refuse (the rule's reason beside its
  * barcode) and a barcode that names nothing (the error beside it); then, at the check-in desk, a copy someone
- * holds at another branch (in transit there, for them) and a late return (the fine charged). axe finds no
- * violation at all, whatever its impact, on either desk.
+ * holds at another branch (in transit there, for them; scanned again before it left, to be sent on) and a
+ * late return (the fine charged). axe finds no violation at all, whatever its impact, on either desk.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -209,6 +209,16 @@ describe('the circulation desk in the browser, from the keyboard', () => {
       text: 'DESK-0004 Brought Back Late Shelf at Main library Fine charged: €0.75',
       refused: false,
     });
+    expect(await focused(page)).toBe('desk-check-in-barcode');
+    // The copy on its way to East, scanned here again before the van left: it is to be sent on.
+    await page.keyboard.type(copy.held);
+    await page.keyboard.press('Enter');
+    await page.locator(`#desk-results li[data-barcode="${copy.held}"]`).nth(1).waitFor();
+    const again = page.locator(`#desk-results li[data-barcode="${copy.held}"]`).first();
+    await again.locator('.title').waitFor();
+    expect(((await again.textContent()) ?? '').replace(/\s+/g, ' ').trim()).toBe(
+      'DESK-0003 Wanted At East Not for this branch, send it on: In transit to East branch for Egon East No fine',
+    );
     expect(await focused(page)).toBe('desk-check-in-barcode');
     expect(await violations(page)).toEqual([]);
     expect(errors).toEqual([]);

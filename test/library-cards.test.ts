@@ -1,7 +1,8 @@
 /**
  * Library cards and PINs: a patron signs in with their card number and PIN; wrong PINs are counted by the
  * database and lock the card for a while, however many guesses arrive at once; librarians set and reset
- * PINs, a patron changes their own with the current one; card numbers are unique; and no answer ever
+ * PINs, a patron changes their own with the current one; librarians see a card's lock and clear it, and
+ * remove a PIN; card numbers are unique; and no answer ever
  * carries a PIN or its hash.
  */
 import { eq } from 'drizzle-orm';
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { openDatabase } from '../src/db/client.js';
 import { users } from '../src/db/schema/index.js';
-import { addUser, json, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
+import { addUser, json, openTestCatalogue, type TestCatalogue, type TestClient } from './support/catalogue.js';
 import { fixedClock, MINUTE_MS } from './support/clock.js';
 import { type FreshDatabase, freshDatabase } from './support/database.js';
 import type { ErrorDocument, RootDocument, UserDocument } from './support/documents.js';
@@ -151,6 +152,87 @@ describe('the lockout after wrong PINs', () => {
     expect((await signIn(holder.card, '3141')).status).toBe(429);
     clock.advance(LOCKOUT_MINUTES * MINUTE_MS);
     expect((await signIn(holder.card, '3141')).status).toBe(200);
+  });
+});
+
+describe('a card\u2019s lock on its user, and clearing it (librarians)', () => {
+  type LockedUser = UserDocument & { pin_failures?: number; pin_locked_until?: string | null };
+  const read = async (id: number, as: TestClient = t) => json<LockedUser>(await as.request(`/users/${id}`));
+
+  it('a librarian sees the wrong PINs counted and until when the card is locked, and unlocks it', async () => {
+    const holder = await patron('2580');
+    const clean = await read(holder.id);
+    expect(clean).toMatchObject({ pin_failures: 0, pin_locked_until: null });
+    expect(clean.controls['unlock-pin']).toBeUndefined();
+
+    for (let i = 0; i < 2; i++) await signIn(holder.card, '0000');
+    const counted = await read(holder.id);
+    expect(counted).toMatchObject({ pin_failures: 2, pin_locked_until: null });
+    expect(counted.controls['unlock-pin']).toMatchObject({ method: 'DELETE', href: `/users/${holder.id}/pin/lock` });
+
+    for (let i = 2; i < ATTEMPTS; i++) await signIn(holder.card, '0000');
+    const until = new Date(clock.now().getTime() + LOCKOUT_MINUTES * MINUTE_MS).toISOString();
+    expect(await read(holder.id)).toMatchObject({ pin_failures: ATTEMPTS, pin_locked_until: until });
+    // The patron sees neither the count nor the control, and may not clear it.
+    const me = t.as(holder.token);
+    const own = await read(holder.id, me);
+    expect(own).not.toHaveProperty('pin_failures');
+    expect(own).not.toHaveProperty('pin_locked_until');
+    expect(own.controls['unlock-pin']).toBeUndefined();
+    expect((await me.request(`/users/${holder.id}/pin/lock`, { method: 'DELETE' })).status).toBe(403);
+    expect((await signIn(holder.card, '2580')).status).toBe(429);
+    // Every format carries the control: HAL-FORMS' templates, and a form in HTML.
+    const halForms = await t.request(`/users/${holder.id}`, { headers: { Accept: 'application/prs.hal-forms+json' } });
+    expect(JSON.stringify(await halForms.json())).toContain(`/users/${holder.id}/pin/lock`);
+    const html = await (await t.request(`/users/${holder.id}`, { headers: { Accept: 'text/html' } })).text();
+    expect(html).toContain(`/users/${holder.id}/pin/lock`);
+    expect(html).toContain('Unlock card');
+
+    const unlocked = await t.request(`/users/${holder.id}/pin/lock`, { method: 'DELETE' });
+    expect(unlocked.status).toBe(200);
+    const after = await json<LockedUser>(unlocked);
+    expect(after).toMatchObject({ id: holder.id, pin_failures: 0, pin_locked_until: null, pin_set: true });
+    expect(after.controls['unlock-pin']).toBeUndefined();
+    expect((await signIn(holder.card, '2580')).status).toBe(200);
+    const again = await t.request(`/users/${holder.id}/pin/lock`, { method: 'DELETE' });
+    expect(again.status).toBe(409);
+    expect((await errorOf(again)).message).toMatch(/not locked/);
+    expect((await t.request('/users/99999999/pin/lock', { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('a lock that has run out is no lock, and counts no wrong PIN', async () => {
+    const holder = await patron('1470');
+    for (let i = 0; i < ATTEMPTS; i++) await signIn(holder.card, '0000');
+    expect((await read(holder.id)).pin_locked_until).not.toBeNull();
+    clock.advance(LOCKOUT_MINUTES * MINUTE_MS);
+    const ran = await read(holder.id);
+    expect(ran).toMatchObject({ pin_failures: 0, pin_locked_until: null });
+    expect(ran.controls['unlock-pin']).toBeUndefined();
+  });
+
+  it('a librarian removes a PIN: the card signs in no more, its lock goes with it, and it can be set again', async () => {
+    const holder = await patron('3690');
+    const me = t.as(holder.token);
+    expect((await read(holder.id, me)).controls['remove-pin']).toBeUndefined();
+    expect((await me.request(`/users/${holder.id}/pin`, { method: 'DELETE' })).status).toBe(403);
+    for (let i = 0; i < ATTEMPTS; i++) await signIn(holder.card, '0000');
+    const before = await read(holder.id);
+    expect(before.controls['remove-pin']).toMatchObject({ method: 'DELETE', href: `/users/${holder.id}/pin` });
+
+    const removed = await t.request(`/users/${holder.id}/pin`, { method: 'DELETE' });
+    expect(removed.status).toBe(200);
+    const after = await json<LockedUser>(removed);
+    expect(after).toMatchObject({ pin_set: false, pin_failures: 0, pin_locked_until: null });
+    expect(after.controls['remove-pin']).toBeUndefined();
+    expect(after.controls['set-pin']?.title).toBe('Set PIN');
+    expect((await signIn(holder.card, '3690')).status).toBe(401);
+    const again = await t.request(`/users/${holder.id}/pin`, { method: 'DELETE' });
+    expect(again.status).toBe(409);
+    expect((await errorOf(again)).message).toMatch(/no PIN/);
+    expect((await t.request('/users/99999999/pin', { method: 'DELETE' })).status).toBe(404);
+
+    expect((await t.send('PUT', `/users/${holder.id}/pin`, { pin: '3691' })).status).toBe(200);
+    expect((await signIn(holder.card, '3691')).status).toBe(200);
   });
 });
 

@@ -324,8 +324,8 @@ describe('importing records', () => {
     expect(report).toMatchObject({ records: 4, imported: 1, refused: 3 });
     expect(report.data.map((entry) => entry.reason ?? entry.status)).toEqual([
       expect.stringMatching(/^bad author: no author 9999999999/),
-      expect.stringMatching(/^bad author: the name must not contain the NUL character/),
-      expect.stringMatching(/^bad control number .*NUL character/),
+      expect.stringMatching(/^bad author: the name must be one line without control characters: the NUL character/),
+      expect.stringMatching(/^bad control number .*the NUL character \(U\+0000\)/),
       'imported',
     ]);
   });

@@ -40,9 +40,25 @@ describe('notices settings', () => {
     expect(loadConfig({ CATALOGUE_LIBRARY_NAME: 'Bibliothèque de Lyon' }).notices.libraryName).toBe(
       'Bibliothèque de Lyon',
     );
-    expect(refused({ CATALOGUE_LIBRARY_NAME: 'Library\nBcc: someone@else.example' })).toContain(
-      'CATALOGUE_LIBRARY_NAME must be one line without control characters',
-    );
+    for (const name of [
+      'Library\nBcc: someone@else.example',
+      'Library\rBcc: x@y.example',
+      'Tab\there',
+      'Del\u007f',
+      'C1\u0085',
+      'L\u2028S',
+    ]) {
+      expect(refused({ CATALOGUE_LIBRARY_NAME: name })).toContain(
+        'CATALOGUE_LIBRARY_NAME must be one line without control characters',
+      );
+    }
+    for (const from of [
+      'desk@library.example\nBcc: x@y.example',
+      'desk@library.example\u0085',
+      'desk\u007f@library.example',
+    ]) {
+      expect(refused({ CATALOGUE_NOTICE_FROM: from })).toContain('CATALOGUE_NOTICE_FROM must be one e-mail address');
+    }
   });
 
   it('take the days before a due date from 1 to 60, 3 unless set', () => {

@@ -4,7 +4,8 @@
  * language; a server that is down or answers 4xx is tried again later and the notice arrives; a 5xx fails
  * it, and a patron without an address is skipped, both visible to librarians; due soon and overdue notices
  * are queued once however often the sweep runs; lost and charged notices are queued with their event or
- * not at all; a name made to look like headers stays a name. Business time is a fixed clock; PGlite, and
+ * not at all; a name, title or reason made to look like headers is refused, nothing queued, and one
+ * stored before that stays a name. Business time is a fixed clock; PGlite, and
  * PostgreSQL with DATABASE_URL.
  */
 import { sql } from 'drizzle-orm';
@@ -328,16 +329,62 @@ describe('notices by email', () => {
     expect(lostMail?.parsed.text).toMatch(/Une somme de 20,00\s€ a été portée à votre compte\./u);
   });
 
-  it('a name written as headers stays the display name: the message has exactly its own headers', async () => {
+  it('a name, title or reason written as headers is refused over HTTP, naming the field: nothing changes, nothing is queued or sent', async () => {
+    const injected = 'Eve\r\nBcc: victim@elsewhere.example\r\nX-Injected: yes';
+    const users = async () => (await query<{ n: number }>(sql`select count(*)::int as n from users`))[0]?.n;
+    const before = await users();
+    await expectError(await t.send('POST', '/users', { name: injected, role: 'member' }), 400, {
+      details: ['name'],
+      message: /name must be one line without control characters: a carriage return \(U\+000D\) at character 4/,
+    });
+    expect(await users()).toBe(before);
+
+    const reader = await patron('ivy@patrons.example', null, 'Ivy Reader');
+    const received = smtp.received.length;
+    const pending = async () =>
+      (await query<{ n: number }>(sql`select count(*)::int as n from notices where user_id = ${reader.id}`))[0]?.n;
+    // Each single-line field a notice's headers or words are made of: the user's name, the book's title,
+    // the charge's reason; a line feed alone, a tab, DEL and a C1 control too.
+    await expectError(await t.send('PATCH', `/users/${reader.id}`, { name: 'Ivy\nBcc: x@y.example' }), 400, {
+      details: ['name'],
+    });
+    const book = await addBook(t, 'A Plain Title', 2001, author);
+    for (const title of ['Title\r\nX-Injected: yes', 'Tab\there', 'Del\u007f', 'C1\u0085next', 'Line\u2028two']) {
+      await expectError(await t.send('PATCH', `/books/${book}`, { title }), 400, { details: ['title'] });
+    }
+    await expectError(
+      await t.send('POST', `/users/${reader.id}/account/charges`, { amount: 99, reason: 'Card\r\nX-Reason: injected' }),
+      400,
+      { details: ['reason'] },
+    );
+    // A form's text is refused the same way.
+    const form = await t.request(`/users/${reader.id}`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      body: `name=${encodeURIComponent('Ivy\r\nBcc: x@y.example')}`,
+    });
+    await expectError(form, 400, { details: ['name'] });
+    expect(await query(sql`select name from users where id = ${reader.id}`)).toEqual([{ name: 'Ivy Reader' }]);
+    expect(await query(sql`select title from books where id = ${book}`)).toEqual([{ title: 'A Plain Title' }]);
+    expect(await query(sql`select count(*)::int as n from account_entries where user_id = ${reader.id}`)).toEqual([
+      { n: 0 },
+    ]);
+    expect(await pending()).toBe(0);
+    expect(await noticesOf(reader.id)).toEqual([]);
+    expect(await send()).toMatchObject({ claimed: 0, sent: 0 });
+    expect(smtp.received.length).toBe(received);
+  });
+
+  it('a name stored with line breaks before they were refused stays the display name: the message has exactly its own headers', async () => {
     const name = 'Eve\r\nBcc: victim@elsewhere.example\r\nX-Injected: yes';
-    const created = await t.send('POST', '/users', { name, role: 'member' });
+    const created = await t.send('POST', '/users', { name: 'Eve Before', role: 'member' });
     expect(created.status).toBe(201);
     const userId = (await json<{ id: number }>(created)).id;
-    expect(await query(sql`select name from users where id = ${userId}`)).toEqual([{ name }]);
-    await t.database.db.execute(sql`update users set email = 'eve@patrons.example' where id = ${userId}`);
+    await t.database.db.execute(
+      sql`update users set name = ${name}, email = 'eve@patrons.example' where id = ${userId}`,
+    );
     expect(
-      (await t.send('POST', `/users/${userId}/account/charges`, { amount: 99, reason: 'Card\r\nX-Reason: injected' }))
-        .status,
+      (await t.send('POST', `/users/${userId}/account/charges`, { amount: 99, reason: 'A replacement card' })).status,
     ).toBe(201);
 
     expect(await send()).toMatchObject({ claimed: 1, sent: 1 });

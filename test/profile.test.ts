@@ -4,6 +4,7 @@
  * with the same method and the same typed, bounded fields; and everything it describes is offered to
  * someone.
  */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controls as controlVocabulary, rels as relVocabulary } from '../src/hypermedia/vocabulary.js';
 import {
@@ -85,6 +86,10 @@ beforeAll(async () => {
   expect((await t.send('PATCH', `/loans/${away.id}`, { status: 'returned', branch_id: east })).status).toBe(200);
   const inTransit = `/copies/${away.copy_id}`;
 
+  // A PIN a librarian may remove, and a wrong one counted, which a librarian may clear.
+  expect((await t.send('PUT', `/users/${borrower.id}/pin`, { pin: '2468' })).status).toBe(200);
+  await t.database.db.execute(sql`update users set pin_failures = 1 where id = ${borrower.id}`);
+
   // A charge on the member's account, which a librarian may waive.
   const charged = await t.send('POST', `/users/${member.id}/account/charges`, { amount: 150, reason: 'a new card' });
   expect(charged.status).toBe(201);
@@ -111,6 +116,7 @@ beforeAll(async () => {
     loan,
     '/users?page=1',
     `/users/${member.id}`,
+    `/users/${borrower.id}`,
     `/users/${member.id}/loans?page=1`,
     `/users/${member.id}/holds?page=1`,
     `/users/${member.id}/tokens`,

@@ -209,3 +209,72 @@ describe('text that is not well-formed Unicode is refused', () => {
     expect((await json<AuthorDocument>(await t.request(`/authors/${id}`))).name).toBe('Unknown \ufffd Glyph');
   });
 });
+
+describe('every text field is one line: control characters are refused', () => {
+  /** Rows of a table, to show a refusal wrote nothing. */
+  async function counted(path: string): Promise<number> {
+    return (await json<PageDoc>(await t.request(`${path}?page=1&per_page=1`))).meta.total_items;
+  }
+
+  const controls = {
+    'a carriage return and line feed': [
+      'Eve\r\nBcc: victim@elsewhere.example',
+      'a carriage return (U+000D) at character 4',
+    ],
+    'a line feed': ['Eve\nX-Injected: yes', 'a line feed (U+000A) at character 4'],
+    'a tab': ['Eve\tAdams', 'a tab (U+0009) at character 4'],
+    'an escape': ['Eve\u001b[31m', 'a control character (U+001B) at character 4'],
+    DEL: ['Eve\u007f', 'the DEL character (U+007F) at character 4'],
+    'a C1 next line': ['\u{1F4DA}Eve\u0085', 'a control character (U+0085) at character 5'],
+    'a line separator': ['Eve\u2028Adams', 'a line separator (U+2028) at character 4'],
+  } as const;
+
+  for (const [what, [text, said]] of Object.entries(controls)) {
+    it(`${what} in a user's, author's, branch's, category's or item type's name, a title, a publisher, a subject or a barcode is refused, naming the field`, async () => {
+      const message = `must be one line without control characters: ${said}`;
+      const refused = async (response: Response, field: string) => {
+        expect(response.status).toBe(400);
+        expect((await json<ErrorDocument>(response)).error).toMatchObject({ code: 400, details: { [field]: message } });
+      };
+      const authorId = await addAuthor(t, 'Line Author');
+      const bookResponse = await t.send('POST', '/books', {
+        title: 'One Line',
+        publication_year: 2000,
+        author_id: authorId,
+      });
+      const bookId = (await json<BookDocument>(bookResponse)).id;
+      const collections = ['/users', '/authors', '/books', '/branches', '/patron-categories', '/item-types'];
+      const everything = () => Promise.all([...collections, `/books/${bookId}/copies`].map(counted));
+      const before = await everything();
+
+      await refused(await t.send('POST', '/users', { name: text, role: 'member' }), 'name');
+      await refused(await t.send('POST', '/authors', { name: text }), 'name');
+      await refused(await t.send('PATCH', `/authors/${authorId}`, { name: text }), 'name');
+      await refused(
+        await t.send('POST', '/books', { title: text, publication_year: 2000, author_id: authorId }),
+        'title',
+      );
+      await refused(await t.send('PATCH', `/books/${bookId}`, { title: text }), 'title');
+      await refused(await t.send('PATCH', `/books/${bookId}`, { publisher: text }), 'publisher');
+      const subjects = await t.send('PATCH', `/books/${bookId}`, { subjects: ['Fine', text] });
+      expect(subjects.status).toBe(400);
+      expect((await json<ErrorDocument>(subjects)).error.details).toEqual({ subjects: `value 2 ${message}` });
+      await refused(await t.send('POST', '/branches', { code: 'east-line', name: text }), 'name');
+      await refused(await t.send('POST', '/patron-categories', { code: 'line', name: text }), 'name');
+      await refused(await t.send('POST', '/item-types', { code: 'line', name: text }), 'name');
+      await refused(await t.send('POST', `/books/${bookId}/copies`, { barcode: text }), 'barcode');
+
+      expect(await everything()).toEqual(before);
+      expect((await json<AuthorDocument>(await t.request(`/authors/${authorId}`))).name).toBe('Line Author');
+      const book = await json<BookDocument & { publisher: string | null; subjects: string[] }>(
+        await t.request(`/books/${bookId}`),
+      );
+      expect(book).toMatchObject({ title: 'One Line', publisher: null, subjects: [] });
+    });
+  }
+
+  it('visible text around spaces of other kinds is kept: a no-break space is no control character', async () => {
+    const id = await addAuthor(t, 'Anne\u00a0Marie Zo\u00eb');
+    expect((await json<AuthorDocument>(await t.request(`/authors/${id}`))).name).toBe('Anne\u00a0Marie Zo\u00eb');
+  });
+});

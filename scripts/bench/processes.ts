@@ -5,7 +5,7 @@
  * file, whose tail is shown when a process fails.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, openSync, readFileSync } from 'node:fs';
+import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -168,6 +168,47 @@ export function memoryOf(pid: number): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
   return { rss: kib('VmRSS'), hwm: kib('VmHWM') };
+}
+
+/** What a process that measured itself reports besides its own figures. */
+export interface SelfMeasured {
+  /** How long the work took. */
+  seconds: number;
+  /** Resident memory at rest before it, in bytes. */
+  idle: number;
+  /** Peak resident memory during it, in bytes. */
+  peak: number;
+}
+
+/**
+ * A child process of the benchmark measuring itself: `warm` loads the code paths the work takes, the process
+ * rests a second, its idle RSS is read and the kernel's peak (VmHWM) reset, then `work` runs with RSS
+ * sampled every 20 ms. Answers the work's figures with its seconds, idle RSS and peak.
+ */
+export async function measureItself<Figures extends object>(
+  warm: () => Promise<unknown>,
+  work: () => Promise<Figures>,
+): Promise<Figures & SelfMeasured> {
+  await warm();
+  await sleep(1000);
+  const idle = memoryOf(process.pid).rss;
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+  } catch {
+    // Not permitted: the peak is then the process's whole life's, an upper bound.
+  }
+  let sampled = idle;
+  const sampler = setInterval(() => {
+    sampled = Math.max(sampled, memoryOf(process.pid).rss);
+  }, 20);
+  const started = performance.now();
+  try {
+    const figures = await work();
+    const seconds = (performance.now() - started) / 1000;
+    return { ...figures, seconds, idle, peak: Math.max(sampled, memoryOf(process.pid).hwm) };
+  } finally {
+    clearInterval(sampler);
+  }
 }
 
 /** Clock ticks per second of /proc's CPU times: USER_HZ, 100 on every Linux architecture node runs on. */

@@ -49,9 +49,9 @@ export const checkIn = affordance({
   name: 'check-in',
   path: paths.deskCheckins,
   summary:
-    'Return the copy with `barcode` at `branch_id` (the librarian\u2019s home branch unless named): where it goes now, and the fine charged',
+    'Return the copy with `barcode` at `branch_id` (the librarian\u2019s home branch unless named), or a copy in transit: received at its destination, sent on from elsewhere; where it goes now, and the fine charged',
   body: { fields: checkInInputFields, mode: 'create' },
-  // Nothing is created: the answer is the loan returned and where its copy goes.
+  // Nothing is created: the answer is what the scan did (a loan returned, a copy received) and where it goes.
   status: 200,
   errors: [409, 422],
   title: 'Check in',

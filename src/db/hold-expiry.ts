@@ -4,6 +4,7 @@
  */
 import type { Clock } from '../domain/clock.js';
 import type { Logger } from '../log.js';
+import { sweepPeriodically } from '../sweep.js';
 import type { Database } from './client.js';
 import { expireReadyHolds } from './queries/circulation.js';
 
@@ -21,22 +22,18 @@ export function expireHoldsPeriodically(
   { holdDays, clock }: { holdDays: number; clock: Clock },
   log: Logger,
 ): () => void {
-  let running = false;
-  const sweep = () => {
-    if (running) return;
-    running = true;
-    expireReadyHolds(database.db, { holdDays, at: clock.now() })
-      .then(
-        (settled) => {
-          if (settled > 0) log.info('expired holds passed on', { books: settled });
-        },
-        (error: unknown) => log.error('expiring holds failed', { code: (error as { code?: string }).code }),
-      )
-      .finally(() => {
-        running = false;
-      });
-  };
-  const timer = setInterval(sweep, SWEEP_EVERY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return sweepPeriodically(
+    {
+      every: SWEEP_EVERY_MS,
+      run: () => expireReadyHolds(database.db, { holdDays, at: clock.now() }),
+      describe: {
+        doing: 'expiring holds',
+        done: (settled) =>
+          settled > 0 ? { message: 'expired holds passed on', fields: { books: settled } } : undefined,
+      },
+      // The first sweep waits one interval; meanwhile reads show such a hold as expired already.
+      atStart: false,
+    },
+    log,
+  );
 }

@@ -4,6 +4,7 @@
  */
 import type { Clock } from '../domain/clock.js';
 import type { Logger } from '../log.js';
+import { sweepPeriodically } from '../sweep.js';
 import type { Database } from './client.js';
 import { declareLostLoans } from './queries/lost-loans.js';
 
@@ -19,27 +20,21 @@ export function declareLostPeriodically(
   settings: { clock: Clock; timeZone: string; currency: string },
   log: Logger,
 ): () => void {
-  let running = false;
-  const sweep = () => {
-    if (running) return;
-    running = true;
-    declareLostLoans(database.db, {
-      at: settings.clock.now(),
-      timeZone: settings.timeZone,
-      currency: settings.currency,
-    })
-      .then(
-        (declared) => {
-          if (declared.loans > 0) log.info('loans declared lost', { ...declared });
-        },
-        (error: unknown) => log.error('declaring lost loans failed', { code: (error as { code?: string }).code }),
-      )
-      .finally(() => {
-        running = false;
-      });
-  };
-  sweep();
-  const timer = setInterval(sweep, DECLARE_LOST_EVERY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return sweepPeriodically(
+    {
+      every: DECLARE_LOST_EVERY_MS,
+      run: () =>
+        declareLostLoans(database.db, {
+          at: settings.clock.now(),
+          timeZone: settings.timeZone,
+          currency: settings.currency,
+        }),
+      describe: {
+        doing: 'declaring lost loans',
+        done: (declared) =>
+          declared.loans > 0 ? { message: 'loans declared lost', fields: { ...declared } } : undefined,
+      },
+    },
+    log,
+  );
 }

@@ -64,6 +64,8 @@ export interface ScannedCopy {
   /** The book's author, whose list of books shows a loan of it. */
   author_id: number;
   withdrawn: boolean;
+  /** Where it is travelling to, while in transit; null otherwise. */
+  transit_to_branch_id: number | null;
 }
 
 /**
@@ -83,6 +85,25 @@ export interface Placement {
 /** A loan as its return answers it: where the copy goes now, the fine charged, the book's author. */
 export type ReturnedLoan = Loan & { book_author_id: number; placement: Placement; fine: Money | null };
 
+/**
+ * What a check-in did: `returned` a loan; or, for a copy in transit that was lent to nobody, `received` it
+ * at its destination (as `receive` does) or `sent_on` from a branch on its way, to where it was going.
+ */
+export type CheckInAction = 'returned' | 'received' | 'sent_on';
+
+/** A copy in transit checked in, and where it goes now. */
+export interface TransitCheckIn {
+  action: Exclude<CheckInAction, 'returned'>;
+  placement: Placement;
+}
+
+/** What a check-in did and where the copy goes, in words, as the desk reads it out. */
+export function checkInText(action: CheckInAction, placement: Placement): string {
+  if (action === 'received') return `Received: ${placementText(placement)}`;
+  if (action === 'sent_on') return `Not for this branch, send it on: ${placementText(placement)}`;
+  return placementText(placement);
+}
+
 /** The placement in words, as the desk reads it out. */
 export function placementText(placement: Placement): string {
   const forPatron = placement.patron_name === null ? '' : ` for ${placement.patron_name}`;
@@ -101,4 +122,6 @@ export const withdrawnCopyScanned = (copy: Pick<ScannedCopy, 'id' | 'barcode'>) 
   });
 
 export const nothingToCheckIn = (copy: Pick<ScannedCopy, 'id' | 'barcode'>) =>
-  new Conflict(`copy ${copy.id} (barcode ${copy.barcode}) is not on loan: there is nothing to check in`);
+  new Conflict(
+    `copy ${copy.id} (barcode ${copy.barcode}) is neither on loan nor in transit: there is nothing to check in`,
+  );

@@ -240,8 +240,8 @@ function checkOneValue(field: InputField, value: unknown): string | undefined {
       if (!value.isWellFormed()) return 'must be well-formed Unicode text, without an unpaired surrogate';
       if (field.enum && !field.enum.includes(value)) return `must be one of: ${field.enum.join(', ')}`;
       if (INVISIBLE_ONLY.test(value)) return 'must not be blank';
-      // PostgreSQL text cannot hold U+0000; refused here rather than failing in the database.
-      if (value.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
+      const control = NOT_ONE_LINE.exec(value);
+      if (control) return notOneLine(value, control);
       if (field.maxLength !== undefined && [...value].length > field.maxLength) {
         return `must be at most ${field.maxLength} characters`;
       }
@@ -261,6 +261,33 @@ function checkOneValue(field: InputField, value: unknown): string | undefined {
     case 'date':
       return typeof value === 'string' && isIsoDate(value) ? undefined : 'must be a date (YYYY-MM-DD)';
   }
+}
+
+/**
+ * What no text field holds: every field is one line of text. Refused are the C0 controls (tab, line feed and
+ * carriage return among them; PostgreSQL's text cannot hold NUL at all), DEL, the C1 controls, and the line
+ * and paragraph separators. A line break in a name is how a header is smuggled into an email; a tab or an
+ * escape is nothing a reader sees. A list's values are one line each (a form types them one a line).
+ */
+const NOT_ONE_LINE = /[\p{Cc}\u2028\u2029]/u;
+
+/** The names people know these characters by; any other is "a control character". */
+const CONTROL_NAMES: Readonly<Record<string, string>> = {
+  '\u0000': 'the NUL character',
+  '\t': 'a tab',
+  '\n': 'a line feed',
+  '\r': 'a carriage return',
+  '\u007f': 'the DEL character',
+  '\u2028': 'a line separator',
+  '\u2029': 'a paragraph separator',
+};
+
+function notOneLine(value: string, found: RegExpExecArray): string {
+  const character = found[0];
+  const code = `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  const position = [...value.slice(0, found.index)].length + 1;
+  const name = CONTROL_NAMES[character] ?? 'a control character';
+  return `must be one line without control characters: ${name} (${code}) at character ${position}`;
 }
 
 function checkRange(field: InputField, value: number): string | undefined {

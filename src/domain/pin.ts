@@ -30,6 +30,27 @@ export interface PinLockout {
   lockoutMinutes: number;
 }
 
+/**
+ * A card's wrong PINs as they stand now: how many in a row are counted (none once a lock has run out: the
+ * next wrong PIN starts a new run), and until when the card is locked (ISO 8601; null: it is not).
+ */
+export interface PinLock {
+  failures: number;
+  locked_until: string | null;
+}
+
+/** The card's lock as it stands at `now`, from what is stored. */
+export function pinLockAt(stored: { pin_failures: number; pin_locked_until: string | null }, now: Date): PinLock {
+  const locked = stored.pin_locked_until;
+  if (locked !== null && Date.parse(locked) <= now.getTime()) return { failures: 0, locked_until: null };
+  return { failures: stored.pin_failures, locked_until: locked };
+}
+
+/** Whether a card has anything to clear: wrong PINs counted, or a lock. */
+export function pinLockHeld(lock: PinLock): boolean {
+  return lock.failures > 0 || lock.locked_until !== null;
+}
+
 /** What a patron sends to change a PIN: the new one, and (their own, not a librarian) the one it replaces. */
 export const pinInputFields = [
   { name: 'current_pin', type: 'string', required: false, maxLength: PIN_MAX_LENGTH, title: 'Current PIN' },

@@ -29,6 +29,7 @@ import {
 import { MAX_TOKENS_PER_USER } from './limits.js';
 import { type Loan, type LoanStatus, loanStatus, type RenewableLoan } from './loan.js';
 import { money } from './money.js';
+import { type PinLock, pinLockAt, pinLockHeld } from './pin.js';
 import {
   alreadyBorrowed,
   alreadyHeld,
@@ -53,7 +54,7 @@ import {
   renewalLimitReached,
   tooManyTokens,
 } from './refusals.js';
-import type { Role } from './user.js';
+import type { PinRecord, Role } from './user.js';
 
 /**
  * The library's rules, as the operator set them. Loan periods, renewals and caps are the lending rules'
@@ -413,6 +414,24 @@ export function createPolicy(rules: AccessPolicy, clock: Clock, currency: string
     /** A user's PIN: their own, or anyone's for a librarian; to anyone else the user does not exist. */
     setPin: (caller: Caller, userId: number): Decision =>
       selfOrLibrarian(caller, userId, () => new NotFound(`user ${userId} not found`)),
+    /** Remove a user's PIN (their card then signs in no more, until a PIN is set): librarians, while there is one. */
+    removePin: (caller: Caller, user: { id: number; pin_set: boolean }): Decision => {
+      const decision = librarian(caller, 'remove PINs');
+      if (!decision.allowed) return decision;
+      return user.pin_set ? allowed : refuse(() => new Conflict(`user ${user.id} has no PIN to remove`));
+    },
+    /** See a card's lock and its wrong PINs counted: librarians, who answer for it at the desk. */
+    seePinLock: (caller: Caller): Decision => librarian(caller, 'see a card\u2019s lock'),
+    /** A card's lock as it stands now, by the app's clock (the one sign-ins are counted by). */
+    pinLock: (user: PinRecord): PinLock => pinLockAt(user, clock.now()),
+    /** Clear a card's lock and its count of wrong PINs: librarians, while there is either now. */
+    unlockPin: (caller: Caller, user: { id: number } & PinRecord): Decision => {
+      const decision = librarian(caller, 'unlock cards');
+      if (!decision.allowed) return decision;
+      return pinLockHeld(pinLockAt(user, clock.now()))
+        ? allowed
+        : refuse(() => new Conflict(`the card of user ${user.id} is not locked and has no wrong PIN counted`));
+    },
     /**
      * Whether changing this user's PIN asks for the PIN it replaces: a patron's own does (a session left open
      * must not let someone else take the card over), a librarian's setting or resetting it does not.

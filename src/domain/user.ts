@@ -22,8 +22,18 @@ export interface User {
   home_branch_id: number;
 }
 
-export interface StoredUser extends User, PatronContact {
+export interface StoredUser extends User, PatronContact, PinRecord {
   version: number;
+}
+
+/**
+ * A card's wrong PINs as stored: the count of the last run and when its lock ends or ended. What they mean
+ * now is `pinLockAt`'s (a lock that has run out is none); shown to librarians only.
+ */
+export interface PinRecord {
+  pin_failures: number;
+  /** ISO 8601, or null: never locked since the count last started again. */
+  pin_locked_until: string | null;
 }
 
 /** A patron's card and how to reach them: shown to the patron themselves and to librarians only. */

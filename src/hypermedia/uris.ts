@@ -95,6 +95,7 @@ export const paths = {
   userTokens: template('/users/{id}/tokens{?filter*,sort,page,per_page,cursor,fields}'),
   userToken: template('/users/{id}/tokens/{token}'),
   userPin: template('/users/{id}/pin'),
+  userPinLock: template('/users/{id}/pin/lock'),
   branches: template('/branches{?filter*,sort,page,per_page,cursor,fields}'),
   branch: template('/branches/{id}'),
   branchClosures: template('/branches/{id}/closures{?sort,page,per_page,cursor,fields}'),
@@ -235,6 +236,7 @@ export class Uris {
   userToken = (id: number, token: number) => this.at(paths.userToken.expand({ id, token }));
   /** Where a user's PIN is set (it is never read). */
   userPin = (id: number) => this.at(paths.userPin.with(none, id));
+  userPinLock = (id: number) => this.at(paths.userPinLock.with(none, id));
 
   branches = (params: ListingParams = none) => this.at(paths.branches.with(params));
   branch = (id: number) => this.at(expand.branch(id));

@@ -293,6 +293,14 @@ export const controls = {
       '`current_pin` too, a librarian does not. Lifts a lockout after wrong PINs.',
     method: 'PUT',
   },
+  'remove-pin': {
+    does: 'Remove this user\u2019s PIN: their library card signs in no more until a PIN is set again (librarians).',
+    method: 'DELETE',
+  },
+  'unlock-pin': {
+    does: 'Clear this card\u2019s lock and its count of wrong PINs, so its PIN may be tried again at once (librarians).',
+    method: 'DELETE',
+  },
 } as const satisfies Record<string, ControlEntry>;
 export type ControlName = keyof typeof controls;
 

@@ -9,6 +9,7 @@
 import type { Database } from '../db/client.js';
 import { queueDueNotices } from '../db/queries/notices.js';
 import type { Logger } from '../log.js';
+import { sweepPeriodically } from '../sweep.js';
 import { NOTICE_BATCH_SIZE, type SenderSettings, sendDueNotices } from './sender.js';
 import { type NoticeTransport, smtpTransport } from './transport.js';
 
@@ -73,25 +74,18 @@ export function queueDueNoticesPeriodically(
   settings: Pick<SenderSettings, 'clock'> & { dueDays: number },
   log: Logger,
 ): () => void {
-  let running = false;
-  const sweep = () => {
-    if (running) return;
-    running = true;
-    queueDueNotices(database.db, { at: settings.clock.now(), dueDays: settings.dueDays })
-      .then(
-        (queued) => {
-          if (queued.dueSoon + queued.overdue > 0) log.info('notices queued', { ...queued });
-        },
-        (error: unknown) => log.error('queueing notices failed', { code: (error as { code?: string }).code }),
-      )
-      .finally(() => {
-        running = false;
-      });
-  };
-  sweep();
-  const timer = setInterval(sweep, QUEUE_DUE_NOTICES_EVERY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return sweepPeriodically(
+    {
+      every: QUEUE_DUE_NOTICES_EVERY_MS,
+      run: () => queueDueNotices(database.db, { at: settings.clock.now(), dueDays: settings.dueDays }),
+      describe: {
+        doing: 'queueing notices',
+        done: (queued) =>
+          queued.dueSoon + queued.overdue > 0 ? { message: 'notices queued', fields: { ...queued } } : undefined,
+      },
+    },
+    log,
+  );
 }
 
 /**

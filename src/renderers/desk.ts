@@ -5,7 +5,7 @@
 import { offered } from '../affordances/affordance.js';
 import type { RenderContext } from '../affordances/context.js';
 import { checkIn, checkOut, findPatron } from '../affordances/desk.js';
-import { type Patron, placementText, type ReturnedLoan, type ScannedCopy } from '../domain/desk.js';
+import { checkInText, type Patron, type ReturnedLoan, type ScannedCopy, type TransitCheckIn } from '../domain/desk.js';
 import type { LoanRecord } from '../domain/loan.js';
 import { formatMoney } from '../domain/money.js';
 import type { SignedIn } from '../domain/policy.js';
@@ -78,43 +78,54 @@ export function renderCheckedOut(loan: LoanRecord, copy: ScannedCopy, patron: Pa
 }
 
 /**
- * A check-in's answer: the loan returned, where the copy goes now (as settling placed it) and the fine
- * charged; with `check-in` again, for the next scan.
+ * What a check-in did: a loan returned (with the fine charged), or a copy in transit received or sent on.
  */
-export function renderCheckedIn(returned: ReturnedLoan, copy: ScannedCopy, ctx: RenderContext): Resource {
+export type CheckIn = { action: 'returned'; returned: ReturnedLoan } | TransitCheckIn;
+
+/**
+ * A check-in's answer: what it did (the loan returned, or the copy in transit received or sent on), where
+ * the copy goes now (as settling placed it) and the fine charged; with `check-in` again, for the next scan.
+ */
+export function renderCheckedIn(done: CheckIn, copy: ScannedCopy, ctx: RenderContext): Resource {
   const { uris } = ctx;
-  const { placement, fine } = returned;
-  const links: Link[] = [
-    { rel: 'loan', href: uris.loan(returned.id), title: 'The loan returned' },
-    { rel: 'book', href: uris.book(returned.book_id), title: copy.title },
-    { rel: 'copy', href: uris.copy(returned.copy_id), title: copy.barcode },
-    { rel: 'borrower', href: uris.user(returned.borrower_id) },
-    {
-      rel: placement.goes_to === 'in_transit' ? 'destination' : 'location',
-      href: uris.branch(placement.branch_id),
-      title: placement.branch_name,
-    },
-  ];
+  const returned = done.action === 'returned' ? done.returned : undefined;
+  const placement = returned ? returned.placement : (done as TransitCheckIn).placement;
+  const fine = returned?.fine ?? null;
+  const links: Link[] = [];
+  if (returned) links.push({ rel: 'loan', href: uris.loan(returned.id), title: 'The loan returned' });
+  links.push(
+    { rel: 'book', href: uris.book(copy.book_id), title: copy.title },
+    { rel: 'copy', href: uris.copy(copy.id), title: copy.barcode },
+  );
+  if (returned) links.push({ rel: 'borrower', href: uris.user(returned.borrower_id) });
+  links.push({
+    rel: placement.goes_to === 'in_transit' ? 'destination' : 'location',
+    href: uris.branch(placement.branch_id),
+    title: placement.branch_name,
+  });
   if (placement.hold_id !== null) links.push({ rel: 'hold', href: uris.hold(placement.hold_id) });
-  if (fine) links.push({ rel: 'account', href: uris.userAccount(returned.borrower_id), title: 'Account charged' });
+  if (returned && fine) {
+    links.push({ rel: 'account', href: uris.userAccount(returned.borrower_id), title: 'Account charged' });
+  }
   links.push({ rel: 'checkins', href: uris.deskCheckins(), title: 'Check in' });
   return {
     kind: 'check-in',
     state: {
-      loan_id: returned.id,
-      book_id: returned.book_id,
+      action: done.action,
+      loan_id: returned?.id ?? null,
+      book_id: copy.book_id,
       title: copy.title,
-      copy_id: returned.copy_id,
+      copy_id: copy.id,
       barcode: copy.barcode,
-      borrower_id: returned.borrower_id,
-      due_at: returned.due_at,
-      returned_at: returned.returned_at,
+      borrower_id: returned?.borrower_id ?? null,
+      due_at: returned?.due_at ?? null,
+      returned_at: returned?.returned_at ?? null,
       goes_to: placement.goes_to,
       goes_to_branch_id: placement.branch_id,
       goes_to_branch: placement.branch_name,
       hold_id: placement.hold_id,
       for_patron: placement.patron_name,
-      placement: placementText(placement),
+      placement: checkInText(done.action, placement),
       fine: fine ? { ...fine, formatted: formatMoney(fine) } : null,
     },
     links,

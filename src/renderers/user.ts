@@ -1,10 +1,10 @@
 import { offered } from '../affordances/affordance.js';
 import type { RenderContext } from '../affordances/context.js';
-import { setPin } from '../affordances/pins.js';
+import { removePin, setPin, unlockPin } from '../affordances/pins.js';
 import { changeUser, createToken, revokeToken } from '../affordances/users.js';
 import { NO_EMAIL_NOTICES } from '../domain/notice.js';
 import type { Token } from '../domain/token.js';
-import type { PatronContact, User } from '../domain/user.js';
+import type { PatronContact, PinRecord, User } from '../domain/user.js';
 import type { Resource } from '../hypermedia/model.js';
 import { firstPage } from '../hypermedia/uris.js';
 import type { Collection } from './collection.js';
@@ -15,8 +15,12 @@ export interface UserRenderOptions {
   asItem?: boolean;
 }
 
+/**
+ * A user; to librarians (`seePinLock`) with their card's wrong PINs counted and lock as they stand now, and
+ * the control that clears them.
+ */
 export function renderUser(
-  user: User & Partial<PatronContact> & { version?: number },
+  user: User & Partial<PatronContact> & Partial<PinRecord> & { version?: number },
   ctx: RenderContext,
   options: UserRenderOptions = {},
 ) {
@@ -48,7 +52,12 @@ export function renderUser(
   }
   if (policy.seeBranches(caller).allowed) links.push({ rel: 'home_branch', href: uris.branch(user.home_branch_id) });
   const controls = options.asItem ? [] : offered(ctx, user, [changeUser.update, changeUser.edit]);
-  if (!options.asItem && contact) controls.push(...offered(ctx, { id: user.id, pin_set: contact.pin_set }, [setPin]));
+  if (!options.asItem && contact) {
+    controls.push(...offered(ctx, { id: user.id, pin_set: contact.pin_set }, [setPin, removePin]));
+  }
+  const stored = pinRecordOf(user);
+  const lock = stored && policy.seePinLock(caller).allowed ? policy.pinLock(stored) : undefined;
+  if (!options.asItem && stored && lock) controls.push(...offered(ctx, { id: user.id, ...stored }, [unlockPin]));
   const resource: Resource = {
     kind: 'user',
     state: pick(
@@ -59,6 +68,8 @@ export function renderUser(
         patron_category_id: user.patron_category_id,
         home_branch_id: user.home_branch_id,
         ...contact,
+        // Said to librarians, who unlock a card at the desk: wrong PINs in a row, and until when it is locked.
+        ...(lock && { pin_failures: lock.failures, pin_locked_until: lock.locked_until }),
         // Said to librarians, who answer at the desk for a notice the patron never got.
         ...(noEmail && { notices: NO_EMAIL_NOTICES }),
       },
@@ -69,6 +80,12 @@ export function renderUser(
   };
   if (user.version !== undefined) resource.version = user.version;
   return resource;
+}
+
+/** The card's wrong PINs as stored, when the user was read with them. */
+function pinRecordOf(user: Partial<PinRecord>): PinRecord | undefined {
+  if (user.pin_failures === undefined || user.pin_locked_until === undefined) return undefined;
+  return { pin_failures: user.pin_failures, pin_locked_until: user.pin_locked_until };
 }
 
 /** The contact fields, when the user was read with them. */

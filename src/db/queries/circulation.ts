@@ -6,7 +6,7 @@
 import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import { type FineLimit, fineLimitReason, overFineLimit } from '../../domain/account.js';
 import type { Copy } from '../../domain/copy.js';
-import type { Placement, ReturnedLoan } from '../../domain/desk.js';
+import type { Placement, ReturnedLoan, TransitCheckIn } from '../../domain/desk.js';
 import { Conflict, NotFound, UnprocessableEntity } from '../../domain/errors.js';
 import { overdueFine } from '../../domain/fines.js';
 import type { Hold } from '../../domain/hold.js';
@@ -389,25 +389,61 @@ export async function receiveCopy(
   return db.transaction(async (tx) => {
     const [found] = await tx.select({ bookId: copies.bookId }).from(copies).where(eq(copies.id, params.id));
     if (!found || !(await lockBook(tx, found.bookId))) return undefined;
-    const [arrived] = await tx
-      .update(copies)
-      // Both read the row as it was: the copy is where it was going, and going nowhere.
-      .set({ locationBranchId: sql`${copies.transitToBranchId}`, transitToBranchId: null })
-      .where(and(eq(copies.id, params.id), sql`${copies.transitToBranchId} is not null`))
-      .returning({ id: copies.id });
-    if (!arrived) return undefined;
-    await tx
-      .update(holds)
-      .set({
-        status: 'ready',
-        readyAt: params.at,
-        readyUntil: sql`${businessTime(params.at)} + make_interval(days => ${params.holdDays}::integer)`,
-      })
-      .where(and(eq(holds.copyId, params.id), eq(holds.status, 'in_transit')));
-    await settle(tx, found.bookId, params.holdDays, params.at);
+    if (!(await arrive(tx, found.bookId, params))) return undefined;
     const [copy] = await tx.select(copyColumns).from(copies).where(eq(copies.id, params.id));
     return copy as Copy;
   });
+}
+
+/**
+ * The copy arrives where it was going, if it is still in transit (under the book's lock): the hold it
+ * travelled for is ready, or settling places it. Answers whether it arrived.
+ */
+async function arrive(tx: Tx, bookId: number, params: { id: number; holdDays: number; at: Date }): Promise<boolean> {
+  const [arrived] = await tx
+    .update(copies)
+    // Both read the row as it was: the copy is where it was going, and going nowhere.
+    .set({ locationBranchId: sql`${copies.transitToBranchId}`, transitToBranchId: null })
+    .where(and(eq(copies.id, params.id), sql`${copies.transitToBranchId} is not null`))
+    .returning({ id: copies.id });
+  if (!arrived) return false;
+  await tx
+    .update(holds)
+    .set({
+      status: 'ready',
+      readyAt: params.at,
+      readyUntil: sql`${businessTime(params.at)} + make_interval(days => ${params.holdDays}::integer)`,
+    })
+    .where(and(eq(holds.copyId, params.id), eq(holds.status, 'in_transit')));
+  await settle(tx, bookId, params.holdDays, params.at);
+  return true;
+}
+
+/**
+ * Checks in a copy in transit, scanned at a desk's branch: at its destination it is received, as `receive`
+ * does (`arrive`); anywhere else it is there now and travels on to where it was going, for the same hold if
+ * any (what Koha does with a "wrong transfer"). Answers which, and where the copy goes now; `undefined` when
+ * the copy is not in transit (any more).
+ */
+export async function checkInTransit(
+  db: Db,
+  params: { id: number; branchId: number; holdDays: number; at: Date },
+): Promise<TransitCheckIn | undefined> {
+  return db
+    .transaction(async (tx): Promise<TransitCheckIn | undefined> => {
+      const [found] = await tx.select({ bookId: copies.bookId }).from(copies).where(eq(copies.id, params.id));
+      if (!found || !(await lockBook(tx, found.bookId))) return undefined;
+      // Read under the book's lock, which every step that moves a copy takes first.
+      const [going] = await tx.select({ to: copies.transitToBranchId }).from(copies).where(eq(copies.id, params.id));
+      if (going?.to === null || going?.to === undefined) return undefined;
+      if (going.to === params.branchId) {
+        await arrive(tx, found.bookId, params);
+        return { action: 'received', placement: await placementOf(tx, params.id) };
+      }
+      await tx.update(copies).set({ locationBranchId: params.branchId }).where(eq(copies.id, params.id));
+      return { action: 'sent_on', placement: await placementOf(tx, params.id) };
+    })
+    .catch(rejectedBranch('branch_id', 'copies_location_branch_id_branches_id_fk'));
 }
 
 /**

@@ -39,6 +39,7 @@ export async function findCopyByBarcode(db: Db, params: { barcode: string }): Pr
       title: books.title,
       author_id: books.authorId,
       withdrawn: sql<boolean>`${copies.withdrawnAt} is not null`,
+      transit_to_branch_id: copies.transitToBranchId,
     })
     .from(copies)
     .innerJoin(books, eq(books.id, copies.bookId))

@@ -88,6 +88,29 @@ export async function storePin(
   return rows.length > 0;
 }
 
+/** Clears a card's lock and its count of wrong PINs. Answers whether the user exists. */
+export async function clearPinLock(db: Db, params: { userId: number }): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ pinFailures: 0, pinLockedUntil: null })
+    .where(eq(users.id, params.userId))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
+/**
+ * Removes a user's PIN, with its lock and count, only while there is one (of a removal and a reset racing,
+ * whichever comes second decides). Answers whether a PIN was removed.
+ */
+export async function removePin(db: Db, params: { userId: number }): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ pinHash: null, pinFailures: 0, pinLockedUntil: null, version: sql`${users.version} + 1` })
+    .where(and(eq(users.id, params.userId), sql`${users.pinHash} is not null`))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
 interface PinParams {
   userId: number;
   /** The hash the PIN was checked against. */

@@ -1,5 +1,5 @@
 /** @module Reads and writes of users, and who a bearer token belongs to. */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { Conflict, InvalidInput, UnprocessableEntity } from '../../domain/errors.js';
 import type { LoansOfKind } from '../../domain/lending-rules.js';
 import type { Listing, PagedListing } from '../../domain/listing.js';
@@ -10,6 +10,7 @@ import type { Database, Db } from '../client.js';
 import { prepared } from '../prepared.js';
 import { accounts, copies, holds, loans, patronCategories, tokens, users } from '../schema/index.js';
 import { listingTable, readAll, readPage } from './listing.js';
+import { isoTimestamp } from './sql.js';
 import { atVersions, rejectedWrite } from './writes.js';
 
 const userColumns = {
@@ -23,6 +24,9 @@ const userColumns = {
   language: users.language,
   // Whether there is a PIN, never the hash: no read of a user carries it.
   pin_set: sql<boolean>`${users.pinHash} is not null`,
+  // The card's wrong PINs as stored; what they mean now is the policy's (`pinLock`), for librarians.
+  pin_failures: users.pinFailures,
+  pin_locked_until: isoTimestamp(users.pinLockedUntil) as SQL<string | null>,
   version: users.version,
 };
 

@@ -1,14 +1,15 @@
 /**
  * @module The circulation desk: the check-out desk (`/desk`, a patron's card read with `?card_number=`), lending
  * by card and barcode (`POST /desk/checkouts`), the check-in desk and checking in by barcode
- * (`/desk/checkins`). Card and barcode are looked up first (a clean 422 naming the field when they name
+ * (`/desk/checkins`: a loan returned, or a copy in transit received at its destination or sent on from
+ * elsewhere). Card and barcode are looked up first (a clean 422 naming the field when they name
  * nothing); the loan is then made or returned by circulation's own transactions, which decide again under
  * their locks, so a refusal changes nothing.
  */
 import type { Hono } from 'hono';
 import { checkIn, checkOut, findPatron } from '../../affordances/desk.js';
 import type { Db } from '../../db/client.js';
-import { borrowCopy, returnCopy, settleExpiredHolds } from '../../db/queries/circulation.js';
+import { borrowCopy, checkInTransit, returnCopy, settleExpiredHolds } from '../../db/queries/circulation.js';
 import { findActiveLoanOfCopy, findCopyByBarcode, findPatronByCard } from '../../db/queries/desk.js';
 import {
   nothingToCheckIn,
@@ -17,7 +18,7 @@ import {
   unknownCard,
   withdrawnCopyScanned,
 } from '../../domain/desk.js';
-import { InvalidInput } from '../../domain/errors.js';
+import { Conflict, InvalidInput } from '../../domain/errors.js';
 import { CARD_NUMBER_MAX_LENGTH } from '../../domain/limits.js';
 import { authorize, type SignedIn } from '../../domain/policy.js';
 import { loanAlreadyReturned } from '../../domain/refusals.js';
@@ -131,21 +132,35 @@ export function deskRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): v
         const input = checkIn.validate(await readJson(c));
         const { db } = c.get('database');
         const copy = await scannedCopy(db, input.barcode.trim());
+        const at = c.get('clock').now();
+        const branchId = input.branch_id ?? (ctx.caller as SignedIn).homeBranchId;
+        const { holdDays } = ctx.policy.rules;
         const loan = await findActiveLoanOfCopy(db, { copyId: copy.id });
-        if (!loan) throw nothingToCheckIn(copy);
+        if (!loan) {
+          // Lent to nobody, a copy in transit comes off the van: received here, or sent on from here.
+          if (copy.transit_to_branch_id === null) throw nothingToCheckIn(copy);
+          authorize(ctx.policy.receiveCopy(ctx.caller, { ...copy, status: 'in_transit' }));
+          const done = await checkInTransit(db, { id: copy.id, branchId, holdDays, at });
+          if (!done)
+            throw new Conflict(`copy ${copy.id} (barcode ${copy.barcode}) is no longer in transit; scan it again`);
+          return send(c, renderCheckedIn(done, copy, ctx), {
+            showOnce: true,
+            invalidates: [ctx.uris.copy(copy.id), ctx.uris.book(copy.book_id), ctx.uris.bookHolds(copy.book_id)],
+          });
+        }
         authorize(ctx.policy.returnLoan(ctx.caller, loan));
         // Conditional on the loan still being active: of two check-ins racing, the second is a 409.
         const returned = await returnCopy(db, {
           id: loan.id,
-          branchId: input.branch_id ?? (ctx.caller as SignedIn).homeBranchId,
-          holdDays: ctx.policy.rules.holdDays,
-          at: c.get('clock').now(),
+          branchId,
+          holdDays,
+          at,
           timeZone,
           currency: ctx.policy.currency,
         });
         if (!returned) throw loanAlreadyReturned(loan.id);
         // The answer is what this scan did, once: where the copy went then is not a document to fetch again.
-        return send(c, renderCheckedIn(returned, copy, ctx), {
+        return send(c, renderCheckedIn({ action: 'returned', returned }, copy, ctx), {
           showOnce: true,
           invalidates: [
             ...loanInvalidates(ctx.uris, returned, returned.book_author_id),
