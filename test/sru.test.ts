@@ -360,6 +360,49 @@ describe('SRU at /sru', () => {
   });
 });
 
+describe('SRU past the count limit', () => {
+  let t: TestCatalogue;
+  const ids: number[] = [];
+
+  beforeAll(async () => {
+    t = await openTestCatalogue({ listingCountLimit: 3 });
+    const author = await addAuthor(t, 'Mary Shelley');
+    for (const title of ['Harbour Lights', 'Harbour Lights Again', 'The Harbour', 'Harbour', 'A Harbour Tale']) {
+      ids.push(await addBook(t, title, 1900, author));
+    }
+    ids.push(await addBook(t, 'Frankenstein', 1818, author));
+  });
+  afterAll(() => t?.close());
+
+  const precisionOf = (answer: SruAnswer) => answer.doc['zs:resultCountPrecision'];
+  const idsOf = (answer: SruAnswer) =>
+    // biome-ignore lint/suspicious/noExplicitAny: XML read loosely by design
+    (answer.doc['zs:records']?.['zs:record'] ?? []).map((record: any) => {
+      const marc = record['zs:recordData'].record;
+      // biome-ignore lint/suspicious/noExplicitAny: XML read loosely by design
+      return Number(marc.controlfield.find((field: any) => field['@tag'] === '001')['#text']);
+    });
+
+  it('says the count is an estimate, as SRU 2.0 can, and pages in the catalogue’s order, each book once', async () => {
+    const first = await search(t.anonymous, 'cql.serverChoice = harbour', 'maximumRecords=3');
+    const rest = await search(t.anonymous, 'cql.serverChoice = harbour', 'maximumRecords=3&startRecord=4');
+    await expectValid([first, rest]);
+    expect(precisionOf(first)).toBe('info:srw/vocabulary/resultCountPrecision/1/estimate');
+    expect(Number(first.doc['zs:numberOfRecords'])).toBeGreaterThan(3);
+    expect([...idsOf(first), ...idsOf(rest)]).toEqual(ids.slice(0, 5));
+    const beyond = await search(t.anonymous, 'cql.serverChoice = harbour', 'maximumRecords=3&startRecord=50');
+    expect(diagnosticsOf(beyond).map((d) => d.uri)).toEqual(['info:srw/diagnostic/1/61']);
+  });
+
+  it('within the limit, the count is exact and the matches ranked', async () => {
+    const answer = await search(t.anonymous, 'cql.serverChoice = frankenstein');
+    await expectValid([answer]);
+    expect(precisionOf(answer)).toBe('info:srw/vocabulary/resultCountPrecision/1/exact');
+    expect(answer.doc['zs:numberOfRecords']).toBe('1');
+    expect(idsOf(answer)).toEqual([ids[5]]);
+  });
+});
+
 describe('SRU clients written elsewhere, against a real server', () => {
   let t: TestCatalogue;
   let server: ReturnType<typeof serve>;

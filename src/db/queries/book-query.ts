@@ -9,10 +9,12 @@
 import { asc, desc, type SQL, sql } from 'drizzle-orm';
 import type { BookQuery } from '../../domain/book-query.js';
 import type { BookMetadata } from '../../domain/harvest-record.js';
+import { EXACT_COUNT_LIMIT } from '../../domain/limits.js';
 import type { Db } from '../client.js';
 import { rowsOf } from '../client.js';
 import { authors, books } from '../schema/index.js';
 import { bookListing } from './books.js';
+import { boundedCount } from './counts.js';
 import { NAMED_AUTHORS_LISTED } from './listing-plan.js';
 import { planSearch } from './search.js';
 
@@ -118,7 +120,9 @@ function tsQueryText(query: WordsQuery): string | undefined {
 
 /** A page of the books a query matches, with how many match in all. */
 export interface BookQueryPage {
+  /** The matches: counted exactly up to the count limit, past it the planner's estimate. */
   total: number;
+  estimated: boolean;
   books: BookMetadata[];
 }
 
@@ -136,28 +140,30 @@ const recordColumns = {
 };
 
 /**
- * The books a planned query matches, `limit` of them after the first `offset`: by relevance where it asks for
- * it, else in the catalogue's order (by id), so that paging through them sees each once. The count and the
- * page are read together.
+ * The books a planned query matches, `limit` of them after the first `offset`, as the listing reads a
+ * search: counted up to `countLimit` (past it, the planner's estimate), and ranked by relevance where the
+ * query asks for it and the matches are within that limit, else in the catalogue's order (by id), so that
+ * paging through them sees each once.
  */
 export async function readBookQueryPage(
   db: Db,
   plan: BookQueryPlan,
   page: { offset: number; limit: number },
+  countLimit = EXACT_COUNT_LIMIT,
 ): Promise<BookQueryPage> {
-  const order = plan.rank ? [desc(plan.rank), asc(books.id)] : [asc(books.id)];
-  const [counted, rows] = await Promise.all([
-    db.execute(sql`select count(*)::int as "total" from ${books} where ${plan.where}`),
+  const counting = boundedCount(db, books, plan.where, countLimit);
+  const ranked = plan.rank !== undefined && (await counting.withinLimit);
+  const order = ranked && plan.rank ? [desc(plan.rank), asc(books.id)] : [asc(books.id)];
+  const rows =
     page.limit === 0
-      ? Promise.resolve([])
-      : db
+      ? []
+      : await db
           .select(recordColumns)
           .from(books)
           .where(plan.where)
           .orderBy(...order)
           .limit(page.limit)
-          .offset(page.offset),
-  ]);
-  const total = Number(rowsOf<{ total: number }>(counted)[0]?.total ?? 0);
-  return { total, books: rows as BookMetadata[] };
+          .offset(page.offset);
+  const { n, estimated } = await counting.total;
+  return { total: n, estimated, books: rows as BookMetadata[] };
 }

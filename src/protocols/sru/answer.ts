@@ -24,6 +24,8 @@ export type SruAnswer =
       operation: 'searchRetrieve';
       version: SruVersion;
       numberOfRecords: number;
+      /** Whether `numberOfRecords` is the planner's estimate (past the count limit) rather than a count. */
+      estimated: boolean;
       schema?: RecordSchema;
       escaping: RecordEscaping;
       records: SruRecord[];
@@ -35,6 +37,8 @@ export interface SruContext {
   database: Database;
   /** The book's URL, which its Dublin Core record gives as an identifier. */
   bookUrl(id: number): string;
+  /** Matches counted exactly up to this many (the listing's limit); past it, estimated and not ranked. */
+  countLimit: number;
 }
 
 export async function answerSru(params: URLSearchParams, context: SruContext): Promise<SruAnswer> {
@@ -54,8 +58,12 @@ export async function answerSru(params: URLSearchParams, context: SruContext): P
     const db = context.database.db;
     const plan = await planBookQuery(db, query);
     const offset = request.startRecord - 1;
-    const page = await readBookQueryPage(db, plan, { offset, limit: request.maximumRecords });
-    if (request.startRecord > page.total && page.total > 0) throw new SruDiagnostic(61, String(request.startRecord));
+    const page = await readBookQueryPage(db, plan, { offset, limit: request.maximumRecords }, context.countLimit);
+    // Past an estimate, only an empty page shows the first record is beyond the last.
+    const beyond = page.estimated
+      ? request.maximumRecords > 0 && page.books.length === 0
+      : request.startRecord > page.total;
+    if (beyond && page.total > 0) throw new SruDiagnostic(61, String(request.startRecord));
     const written = new Date();
     const records = page.books.map((book, i) => ({
       position: request.startRecord + i,
@@ -67,6 +75,7 @@ export async function answerSru(params: URLSearchParams, context: SruContext): P
       operation: 'searchRetrieve',
       version,
       numberOfRecords: page.total,
+      estimated: page.estimated,
       schema: request.schema,
       escaping: request.escaping,
       records,
@@ -79,6 +88,7 @@ export async function answerSru(params: URLSearchParams, context: SruContext): P
       operation: 'searchRetrieve',
       version,
       numberOfRecords: 0,
+      estimated: false,
       escaping: 'xml',
       records: [],
       diagnostics: [error.diagnostic],

@@ -78,8 +78,15 @@ export function writeSruResponse(answer: SruAnswer, endpoint: Endpoint): string 
       item.ele(ns.diag, 'diag:message').txt(DIAGNOSTICS[diagnostic.code]);
     }
   }
+  // SRU 2.0 says how exact the count is; 1.2 has no word for it.
+  if (answer.version !== '1.2') {
+    element(root, 'resultCountPrecision').txt(`${RESULT_COUNT_PRECISION}${answer.estimated ? 'estimate' : 'exact'}`);
+  }
   return verbatim.fill(document.end());
 }
+
+/** The vocabulary of SRU 2.0's `resultCountPrecision`. */
+const RESULT_COUNT_PRECISION = 'info:srw/vocabulary/resultCountPrecision/1/';
 
 /** How a record is packed: 1.2's `recordPacking` (xml or string), 2.0's `recordXMLEscaping`. */
 function packing(

@@ -63,6 +63,7 @@ export function sruRoutes(app: Hono<AppEnv>): void {
       const answer = await answerSru(new URL(c.req.url).searchParams, {
         database: c.get('database'),
         bookUrl: (id) => uris.book(id),
+        countLimit: c.get('listingCountLimit'),
       });
       // Explain tells where the server is from the public URL when one is configured, never from the
       // request's Host, which a shared cache would hand to others: without one, `localhost`.
