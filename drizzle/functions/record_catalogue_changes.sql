@@ -20,13 +20,8 @@ BEGIN
     INSERT INTO changes (type, resource_id, at) SELECT kind || '.deleted', id, recorded FROM old_rows ORDER BY id;
   ELSE
     -- Derived columns (the search vector, the author's name, the copy counts) changing alone are no event.
-    IF NOT EXISTS (
-      SELECT 1 FROM new_rows n JOIN old_rows o USING (id)
-      WHERE (to_jsonb(n) - 'search' - 'author_name' - 'copies_total' - 'copies_available')
-        IS DISTINCT FROM (to_jsonb(o) - 'search' - 'author_name' - 'copies_total' - 'copies_available')
-    ) THEN
-      RETURN NULL;
-    END IF;
+    PERFORM 1 FROM new_rows n JOIN old_rows o USING (id) WHERE (to_jsonb(n) - 'search' - 'author_name' - 'copies_total' - 'copies_available') IS DISTINCT FROM (to_jsonb(o) - 'search' - 'author_name' - 'copies_total' - 'copies_available');
+    IF NOT FOUND THEN RETURN NULL; END IF;
     PERFORM pg_advisory_xact_lock(7305413);
     recorded := clock_timestamp();
     INSERT INTO changes (type, resource_id, at)

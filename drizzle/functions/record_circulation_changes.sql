@@ -14,14 +14,8 @@ BEGIN
     INSERT INTO changes (type, resource_id, borrower_id, at)
     SELECT 'copy.added', id, NULL, recorded FROM new_rows ORDER BY id;
   ELSIF TG_TABLE_NAME = 'copies' THEN
-    IF NOT EXISTS (
-      SELECT 1 FROM new_rows n JOIN old_rows o USING (id)
-      WHERE (o.withdrawn_at IS NULL AND n.withdrawn_at IS NOT NULL)
-        OR (n.transit_to_branch_id IS NOT NULL AND n.transit_to_branch_id IS DISTINCT FROM o.transit_to_branch_id)
-        OR (o.transit_to_branch_id IS NOT NULL AND n.transit_to_branch_id IS NULL)
-    ) THEN
-      RETURN NULL;
-    END IF;
+    PERFORM 1 FROM new_rows n JOIN old_rows o USING (id) WHERE (o.withdrawn_at IS NULL AND n.withdrawn_at IS NOT NULL) OR (n.transit_to_branch_id IS NOT NULL AND n.transit_to_branch_id IS DISTINCT FROM o.transit_to_branch_id) OR (o.transit_to_branch_id IS NOT NULL AND n.transit_to_branch_id IS NULL);
+    IF NOT FOUND THEN RETURN NULL; END IF;
     PERFORM pg_advisory_xact_lock(7305413);
     recorded := clock_timestamp();
     INSERT INTO changes (type, resource_id, borrower_id, at)
@@ -44,12 +38,8 @@ BEGIN
     INSERT INTO changes (type, resource_id, borrower_id, at)
     SELECT 'hold.placed', id, borrower_id, recorded FROM new_rows ORDER BY id;
   ELSIF TG_TABLE_NAME = 'holds' THEN
-    IF NOT EXISTS (
-      SELECT 1 FROM new_rows n JOIN old_rows o USING (id)
-      WHERE n.status IS DISTINCT FROM o.status AND n.status IN ('in_transit', 'ready', 'fulfilled', 'cancelled', 'expired')
-    ) THEN
-      RETURN NULL;
-    END IF;
+    PERFORM 1 FROM new_rows n JOIN old_rows o USING (id) WHERE n.status IS DISTINCT FROM o.status AND n.status IN ('in_transit', 'ready', 'fulfilled', 'cancelled', 'expired');
+    IF NOT FOUND THEN RETURN NULL; END IF;
     PERFORM pg_advisory_xact_lock(7305413);
     recorded := clock_timestamp();
     INSERT INTO changes (type, resource_id, borrower_id, at)
@@ -59,9 +49,8 @@ BEGIN
     WHERE n.status IS DISTINCT FROM o.status AND n.status IN ('in_transit', 'ready', 'fulfilled', 'cancelled', 'expired')
     ORDER BY n.id;
   ELSE
-    IF NOT EXISTS (SELECT 1 FROM new_rows n JOIN old_rows o USING (id) WHERE n.renewals > o.renewals) THEN
-      RETURN NULL;
-    END IF;
+    PERFORM 1 FROM new_rows n JOIN old_rows o USING (id) WHERE n.renewals > o.renewals;
+    IF NOT FOUND THEN RETURN NULL; END IF;
     PERFORM pg_advisory_xact_lock(7305413);
     recorded := clock_timestamp();
     INSERT INTO changes (type, resource_id, borrower_id, at)

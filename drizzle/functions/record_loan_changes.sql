@@ -14,12 +14,8 @@ BEGIN
     INSERT INTO changes (type, resource_id, borrower_id, at)
     SELECT 'loan.started', id, borrower_id, recorded FROM new_rows ORDER BY id;
   ELSE
-    IF NOT EXISTS (
-      SELECT 1 FROM new_rows n JOIN old_rows o USING (id)
-      WHERE (o.returned_at IS NULL AND n.returned_at IS NOT NULL) OR (o.lost_at IS NULL AND n.lost_at IS NOT NULL)
-    ) THEN
-      RETURN NULL;
-    END IF;
+    PERFORM 1 FROM new_rows n JOIN old_rows o USING (id) WHERE (o.returned_at IS NULL AND n.returned_at IS NOT NULL) OR (o.lost_at IS NULL AND n.lost_at IS NOT NULL);
+    IF NOT FOUND THEN RETURN NULL; END IF;
     PERFORM pg_advisory_xact_lock(7305413);
     recorded := clock_timestamp();
     INSERT INTO changes (type, resource_id, borrower_id, at)
