@@ -417,7 +417,7 @@ describe('the SIP2 listener', () => {
 
       const again = await send(`09N${START_SIP2}${START_SIP2}APMain|AOMain Library|AB${barcode}|AC|`);
       expect(again.slice(2, 6)).toBe('0NUN');
-      expect(fieldOf(again, 24, 'AF')).toMatch(/is not on loan: there is nothing to check in$/);
+      expect(fieldOf(again, 24, 'AF')).toMatch(/is neither on loan nor in transit: there is nothing to check in$/);
 
       // At East, where it was going, the sorter's checkin receives it: on the hold shelf there for Eve.
       const east = await open();
