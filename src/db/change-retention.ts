@@ -4,6 +4,7 @@
  * horizon only moves forward. A failure (the database away) is logged and retried at the next turn.
  */
 import type { Logger } from '../log.js';
+import { sweepPeriodically } from '../sweep.js';
 import type { Database } from './client.js';
 import { pruneChanges } from './queries/changes.js';
 
@@ -12,16 +13,16 @@ export const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /** Starts pruning; answers a function that stops it. */
 export function pruneChangesPeriodically(database: Database, retentionDays: number, log: Logger): () => void {
-  const prune = () => {
-    pruneChanges(database.db, { retentionDays }).then(
-      (removed) => {
-        if (removed > 0) log.info('change feed pruned', { removed, retentionDays });
+  return sweepPeriodically(
+    {
+      every: PRUNE_EVERY_MS,
+      run: () => pruneChanges(database.db, { retentionDays }),
+      describe: {
+        doing: 'pruning the change feed',
+        done: (removed) =>
+          removed > 0 ? { message: 'change feed pruned', fields: { removed, retentionDays } } : undefined,
       },
-      (error: unknown) => log.error('pruning the change feed failed', { code: (error as { code?: string }).code }),
-    );
-  };
-  prune();
-  const timer = setInterval(prune, PRUNE_EVERY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+    },
+    log,
+  );
 }
