@@ -3,15 +3,10 @@
  * blank), ISO 2709 read back with marcjs, and MARCXML checked against the MARC 21 slim schema with
  * `xmllint --schema` (libxml2-utils).
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { XMLParser } from 'fast-xml-parser';
 import marcjs from 'marcjs';
+import { xmlSchemaErrors } from './xml-schema.js';
 
-const run = promisify(execFile);
 const SCHEMA = new URL('../fixtures/marc21/MARC21slim.xsd', import.meta.url).pathname;
 
 /** A record as marcjs holds it: the leader, and each field `[tag, value]` or `[tag, indicators, code, value, …]`. */
@@ -80,18 +75,6 @@ export function readIso2709(bytes: Buffer): MarcFields[] {
 }
 
 /** xmllint's complaints about a MARCXML document against MARC 21 slim; empty when it is valid. */
-export async function marcSchemaErrors(xml: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'marcxml-'));
-  try {
-    const file = join(dir, 'records.xml');
-    await writeFile(file, xml);
-    try {
-      await run('xmllint', ['--noout', '--schema', SCHEMA, file], { maxBuffer: 64 * 1024 * 1024 });
-      return '';
-    } catch (error) {
-      return String((error as { stderr?: string }).stderr ?? error);
-    }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+export function marcSchemaErrors(xml: string): Promise<string> {
+  return xmlSchemaErrors(SCHEMA, [xml]);
 }

@@ -2,14 +2,9 @@
  * SRU responses in tests: read as XML (fast-xml-parser, namespace prefixes kept) and checked against the SRU
  * 2.0 response schema (OASIS searchRetrieve 1.0) with MARC 21 slim's (`xmllint --schema`, libxml2-utils).
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { XMLParser } from 'fast-xml-parser';
+import { xmlSchemaErrors } from './xml-schema.js';
 
-const run = promisify(execFile);
 const SCHEMA = new URL('../fixtures/sru/responses.xsd', import.meta.url).pathname;
 
 const parser = new XMLParser({
@@ -34,23 +29,6 @@ export function readSru(xml: string): any {
  * Validates each document against the SRU 2.0 schema, all in one xmllint run; answers xmllint's complaints,
  * empty when every one is valid.
  */
-export async function schemaErrors(documents: readonly string[]): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'sru-'));
-  try {
-    const files = await Promise.all(
-      documents.map(async (xml, i) => {
-        const file = join(dir, `response-${i}.xml`);
-        await writeFile(file, xml);
-        return file;
-      }),
-    );
-    try {
-      await run('xmllint', ['--noout', '--schema', SCHEMA, ...files]);
-      return '';
-    } catch (error) {
-      return String((error as { stderr?: string }).stderr ?? error);
-    }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+export function schemaErrors(documents: readonly string[]): Promise<string> {
+  return xmlSchemaErrors(SCHEMA, documents);
 }
