@@ -444,6 +444,37 @@ describe('what the rules refuse, in their words', () => {
     expect(await holdsOf()).toBe(1);
   });
 
+  it('the hold control is absent exactly when its request would be refused, at every home and pickup branch', async () => {
+    const refusal = (bookId: number) =>
+      `book ${bookId}: holds are not taken on this book at East branch (rule ${rule.noHoldsEast})`;
+    const branches = { main: ids.main, east: ids.east };
+    for (const [home, homeId] of Object.entries(branches)) {
+      // The control, and the request it describes (naming no branch): collected at the member's home.
+      const member = await addUser(t, `Home ${home} Holder`);
+      await t.database.db.execute(sql`update users set home_branch_id = ${homeId} where id = ${member.id}`);
+      const asMember = t.as(member.token);
+      const bookId = await addBook(t, `Held from ${home}`, 2005, author);
+      await borrowed(t.as((await addUser(t, `Lender for ${home}`)).token), bookId);
+      const offered = 'hold' in (await json<BookDocument>(await asMember.request(`/books/${bookId}`))).controls;
+      expect(offered, `the hold control for a member of ${home}`).toBe(homeId !== ids.east);
+      const placed = await placeHold(asMember, bookId);
+      if (offered) {
+        expect(placed.status).toBe(201);
+        expect((await json<{ pickup_branch_id: number }>(placed)).pickup_branch_id).toBe(homeId);
+      } else {
+        expect((await expectError(placed, 409)).error.message).toBe(refusal(bookId));
+      }
+      // A request naming a pickup branch: decided by that branch's rule, whatever the member's home.
+      for (const [pickup, pickupId] of Object.entries(branches)) {
+        const other = await addBook(t, `Held from ${home} at ${pickup}`, 2006, author);
+        await borrowed(t.as((await addUser(t, `Lender for ${home} at ${pickup}`)).token), other);
+        const named = await asMember.send('POST', `/books/${other}/holds`, { pickup_branch_id: pickupId });
+        if (pickupId === ids.east) expect((await expectError(named, 409)).error.message).toBe(refusal(other));
+        else expect(named.status, `a hold of a member of ${home} collected at ${pickup}`).toBe(201);
+      }
+    }
+  });
+
   it('renewals exhausted: no renew control, and the 409 names the rule', async () => {
     const child = await memberOf(t, 'Renewing Child', ids.child);
     const bookId = await addBook(t, 'Unrenewable', 2003, author);

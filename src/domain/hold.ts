@@ -27,6 +27,16 @@ export interface Hold {
   loan_id: number | null;
 }
 
+/**
+ * Where a hold is collected: the branch its request names, else the borrower's home branch. The rules
+ * decide a hold there (its loan happens there), so the `hold` control, decided for a request naming none,
+ * and the request itself, decided for the branch it names, ask this one function, and the hold is placed
+ * at the branch it was decided for.
+ */
+export function pickupBranchOf(borrower: { homeBranchId: number }, named?: number | undefined): number {
+  return named ?? borrower.homeBranchId;
+}
+
 export function holdIsOpen(hold: Pick<Hold, 'status'>): boolean {
   return hold.status === 'waiting' || hold.status === 'in_transit' || hold.status === 'ready';
 }

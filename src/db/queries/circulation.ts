@@ -9,7 +9,7 @@ import type { Copy } from '../../domain/copy.js';
 import type { Placement, ReturnedLoan, TransitCheckIn } from '../../domain/desk.js';
 import { Conflict, NotFound, UnprocessableEntity } from '../../domain/errors.js';
 import { overdueFine } from '../../domain/fines.js';
-import type { Hold } from '../../domain/hold.js';
+import { type Hold, pickupBranchOf } from '../../domain/hold.js';
 import { decideLending, type LendingDecision, lendingRefusalReason } from '../../domain/lending-rules.js';
 import type { Loan, LoanRecord } from '../../domain/loan.js';
 import { type Money, money } from '../../domain/money.js';
@@ -543,7 +543,7 @@ export async function placeHold(db: Db, params: PlaceHoldParams): Promise<Hold> 
           bookId,
           borrowerId,
           placedAt: queuedAt(bookId, params.at),
-          pickupBranchId: params.pickupBranchId ?? borrower.homeBranchId,
+          pickupBranchId: pickupBranchOf(borrower, params.pickupBranchId),
         })
         .returning({ id: holds.id });
       // Read after the insert, under the book's lock: every hold queued before this one has committed, so

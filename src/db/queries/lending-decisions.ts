@@ -6,6 +6,7 @@
 import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { type BranchCalendar, dueDateFor } from '../../domain/calendar.js';
 import { UnprocessableEntity } from '../../domain/errors.js';
+import { pickupBranchOf } from '../../domain/hold.js';
 import {
   countLoansInScope,
   decideLending,
@@ -255,7 +256,7 @@ function holdFacts(
     patron_category_id: borrower.patronCategoryId,
     item_type_id: copy?.item_type_id ?? null,
     // A hold's loan happens where it is collected.
-    loan_branch_id: pickupBranchId ?? borrower.homeBranchId,
+    loan_branch_id: pickupBranchOf(borrower, pickupBranchId),
     home_branch_id: copy?.branch_id ?? null,
   };
 }

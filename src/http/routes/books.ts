@@ -33,7 +33,7 @@ import {
 } from '../../db/queries/lending-decisions.js';
 import type { BookInput, StoredBook } from '../../domain/book.js';
 import { Conflict, Forbidden, InvalidInput, Unauthorized, UnprocessableEntity } from '../../domain/errors.js';
-import type { Hold } from '../../domain/hold.js';
+import { type Hold, pickupBranchOf } from '../../domain/hold.js';
 import { type LendingDecision, lendingRefusalReason } from '../../domain/lending-rules.js';
 import { idOf } from '../../domain/limits.js';
 import { parseListing } from '../../domain/listing.js';
@@ -306,15 +306,17 @@ export function bookRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): v
         } catch (error) {
           invalid = error;
         }
-        const pickupBranchId = input?.pickup_branch_id;
+        // Decided, and placed, at one branch: the one named, else the caller's home, as the control is.
+        const { caller } = ctx;
+        const pickupBranchId = caller.kind === 'user' ? pickupBranchOf(caller, input?.pickup_branch_id) : undefined;
         const book = await bookAsSeenBy(db, id, ctx, at, { decide: true, timeZone, pickupBranchId });
         holdBook.authorize(ctx, book);
         if (!input) throw invalid;
         const { rules } = ctx.policy;
         const hold = await placeHold(db, {
           bookId: book.id,
-          borrowerId: (ctx.caller as SignedIn).id,
-          pickupBranchId: input.pickup_branch_id,
+          borrowerId: (caller as SignedIn).id,
+          pickupBranchId,
           maxHolds: rules.maxHolds,
           holdDays: rules.holdDays,
           at,
