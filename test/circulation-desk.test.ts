@@ -443,6 +443,31 @@ describe('the circulation desk', () => {
         expect(arrived).toMatchObject({ action: 'received', goes_to: 'hold_shelf', hold_id: hold.id });
       });
 
+      it('scanned again where it was returned, before it left, says to send it on and changes nothing', async () => {
+        const { copyId, barcode, hold, name } = await sentEast('Still Here');
+        const next = await feedNow();
+        const again = await checkedIn({ barcode, branch_id: branch.main });
+        expect(again).toMatchObject({
+          action: 'sent_on',
+          loan_id: null,
+          goes_to: 'in_transit',
+          goes_to_branch_id: branch.east,
+          hold_id: hold.id,
+          for_patron: name,
+          placement: `Not for this branch, send it on: In transit to East branch for ${name}`,
+        });
+        const copy = await json<{ status: string; location_branch_id: number; transit_to_branch_id: number }>(
+          await t.request(`/copies/${copyId}`),
+        );
+        expect(copy).toMatchObject({
+          status: 'in_transit',
+          location_branch_id: branch.main,
+          transit_to_branch_id: branch.east,
+        });
+        expect((await json<{ status: string }>(await t.request(`/holds/${hold.id}`))).status).toBe('in_transit');
+        expect(await eventsSince(next)).toEqual([]);
+      });
+
       it('a member cannot, and a branch that does not exist is a 422 that changes nothing', async () => {
         const { copyId, barcode } = await sentEast('Nowhere Van');
         await expectError(await t.as(member.token).send('POST', '/desk/checkins', { barcode }), 403);

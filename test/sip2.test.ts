@@ -415,9 +415,25 @@ describe('the SIP2 listener', () => {
       expect(fields.get('DA')).toEqual(['Eve East']);
       expect(fields.get('AF')).toEqual(['In transit to East branch for Eve East']);
 
+      // Scanned again before it left, the desk's check-in says to send it on: the same answer, nothing changed.
       const again = await send(`09N${START_SIP2}${START_SIP2}APMain|AOMain Library|AB${barcode}|AC|`);
-      expect(again.slice(2, 6)).toBe('0NUN');
-      expect(fieldOf(again, 24, 'AF')).toMatch(/is neither on loan nor in transit: there is nothing to check in$/);
+      expect(again.slice(0, 6)).toBe('101YUY');
+      expect(again.slice(6, 24)).toBe(START_SIP2);
+      const sentOn = fieldsOf(again, 24);
+      expect(sentOn.get('AB')).toEqual([barcode]);
+      expect(sentOn.get('AJ')).toEqual(['Wanted At East']);
+      expect(sentOn.get('CT')).toEqual(['East branch']);
+      expect(sentOn.get('CV')).toEqual(['02']); // hold for another branch
+      expect(sentOn.get('CY')).toEqual(['CARD-EVE']);
+      expect(sentOn.get('DA')).toEqual(['Eve East']);
+      expect(sentOn.get('AF')).toEqual(['Not for this branch, send it on: In transit to East branch for Eve East']);
+      const desk = await t.send('POST', '/desk/checkins', { barcode, branch_id: branch.main });
+      expect(desk.status).toBe(200);
+      expect((await json<{ placement: string }>(desk)).placement).toBe(sentOn.get('AF')?.[0]);
+      const moved = await one<{ location: number; going: number }>(
+        sql`select location_branch_id as location, transit_to_branch_id as going from copies where barcode = ${barcode}`,
+      );
+      expect(moved).toEqual({ location: branch.main, going: branch.east });
 
       // At East, where it was going, the sorter's checkin receives it: on the hold shelf there for Eve.
       const east = await open();

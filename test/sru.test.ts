@@ -401,6 +401,21 @@ describe('SRU past the count limit', () => {
     expect(answer.doc['zs:numberOfRecords']).toBe('1');
     expect(idsOf(answer)).toEqual([ids[5]]);
   });
+
+  it('counts the matches as the JSON search counts the same words, its last word a prefix or not', async () => {
+    // `harbour` whole is past the limit by itself; `lights harb` within it, with its prefix read in full.
+    for (const words of ['harbour', 'lights harbour', 'lights harb', 'frankenstein']) {
+      const answer = await search(t.anonymous, `"${words}"`);
+      await expectValid([answer]);
+      const listing = await json<{ meta: { total_items: number; total_items_estimated?: true } }>(
+        await t.request(`/books?page=1&query=${encodeURIComponent(words)}`),
+      );
+      expect(Number(answer.doc['zs:numberOfRecords']), words).toBe(listing.meta.total_items);
+      expect(precisionOf(answer), words).toBe(
+        `info:srw/vocabulary/resultCountPrecision/1/${listing.meta.total_items_estimated ? 'estimate' : 'exact'}`,
+      );
+    }
+  });
 });
 
 describe('SRU clients written elsewhere, against a real server', () => {

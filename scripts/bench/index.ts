@@ -122,14 +122,17 @@ async function deskScenario(options: BenchOptions, logDir: string): Promise<Desk
   return figures;
 }
 
-/** SRU's searchRetrieve against the JSON search for the same words, in turns, on a catalogue of its own. */
-async function sruScenario(options: BenchOptions, logDir: string): Promise<SruFigures> {
-  const books = options.sizes[options.sizes.length - 1] as number;
+/**
+ * SRU's searchRetrieve against the JSON search for the same words, in turns: on `catalogue` (the full run's
+ * largest, as generated), or alone on a catalogue of its own.
+ */
+async function sruScenario(options: BenchOptions, logDir: string, catalogue?: Catalogue): Promise<SruFigures> {
+  const books = catalogue?.books ?? (options.sizes[options.sizes.length - 1] as number);
   log(
     `SRU: searchRetrieve of 10 MARCXML records and the JSON search for the same words in turns at ${books.toLocaleString('en')} books, ${options.rounds} rounds of ${SRU_PER_ROUND} each`,
   );
   const figures = await measureSru(
-    { serverUrl: options.databaseUrl, books, keep: options.keep, rounds: options.rounds, logDir },
+    { serverUrl: options.databaseUrl, books, keep: options.keep, rounds: options.rounds, logDir, catalogue },
     (line) => log(`  ${line}`),
   );
   log(
@@ -481,6 +484,14 @@ async function main(options: BenchOptions): Promise<void> {
       }
       await servers.pop()?.stop();
 
+      // Before anything writes to it, the catalogue serves SRU's scenario as the one it would generate.
+      try {
+        sru = await sruScenario(options, scratch, catalogue);
+      } catch (error) {
+        sruError = error instanceof Error ? error.message : String(error);
+        log(`  FAILED: ${sruError}`);
+      }
+
       // Last on this catalogue: it writes books (and deletes them after).
       log(`creating books at ${size.toLocaleString('en')} books, with the dictionary kept and without`);
       const writes = await measureWrites(
@@ -557,13 +568,6 @@ async function main(options: BenchOptions): Promise<void> {
     } catch (error) {
       deskError = error instanceof Error ? error.message : String(error);
       log(`  FAILED: ${deskError}`);
-    }
-
-    try {
-      sru = await sruScenario(options, scratch);
-    } catch (error) {
-      sruError = error instanceof Error ? error.message : String(error);
-      log(`  FAILED: ${sruError}`);
     }
 
     try {

@@ -919,7 +919,8 @@ const method = `## Method
   another book by id (\`POST /books/{id}/borrow\` with \`borrower_id\`), each at the default branch, and
   returns each loan at once (\`PATCH /loans/{id}\`, not timed). ${DESK_PER_ROUND} of each per round after 20 of each to warm
   up; which goes first alternates by round. The lendings' times are read to the end of their answers.
-- **SRU.** A catalogue of its own (\`bench_sru\`, the largest size). One client, one request at a time,
+- **SRU.** The largest catalogue, after the streams and before anything writes to it (\`--only sru\`: one of
+  its own, \`bench_sru\`, generated the same way). One client, one request at a time,
   searches in turns by SRU (\`/sru?query="<adjective> <word>"&maximumRecords=10\`: CQL's \`cql.serverChoice =\`,
   the catalogue's own search, ten MARCXML records and the number of matches) and by the JSON listing
   (\`/books?query=<adjective> <word>&per_page=10\`), each pair with words no other pair has. ${SRU_PER_ROUND} of

@@ -1,12 +1,13 @@
 /**
- * @module SRU's searchRetrieve against the JSON search for the same words, in one run: on a catalogue of its
- * own (`bench_sru`, the largest of `--sizes`), one server, one request at a time in turns, ten records each:
+ * @module SRU's searchRetrieve against the JSON search for the same words, in one run: on the full run's
+ * largest catalogue while it is still as generated (before anything writes to it), or alone on a catalogue
+ * of its own (`bench_sru`, the largest of `--sizes`); one server, one request at a time in turns, ten records each:
  * `/sru?query="<adjective> <word>"&maximumRecords=10` (MARCXML, the default schema) and
  * `/books?query=<adjective> <word>&per_page=10` (JSON). Each pair's words differ from every other pair's, so
  * no cache answers either; the latencies are compared at p50.
  */
 import { ADJECTIVES, COMMON_WORDS } from '../../src/db/generate.js';
-import { catalogueEnv, postgresCatalogue } from './catalogues.js';
+import { type Catalogue, catalogueEnv, postgresCatalogue } from './catalogues.js';
 import { catalogueEntry, type Server, startServer } from './processes.js';
 import { median, percentile, round2 } from './stats.js';
 
@@ -35,13 +36,24 @@ export interface SruFigures {
   ratio: number;
 }
 
-/** Makes the catalogue, serves it, warms up, measures `rounds` rounds; stops the server, drops the catalogue. */
+/**
+ * Serves the catalogue given (a generated one, not yet written to) or makes its own, warms up, measures
+ * `rounds` rounds; stops the server, and drops the catalogue it made.
+ */
 export async function measureSru(
-  settings: { serverUrl: string; books: number; keep: boolean; rounds: number; logDir: string },
+  settings: {
+    serverUrl: string;
+    books: number;
+    keep: boolean;
+    rounds: number;
+    logDir: string;
+    catalogue?: Catalogue | undefined;
+  },
   log: (line: string) => void,
 ): Promise<SruFigures> {
-  log(`generating ${settings.books.toLocaleString('en')} books in bench_sru`);
-  const catalogue = await postgresCatalogue(settings.serverUrl, settings.books, settings.keep, 'bench_sru');
+  const given = settings.catalogue;
+  if (!given) log(`generating ${settings.books.toLocaleString('en')} books in bench_sru`);
+  const catalogue = given ?? (await postgresCatalogue(settings.serverUrl, settings.books, settings.keep, 'bench_sru'));
   let server: Server | undefined;
   try {
     server = await startServer({
@@ -75,7 +87,7 @@ export async function measureSru(
       p90Ms: round2(percentile(samples, 90)),
     });
     return {
-      books: settings.books,
+      books: catalogue.books,
       rounds: settings.rounds,
       samples: times.sru.length,
       searchRetrieve: latency(times.sru),
@@ -84,7 +96,7 @@ export async function measureSru(
     };
   } finally {
     await server?.stop();
-    await catalogue.drop();
+    if (!given) await catalogue.drop();
   }
 }
 

@@ -97,6 +97,14 @@ export interface TransitCheckIn {
   placement: Placement;
 }
 
+/** What a check-in did: a loan returned (with the fine charged), or a copy in transit received or sent on. */
+export type CheckedIn = { action: 'returned'; returned: ReturnedLoan } | TransitCheckIn;
+
+/** Where a checked-in copy goes now, as settling placed it. */
+export function placementOfCheckIn(done: CheckedIn): Placement {
+  return done.action === 'returned' ? done.returned.placement : done.placement;
+}
+
 /** What a check-in did and where the copy goes, in words, as the desk reads it out. */
 export function checkInText(action: CheckInAction, placement: Placement): string {
   if (action === 'received') return `Received: ${placementText(placement)}`;

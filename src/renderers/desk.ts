@@ -5,7 +5,7 @@
 import { offered } from '../affordances/affordance.js';
 import type { RenderContext } from '../affordances/context.js';
 import { checkIn, checkOut, findPatron } from '../affordances/desk.js';
-import { checkInText, type Patron, type ReturnedLoan, type ScannedCopy, type TransitCheckIn } from '../domain/desk.js';
+import { type CheckedIn, checkInText, type Patron, placementOfCheckIn, type ScannedCopy } from '../domain/desk.js';
 import type { LoanRecord } from '../domain/loan.js';
 import { formatMoney } from '../domain/money.js';
 import type { SignedIn } from '../domain/policy.js';
@@ -78,18 +78,13 @@ export function renderCheckedOut(loan: LoanRecord, copy: ScannedCopy, patron: Pa
 }
 
 /**
- * What a check-in did: a loan returned (with the fine charged), or a copy in transit received or sent on.
- */
-export type CheckIn = { action: 'returned'; returned: ReturnedLoan } | TransitCheckIn;
-
-/**
  * A check-in's answer: what it did (the loan returned, or the copy in transit received or sent on), where
  * the copy goes now (as settling placed it) and the fine charged; with `check-in` again, for the next scan.
  */
-export function renderCheckedIn(done: CheckIn, copy: ScannedCopy, ctx: RenderContext): Resource {
+export function renderCheckedIn(done: CheckedIn, copy: ScannedCopy, ctx: RenderContext): Resource {
   const { uris } = ctx;
   const returned = done.action === 'returned' ? done.returned : undefined;
-  const placement = returned ? returned.placement : (done as TransitCheckIn).placement;
+  const placement = placementOfCheckIn(done);
   const fine = returned?.fine ?? null;
   const links: Link[] = [];
   if (returned) links.push({ rel: 'loan', href: uris.loan(returned.id), title: 'The loan returned' });

@@ -26,48 +26,78 @@ export interface BookQueryPlan {
   where: SQL;
   /** The relevance of its first `relevance` condition (higher first); absent where it has none. */
   rank?: SQL<number>;
+  /**
+   * Where a `relevance` condition matches its last word as a prefix, the WHERE with that word whole (its
+   * search's `core`): a subset of `where`'s matches, counted first (see `boundedCount`).
+   */
+  core?: SQL;
+}
+
+/** A condition, and where it has one, its core: the same with each search's last word matched whole. */
+interface Condition {
+  all: SQL;
+  core?: SQL;
 }
 
 /** Plans a query: the catalogue's search is planned (its words looked up) once for each `relevance` term. */
 export async function planBookQuery(db: Db, query: BookQuery): Promise<BookQueryPlan> {
   const ranks: SQL<number>[] = [];
-  const where = await whereOf(db, query, ranks);
-  return { where, ...(ranks[0] && { rank: ranks[0] }) };
+  const { all, core } = await conditionOf(db, query, ranks);
+  return { where: all, ...(ranks[0] && { rank: ranks[0] }), ...(core && { core }) };
 }
 
-async function whereOf(db: Db, query: BookQuery, ranks: SQL<number>[]): Promise<SQL> {
+async function conditionOf(db: Db, query: BookQuery, ranks: SQL<number>[]): Promise<Condition> {
   switch (query.kind) {
     case 'and':
-    case 'or': {
-      const [left, right] = await Promise.all([whereOf(db, query.left, ranks), whereOf(db, query.right, ranks)]);
-      return query.kind === 'and' ? sql`(${left} and ${right})` : sql`(${left} or ${right})`;
-    }
+    case 'or':
     case 'not': {
-      const [left, right] = await Promise.all([whereOf(db, query.left, ranks), whereOf(db, query.right, ranks)]);
-      // A condition on a column that may be null (an ISBN) is null there, and `not null` would drop the row.
-      return sql`(${left} and not coalesce(${right}, false))`;
+      const [left, right] = await Promise.all([
+        conditionOf(db, query.left, ranks),
+        conditionOf(db, query.right, ranks),
+      ]);
+      const join = (l: SQL, r: SQL) =>
+        query.kind === 'and'
+          ? sql`(${l} and ${r})`
+          : query.kind === 'or'
+            ? sql`(${l} or ${r})`
+            : // A condition on a column that may be null (an ISBN) is null there, and `not null` would drop the row.
+              sql`(${l} and not coalesce(${r}, false))`;
+      // A subset of either side's matches keeps `and` and `or` a subset; what `not` excludes stays whole.
+      const core =
+        left.core || (right.core && query.kind !== 'not')
+          ? join(left.core ?? left.all, query.kind === 'not' ? right.all : (right.core ?? right.all))
+          : undefined;
+      return { all: join(left.all, right.all), ...(core && { core }) };
     }
     case 'all':
-      return sql`true`;
+      return { all: sql`true` };
     case 'isbn':
-      return query.isbn === undefined ? sql`false` : sql`${books.isbn} = ${query.isbn}`;
+      return { all: query.isbn === undefined ? sql`false` : sql`${books.isbn} = ${query.isbn}` };
     case 'year':
-      return sql`${books.publicationYear} ${sql.raw(query.comparison)} ${query.year}`;
+      return { all: sql`${books.publicationYear} ${sql.raw(query.comparison)} ${query.year}` };
     case 'words':
-      return wordsWhere(db, query, ranks);
+      return wordsCondition(db, query, ranks);
   }
 }
 
 type WordsQuery = Extract<BookQuery, { kind: 'words' }>;
 
-async function wordsWhere(db: Db, query: WordsQuery, ranks: SQL<number>[]): Promise<SQL> {
-  if (query.match === 'exact') return exactWhere(db, query);
+async function wordsCondition(db: Db, query: WordsQuery, ranks: SQL<number>[]): Promise<Condition> {
   if (query.match === 'relevance' && query.field === 'any') {
+    // The catalogue's search, as the listing's `query=` matches it (`listingWhere`).
     const plan = await planSearch(db, bookListing.search, query.text);
     ranks.push(plan.rank);
-    const words = sql`${books.search} @@ ${plan.query}`;
-    return plan.identified ? sql`(${words} or ${plan.identified})` : words;
+    const matching = (tsQuery: SQL) => {
+      const words = sql`${books.search} @@ ${tsQuery}`;
+      return plan.identified ? sql`(${words} or ${plan.identified})` : words;
+    };
+    return { all: matching(plan.query), ...(plan.core && { core: matching(plan.core) }) };
   }
+  return { all: await wordsWhere(db, query) };
+}
+
+async function wordsWhere(db: Db, query: WordsQuery): Promise<SQL> {
+  if (query.match === 'exact') return exactWhere(db, query);
   const text = tsQueryText(query);
   if (text === undefined) return sql`false`;
   switch (query.field) {
@@ -141,9 +171,10 @@ const recordColumns = {
 
 /**
  * The books a planned query matches, `limit` of them after the first `offset`, as the listing reads a
- * search: counted up to `countLimit` (past it, the planner's estimate), and ranked by relevance where the
- * query asks for it and the matches are within that limit, else in the catalogue's order (by id), so that
- * paging through them sees each once.
+ * search (`readPage`): counted up to `countLimit` (past it, the planner's estimate), its core first where it
+ * has one, and ranked by relevance where the query asks for it and the matches are within that limit, else
+ * in the catalogue's order (by id), so that paging through them sees each once. Where the planner expects
+ * far more matches than are ranked, the unranked page is read while they are counted, rather than after.
  */
 export async function readBookQueryPage(
   db: Db,
@@ -151,19 +182,27 @@ export async function readBookQueryPage(
   page: { offset: number; limit: number },
   countLimit = EXACT_COUNT_LIMIT,
 ): Promise<BookQueryPage> {
-  const counting = boundedCount(db, books, plan.where, countLimit);
-  const ranked = plan.rank !== undefined && (await counting.withinLimit);
-  const order = ranked && plan.rank ? [desc(plan.rank), asc(books.id)] : [asc(books.id)];
-  const rows =
+  const rankable = plan.rank !== undefined;
+  const counting = boundedCount(db, books, plan.where, countLimit, {
+    estimateAtOnce: rankable,
+    ...(plan.core && { subset: plan.core }),
+  });
+  // Run once, when called: a query builder awaited twice would run twice.
+  const read = async (ranked: boolean) =>
     page.limit === 0
       ? []
       : await db
           .select(recordColumns)
           .from(books)
           .where(plan.where)
-          .orderBy(...order)
+          .orderBy(...(ranked && plan.rank ? [desc(plan.rank), asc(books.id)] : [asc(books.id)]))
           .limit(page.limit)
           .offset(page.offset);
-  const { n, estimated } = await counting.total;
-  return { total: n, estimated, books: rows as BookMetadata[] };
+  const early = !rankable || (await counting.farBeyondLimit) ? read(false) : undefined;
+  early?.catch(() => {}); // Not awaited when the count says the search is ranked after all.
+  const ranked = rankable && (await counting.withinLimit);
+  const total = await counting.total;
+  // A query the count found nothing for is not read again: its page is empty.
+  const rows = total.n === 0 ? [] : await (early && !ranked ? early : read(ranked));
+  return { total: total.n, estimated: total.estimated, books: rows as BookMetadata[] };
 }

@@ -9,19 +9,13 @@
 import type { Hono } from 'hono';
 import { checkIn, checkOut, findPatron } from '../../affordances/desk.js';
 import type { Db } from '../../db/client.js';
-import { borrowCopy, checkInTransit, returnCopy, settleExpiredHolds } from '../../db/queries/circulation.js';
-import { findActiveLoanOfCopy, findCopyByBarcode, findPatronByCard } from '../../db/queries/desk.js';
-import {
-  nothingToCheckIn,
-  type ScannedCopy,
-  unknownBarcode,
-  unknownCard,
-  withdrawnCopyScanned,
-} from '../../domain/desk.js';
-import { Conflict, InvalidInput } from '../../domain/errors.js';
+import { checkInCopy } from '../../db/queries/check-in.js';
+import { borrowCopy, settleExpiredHolds } from '../../db/queries/circulation.js';
+import { findCopyByBarcode, findPatronByCard } from '../../db/queries/desk.js';
+import { type ScannedCopy, unknownBarcode, unknownCard, withdrawnCopyScanned } from '../../domain/desk.js';
+import { InvalidInput } from '../../domain/errors.js';
 import { CARD_NUMBER_MAX_LENGTH } from '../../domain/limits.js';
 import { authorize, type SignedIn } from '../../domain/policy.js';
-import { loanAlreadyReturned } from '../../domain/refusals.js';
 import { paths } from '../../hypermedia/uris.js';
 import { renderCheckedIn, renderCheckedOut, renderCheckinDesk, renderDesk } from '../../renderers/desk.js';
 import { loanInvalidates } from '../../renderers/invalidations.js';
@@ -132,35 +126,22 @@ export function deskRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): v
         const input = checkIn.validate(await readJson(c));
         const { db } = c.get('database');
         const copy = await scannedCopy(db, input.barcode.trim());
-        const at = c.get('clock').now();
         const branchId = input.branch_id ?? (ctx.caller as SignedIn).homeBranchId;
-        const { holdDays } = ctx.policy.rules;
-        const loan = await findActiveLoanOfCopy(db, { copyId: copy.id });
-        if (!loan) {
-          // Lent to nobody, a copy in transit comes off the van: received here, or sent on from here.
-          if (copy.transit_to_branch_id === null) throw nothingToCheckIn(copy);
-          authorize(ctx.policy.receiveCopy(ctx.caller, { ...copy, status: 'in_transit' }));
-          const done = await checkInTransit(db, { id: copy.id, branchId, holdDays, at });
-          if (!done)
-            throw new Conflict(`copy ${copy.id} (barcode ${copy.barcode}) is no longer in transit; scan it again`);
+        const done = await checkInCopy(db, ctx.policy, ctx.caller as SignedIn, {
+          copy,
+          branchId,
+          at: c.get('clock').now(),
+          timeZone,
+        });
+        if (done.action !== 'returned') {
           return send(c, renderCheckedIn(done, copy, ctx), {
             showOnce: true,
             invalidates: [ctx.uris.copy(copy.id), ctx.uris.book(copy.book_id), ctx.uris.bookHolds(copy.book_id)],
           });
         }
-        authorize(ctx.policy.returnLoan(ctx.caller, loan));
-        // Conditional on the loan still being active: of two check-ins racing, the second is a 409.
-        const returned = await returnCopy(db, {
-          id: loan.id,
-          branchId,
-          holdDays,
-          at,
-          timeZone,
-          currency: ctx.policy.currency,
-        });
-        if (!returned) throw loanAlreadyReturned(loan.id);
+        const { returned } = done;
         // The answer is what this scan did, once: where the copy went then is not a document to fetch again.
-        return send(c, renderCheckedIn({ action: 'returned', returned }, copy, ctx), {
+        return send(c, renderCheckedIn(done, copy, ctx), {
           showOnce: true,
           invalidates: [
             ...loanInvalidates(ctx.uris, returned, returned.book_author_id),

@@ -1,30 +1,21 @@
 /**
  * @module SIP2's circulation, the adapter to the desk's: a checkout (11) lends by card and barcode as
- * `POST /desk/checkouts` does, a checkin (09) returns by barcode as `POST /desk/checkins` does, a renewal (29)
- * renews as `POST /loans/{id}/renewals` does (and a copy in transit checked in where it was going is received,
- * as `POST /copies/{id}/receipts` does). The same look-ups, policy predicates and circulation
+ * `POST /desk/checkouts` does, a checkin (09) checks in by barcode with the desk's own decision
+ * (`checkInCopy`: a loan returned, a copy in transit received or sent on), a renewal (29) renews as
+ * `POST /loans/{id}/renewals` does. The same look-ups, policy predicates and circulation
  * transactions decide; a refusal's words are the policy's, carried as the screen message (AF).
  */
 
 import { tryPin } from '../../db/pin-check.js';
-import {
-  borrowCopy,
-  renewLoan as extendLoan,
-  placementOf,
-  receiveCopy,
-  returnCopy,
-  settleExpiredHolds,
-} from '../../db/queries/circulation.js';
-import { findCopy } from '../../db/queries/copies.js';
+import { checkInCopy } from '../../db/queries/check-in.js';
+import { borrowCopy, renewLoan as extendLoan, settleExpiredHolds } from '../../db/queries/circulation.js';
 import { findActiveLoanOfCopy, findCopyByBarcode, findPatronByCard } from '../../db/queries/desk.js';
 import { decideRenewal } from '../../db/queries/lending-decisions.js';
 import { findLoan } from '../../db/queries/loans.js';
 import { findCardSignIn } from '../../db/queries/pins.js';
 import {
-  nothingToCheckIn,
+  type CheckedIn,
   type Patron,
-  type Placement,
-  type ReturnedLoan,
   type ScannedCopy,
   unknownBarcode,
   unknownCard,
@@ -33,7 +24,6 @@ import {
 import { Conflict, NotFound, Unauthorized } from '../../domain/errors.js';
 import type { Loan } from '../../domain/loan.js';
 import { authorize, type SignedIn } from '../../domain/policy.js';
-import { loanAlreadyReturned } from '../../domain/refusals.js';
 import { CARD_SIGN_IN_REFUSED } from '../../domain/session.js';
 import type { Sip2Terminal } from '../../domain/sip2-terminal.js';
 import { actingCaller, type Services } from './services.js';
@@ -107,41 +97,18 @@ export async function checkOut(
   return { loan, renewed: false };
 }
 
-/** What a checkin did: a loan returned (with its fine), or a copy in transit received where it was going. */
-export type CheckedIn =
-  | { returned: ReturnedLoan; placement: Placement }
-  | { returned: undefined; placement: Placement };
-
 /**
- * Returns the copy at the terminal's branch, as the desk's check-in does: where it goes now, the fine charged.
- * A copy on no loan that was travelling to this branch is received here, as the copy's `receive` control does
- * (a hold it travelled for becomes ready).
+ * Checks the copy in at the terminal's branch, as the desk's check-in does (`checkInCopy`): a loan returned,
+ * with where the copy goes now and the fine charged; or a copy in transit received here, or sent on from here.
  */
 export async function checkIn(services: Services, terminal: Sip2Terminal, copy: ScannedCopy): Promise<CheckedIn> {
   const caller = await deskCaller(services, terminal);
-  const { db, policy } = services;
-  const loan = await findActiveLoanOfCopy(db, { copyId: copy.id });
-  if (!loan) {
-    const travelling = await findCopy(db, { id: copy.id });
-    if (travelling?.status !== 'in_transit' || travelling.transit_to_branch_id !== terminal.branchId) {
-      throw nothingToCheckIn(copy);
-    }
-    authorize(policy.receiveCopy(caller, travelling));
-    const received = await receiveCopy(db, { id: copy.id, holdDays: policy.rules.holdDays, at: services.clock.now() });
-    if (!received) throw nothingToCheckIn(copy);
-    return { returned: undefined, placement: await placementOf(db, copy.id) };
-  }
-  authorize(policy.returnLoan(caller, loan));
-  const returned = await returnCopy(db, {
-    id: loan.id,
+  return checkInCopy(services.db, services.policy, caller, {
+    copy,
     branchId: terminal.branchId,
-    holdDays: policy.rules.holdDays,
     at: services.clock.now(),
     timeZone: services.timeZone,
-    currency: policy.currency,
   });
-  if (!returned) throw loanAlreadyReturned(loan.id);
-  return { returned, placement: returned.placement };
 }
 
 /** Renews the patron's loan of the copy, as `POST /loans/{id}/renewals` does. */

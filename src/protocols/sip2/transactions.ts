@@ -4,7 +4,7 @@
  * policy's reason as its screen message (AF).
  */
 import { findCardNumber, findItemInformation } from '../../db/queries/sip2.js';
-import { placementText } from '../../domain/desk.js';
+import { checkInText, placementOfCheckIn } from '../../domain/desk.js';
 import { formatMoney } from '../../domain/money.js';
 import { checkIn, checkOut, renew, scannedCopy } from './circulation.js';
 import { sip2Date } from './dates.js';
@@ -71,14 +71,15 @@ export async function checkin(services: Services, session: Session, request: Req
     const terminal = signedInTerminal(session.terminal);
     const copy = await scannedCopy(services, barcode);
     title = copy.title;
-    const { returned, placement } = await checkIn(services, terminal, copy);
-    const fine = returned?.fine ?? null;
+    const done = await checkIn(services, terminal, copy);
+    const placement = placementOfCheckIn(done);
+    const fine = done.action === 'returned' ? done.returned.fine : null;
     const item = await findItemInformation(services.db, { barcode });
     const alert = alertType(placement.goes_to, placement.hold_id);
     const holder =
       placement.patron_id === null ? null : await findCardNumber(services.db, { userId: placement.patron_id });
-    const words =
-      (returned ? '' : 'Received: ') + placementText(placement) + (fine ? `; fine charged: ${formatMoney(fine)}` : '');
+    // The desk's words for what the check-in did.
+    const words = checkInText(done.action, placement) + (fine ? `; fine charged: ${formatMoney(fine)}` : '');
     // ok, resensitize, magnetic media (unknown), alert, transaction date.
     return answerText(
       '10',
