@@ -13,6 +13,7 @@ import { EXACT_COUNT_LIMIT } from '../../domain/limits.js';
 import type { Db } from '../client.js';
 import { rowsOf } from '../client.js';
 import { authors, books } from '../schema/index.js';
+import { bookMetadataColumns } from './book-metadata.js';
 import { bookListing } from './books.js';
 import { boundedCount } from './counts.js';
 import { NAMED_AUTHORS_LISTED } from './listing-plan.js';
@@ -157,17 +158,7 @@ export interface BookQueryPage {
 }
 
 /** The book's fields a record is made from, as `BookMetadata` names them. */
-const recordColumns = {
-  id: books.id,
-  title: books.title,
-  publication_year: books.publicationYear,
-  author_id: books.authorId,
-  author_name: books.authorName,
-  isbn: books.isbn,
-  language: books.language,
-  subjects: books.subjects,
-  publisher: books.publisher,
-};
+const recordColumns = { id: books.id, ...bookMetadataColumns };
 
 /**
  * The books a planned query matches, `limit` of them after the first `offset`, as the listing reads a

@@ -7,6 +7,7 @@ import { and, asc, eq, gt, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { BookMetadata, HarvestRecord } from '../../domain/harvest-record.js';
 import type { Db } from '../client.js';
 import { books, oaiRecords } from '../schema/index.js';
+import { bookMetadataColumns } from './book-metadata.js';
 
 /** The datestamp to the microsecond, in UTC: exact, so that a position read back is the position left. */
 const datestamp = sql<string>`to_char(${oaiRecords.datestamp} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
@@ -14,17 +15,6 @@ const datestamp = sql<string>`to_char(${oaiRecords.datestamp} at time zone 'UTC'
 const headerColumns = { bookId: oaiRecords.bookId, datestamp: datestamp.as('datestamp'), deleted: oaiRecords.deleted };
 
 /** The book's fields a metadata record is made from (null for a deleted book, which has no row). */
-const metadataColumns = {
-  title: books.title,
-  publication_year: books.publicationYear,
-  author_id: books.authorId,
-  author_name: books.authorName,
-  isbn: books.isbn,
-  language: books.language,
-  subjects: books.subjects,
-  publisher: books.publisher,
-};
-
 export interface HarvestPageParams {
   /** Records stamped at or after this timestamp. */
   from?: string | undefined;
@@ -59,7 +49,7 @@ export async function readHarvestPage(db: Db, params: HarvestPageParams): Promis
       .limit(params.limit);
   }
   const rows = await db
-    .select({ ...headerColumns, ...metadataColumns })
+    .select({ ...headerColumns, ...bookMetadataColumns })
     .from(oaiRecords)
     .leftJoin(books, eq(books.id, oaiRecords.bookId))
     .where(and(...conditions))
@@ -71,7 +61,7 @@ export async function readHarvestPage(db: Db, params: HarvestPageParams): Promis
 /** One book's record, deleted or not; `undefined` for a book that never was, or whose deletion is forgotten. */
 export async function findHarvestRecord(db: Db, bookId: number): Promise<HarvestRecord | undefined> {
   const [row] = await db
-    .select({ ...headerColumns, ...metadataColumns })
+    .select({ ...headerColumns, ...bookMetadataColumns })
     .from(oaiRecords)
     .leftJoin(books, eq(books.id, oaiRecords.bookId))
     .where(eq(oaiRecords.bookId, bookId));
