@@ -120,7 +120,10 @@ export function writeReport(docsDir: string, results: Results): string[] {
     join(figuresDir, 'listing-latency.svg'),
     join(figuresDir, 'results.json'),
   ];
-  writeFileSync(written[0] as string, markdown(results, whatStays(figuresDir)));
+  writeFileSync(
+    written[0] as string,
+    markdown(results, handKept(figuresDir, 'what-stays.md'), handKept(figuresDir, 'bulk-import.md')),
+  );
   writeFileSync(written[1] as string, chart(results));
   writeFileSync(written[2] as string, `${JSON.stringify(results, null, 2)}\n`);
   return written;
@@ -141,15 +144,16 @@ function chart(results: Results): string {
 }
 
 /**
- * The table of hand-written pieces kept or replaced, with their figures (docs/performance/what-stays.md):
- * measured with and without each piece, not by this run, so it is kept by hand and copied onto the page.
+ * A section measured by a script of its own, not by this run, so kept by hand and copied onto the page: the
+ * table of hand-written pieces kept or replaced, with their figures (docs/performance/what-stays.md), and the
+ * bulk import's (docs/performance/bulk-import.md, from scripts/bench/bulk-import.ts).
  */
-function whatStays(figuresDir: string): string[] {
-  const path = join(figuresDir, 'what-stays.md');
+function handKept(figuresDir: string, name: string): string[] {
+  const path = join(figuresDir, name);
   return existsSync(path) ? ['', readFileSync(path, 'utf8').trimEnd(), ''] : [];
 }
 
-function markdown(r: Results, stays: string[] = []): string {
+function markdown(r: Results, stays: string[] = [], bulkImport: string[] = []): string {
   const sizes = r.settings.sizes;
   const [smallest, largest] = [sizes[0] as number, sizes[sizes.length - 1] as number];
   const lines: string[] = [
@@ -206,6 +210,7 @@ function markdown(r: Results, stays: string[] = []): string {
     ...marcXmlStreamLines(r),
     ...oaiLines(r),
     ...importLines(r),
+    ...bulkImport,
     ...changeFeedLines(r),
     ...lendingRulesLines(r),
     ...lostLoansLines(r),

@@ -186,13 +186,20 @@ async function writeFresh(
     outcomes.set(number, { number, status: 'refused', reason: `bad author: no author ${author_id}` });
   }
   // Authors by `catalogue_name_key` (`authors_name_key_idx`), the oldest of several; names of one key in
-  // the batch make one author, named as the first of them is written. Each new book's id is drawn here, in
+  // the batch make one author, named as the first of them is written. The key is taken once per name, not
+  // per record: a batch names far fewer authors than it has books. Each new book's id is drawn here, in
   // file order, so that the outcomes name them without reading them back.
   const [authors] = await tx.query<{ created: number }>(`
     with keyed as (
-      select number, author_name, catalogue_name_key(author_name) as key from import_staging where author_id is null
+      select name, catalogue_name_key(name) as key
+      from (select distinct author_name as name from import_staging where author_id is null) as names
     ),
-    wanted as (select distinct on (key) key, author_name as name from keyed order by key, number),
+    wanted as (
+      select distinct on (k.key) k.key, s.author_name as name
+      from import_staging s join keyed k on k.name = s.author_name
+      where s.author_id is null
+      order by k.key, s.number
+    ),
     found as (
       select distinct on (w.key) w.key, a.id
       from wanted w join authors a on catalogue_name_key(a.name) = w.key
@@ -207,7 +214,7 @@ async function writeFresh(
     named as (
       update import_staging s set author_id = ids.id
       from keyed k join ids on ids.key = k.key
-      where s.number = k.number
+      where s.author_id is null and s.author_name = k.name
       returning 1
     )
     select (select count(*) from created)::integer as created, (select count(*) from named)::integer as named`);
