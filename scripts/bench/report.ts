@@ -122,7 +122,11 @@ export function writeReport(docsDir: string, results: Results): string[] {
   ];
   writeFileSync(
     written[0] as string,
-    markdown(results, handKept(figuresDir, 'what-stays.md'), handKept(figuresDir, 'bulk-import.md')),
+    markdown(results, {
+      stays: handKept(figuresDir, 'what-stays.md'),
+      bulkImport: handKept(figuresDir, 'bulk-import.md'),
+      lostLoans: handKept(figuresDir, 'lost-loans.md'),
+    }),
   );
   writeFileSync(written[1] as string, chart(results));
   writeFileSync(written[2] as string, `${JSON.stringify(results, null, 2)}\n`);
@@ -145,15 +149,26 @@ function chart(results: Results): string {
 
 /**
  * A section measured by a script of its own, not by this run, so kept by hand and copied onto the page: the
- * table of hand-written pieces kept or replaced, with their figures (docs/performance/what-stays.md), and the
- * bulk import's (docs/performance/bulk-import.md, from scripts/bench/bulk-import.ts).
+ * table of hand-written pieces kept or replaced, with their figures (docs/performance/what-stays.md), the
+ * bulk import's (docs/performance/bulk-import.md, from scripts/bench/bulk-import.ts), and where a lost-items
+ * batch's time goes (docs/performance/lost-loans.md, statement by statement in psql).
  */
 function handKept(figuresDir: string, name: string): string[] {
   const path = join(figuresDir, name);
   return existsSync(path) ? ['', readFileSync(path, 'utf8').trimEnd(), ''] : [];
 }
 
-function markdown(r: Results, stays: string[] = [], bulkImport: string[] = []): string {
+/** The hand-kept sections, each placed after the section of this run it explains. */
+interface HandKept {
+  stays: string[];
+  bulkImport: string[];
+  lostLoans: string[];
+}
+
+function markdown(
+  r: Results,
+  { stays, bulkImport, lostLoans }: HandKept = { stays: [], bulkImport: [], lostLoans: [] },
+): string {
   const sizes = r.settings.sizes;
   const [smallest, largest] = [sizes[0] as number, sizes[sizes.length - 1] as number];
   const lines: string[] = [
@@ -214,6 +229,7 @@ function markdown(r: Results, stays: string[] = [], bulkImport: string[] = []): 
     ...changeFeedLines(r),
     ...lendingRulesLines(r),
     ...lostLoansLines(r),
+    ...lostLoans,
     ...deskLines(r),
     ...sruLines(r),
     ...sip2Lines(r),
