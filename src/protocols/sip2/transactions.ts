@@ -9,7 +9,7 @@ import { formatMoney } from '../../domain/money.js';
 import { checkIn, checkOut, renew, scannedCopy } from './circulation.js';
 import { sip2Date } from './dates.js';
 import { field, given, now, reasonOf, yn } from './fields.js';
-import { answerText, type Request } from './frame.js';
+import { answerText, type Field, type Request } from './frame.js';
 import { type Services, type Session, signedInTerminal } from './services.js';
 
 export async function checkout(services: Services, session: Session, request: Request): Promise<string> {
@@ -31,27 +31,17 @@ export async function checkout(services: Services, session: Session, request: Re
     return answerText(
       '12',
       ['1', yn(renewed), 'U', 'Y', now(services)],
-      [
-        ['AO', institution],
-        ['AA', card],
-        ['AB', barcode],
-        ['AJ', title],
-        ['AH', sip2Date(loan.due_at, services.timeZone)],
-        ['AF', renewed ? 'renewed' : undefined],
-      ],
+      itemFields(
+        { institution, card, barcode, title },
+        sip2Date(loan.due_at, services.timeZone),
+        renewed ? 'renewed' : undefined,
+      ),
     );
   } catch (error) {
     return answerText(
       '12',
       ['0', 'N', 'U', 'N', now(services)],
-      [
-        ['AO', institution],
-        ['AA', card],
-        ['AB', barcode],
-        ['AJ', title],
-        ['AH', ''],
-        ['AF', reasonOf(services, error)],
-      ],
+      itemFields({ institution, card, barcode, title }, '', reasonOf(services, error)),
     );
   }
 }
@@ -125,26 +115,32 @@ export async function renewal(services: Services, session: Session, request: Req
     return answerText(
       '30',
       ['1', 'Y', 'U', 'U', now(services)],
-      [
-        ['AO', institution],
-        ['AA', card],
-        ['AB', barcode],
-        ['AJ', title],
-        ['AH', sip2Date(loan.due_at, services.timeZone)],
-      ],
+      itemFields({ institution, card, barcode, title }, sip2Date(loan.due_at, services.timeZone)),
     );
   } catch (error) {
     return answerText(
       '30',
       ['0', 'N', 'U', 'U', now(services)],
-      [
-        ['AO', institution],
-        ['AA', card],
-        ['AB', barcode],
-        ['AJ', title],
-        ['AH', ''],
-        ['AF', reasonOf(services, error)],
-      ],
+      itemFields({ institution, card, barcode, title }, '', reasonOf(services, error)),
     );
   }
+}
+
+/**
+ * The variable fields of a checkout (12) or renew (30) answer, in the specification's order: institution,
+ * patron, item, title, due date (empty when refused), and the screen message when there is one.
+ */
+function itemFields(
+  item: { institution: string; card: string; barcode: string; title: string },
+  dueDate: string,
+  screenMessage?: string,
+): Field[] {
+  return [
+    ['AO', item.institution],
+    ['AA', item.card],
+    ['AB', item.barcode],
+    ['AJ', item.title],
+    ['AH', dueDate],
+    ['AF', screenMessage],
+  ];
 }
