@@ -258,7 +258,7 @@ describe('SRU at /sru', () => {
     ]);
   });
 
-  it('recordXMLEscaping=string: the record as escaped text, which reads back as the same MARCXML', async () => {
+  it('recordXMLEscaping=string: the record as escaped text, which reads back as the same MARCXML or Dublin Core', async () => {
     const asXml = await search(t.anonymous, 'dc.title = quoted');
     const asString = await search(t.anonymous, 'dc.title = quoted', 'recordXMLEscaping=string');
     await expectValid([asXml, asString]);
@@ -270,6 +270,13 @@ describe('SRU at /sru', () => {
     // The same text as the record placed as XML (the reader trims what surrounds a text).
     expect(text).toBe(asXml.xml.match(/<record [\s\S]*<\/record>/)?.[0]);
     expect(titlesOf(asXml)).toEqual(['Darkness <Visible> & "Quoted"']);
+    // Dublin Core's record writes the title's markup as entity references (&lt;), which read back as written.
+    const dcAsXml = await search(t.anonymous, 'dc.title = quoted', 'recordSchema=dc');
+    const dcAsString = await search(t.anonymous, 'dc.title = quoted', 'recordSchema=dc&recordXMLEscaping=string');
+    await expectValid([dcAsXml, dcAsString]);
+    const dcRecord = dcAsXml.xml.match(/<srw_dc:dc[\s>][\s\S]*<\/srw_dc:dc>/)?.[0];
+    expect(dcRecord).toContain('Darkness &lt;Visible&gt; &amp;');
+    expect(dcAsString.doc['zs:records']['zs:record'][0]['zs:recordData']).toBe(dcRecord);
   });
 
   it('SRU 1.2 requests are answered as 1.2: namespace, version, recordPacking', async () => {
@@ -313,6 +320,8 @@ describe('SRU at /sru', () => {
       [`query=${encodeURIComponent('dc.title = hob?it')}`, 28, 'hob?it'],
       [`query=${encodeURIComponent('dc.title = *bit')}`, 28, '*bit'],
       [`query=${encodeURIComponent('dc.date = soon')}`, 36, 'soon'],
+      // Told back as typed: what reads as an entity reference is characters of the term.
+      [`query=${encodeURIComponent('dc.date = "&lt;1990&amp;"')}`, 36, '&lt;1990&amp;'],
       [`query=${encodeURIComponent('hobbit sortby dc.title')}`, 80, 'dc.title'],
       [`query=${encodeURIComponent('>x="info:example" x.title = hobbit')}`, 15, 'info:example'],
       ['query=hobbit&recordSchema=mods', 66, 'mods'],
