@@ -2,8 +2,9 @@
  * SRU 2.0 and 1.2 at `/sru`, on PGlite and PostgreSQL: explain; searchRetrieve by CQL on each index and
  * relation, with and, or and not, typos forgiven only by `=` on cql.serverChoice; paging; the record schemas
  * and escapings; SRU 1.2 answered as 1.2; a diagnostic (never an HTTP error) for each thing not served; every
- * 2.0 response valid against the OASIS schema; and two clients written elsewhere, Debian's yaz-client and
- * npm's @natlibfi/sru-client, searching, paging and fetching records from a real server.
+ * 2.0 response valid against the OASIS schema, and explain's record against ZeeRex 2.0's; and two clients
+ * written elsewhere, Debian's yaz-client and npm's @natlibfi/sru-client, searching, paging and fetching records
+ * from a real server.
  */
 import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
@@ -20,7 +21,7 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import type { ErrorDocument, RootDocument } from './support/documents.js';
-import { readSru, schemaErrors } from './support/sru.js';
+import { readSru, schemaErrors, zeeRexErrors, zeeRexRecordOf } from './support/sru.js';
 
 const SRU_2 = 'http://docs.oasis-open.org/ns/search-ws/sruResponse';
 const SRU_1 = 'http://www.loc.gov/zing/srw/';
@@ -118,6 +119,12 @@ describe('SRU at /sru', () => {
     // biome-ignore lint/suspicious/noExplicitAny: XML read loosely by design
     const schemas = explain['zr:schemaInfo']['zr:schema'].map((schema: any) => schema['@name']);
     expect(schemas).toEqual(['marcxml', 'dc']);
+    // The record is ZeeRex 2.0, alone as in the response, and the same text when asked for as a string.
+    const zeeRex = zeeRexRecordOf(answer.xml);
+    const asString = await sru(t.anonymous, 'recordXMLEscaping=string');
+    await expectValid([asString]);
+    expect(asString.doc['zs:record'][0]['zs:recordData']).toBe(zeeRex);
+    expect(await zeeRexErrors([zeeRex])).toBe('');
   });
 
   it('explain as SRU 1.2: the zing/srw namespace, with the version', async () => {
@@ -126,6 +133,7 @@ describe('SRU at /sru', () => {
     expect(answer.xml).toContain(`xmlns:zs="${SRU_1}"`);
     expect(answer.doc['zs:version']).toBe('1.2');
     expect(answer.doc['zs:record'][0]['zs:recordData']['zr:explain']['zr:serverInfo']['@version']).toBe('1.2');
+    expect(await zeeRexErrors([zeeRexRecordOf(answer.xml)])).toBe('');
   });
 
   it('cql.serverChoice with =: the catalogue\u2019s search, a misspelt word forgiven, as MARCXML', async () => {
@@ -258,7 +266,7 @@ describe('SRU at /sru', () => {
     ]);
   });
 
-  it('recordXMLEscaping=string: the record as escaped text, which reads back as the same MARCXML', async () => {
+  it('recordXMLEscaping=string: the record as escaped text, which reads back as the same MARCXML or Dublin Core', async () => {
     const asXml = await search(t.anonymous, 'dc.title = quoted');
     const asString = await search(t.anonymous, 'dc.title = quoted', 'recordXMLEscaping=string');
     await expectValid([asXml, asString]);
@@ -270,6 +278,13 @@ describe('SRU at /sru', () => {
     // The same text as the record placed as XML (the reader trims what surrounds a text).
     expect(text).toBe(asXml.xml.match(/<record [\s\S]*<\/record>/)?.[0]);
     expect(titlesOf(asXml)).toEqual(['Darkness <Visible> & "Quoted"']);
+    // Dublin Core's record writes the title's markup as entity references (&lt;), which read back as written.
+    const dcAsXml = await search(t.anonymous, 'dc.title = quoted', 'recordSchema=dc');
+    const dcAsString = await search(t.anonymous, 'dc.title = quoted', 'recordSchema=dc&recordXMLEscaping=string');
+    await expectValid([dcAsXml, dcAsString]);
+    const dcRecord = dcAsXml.xml.match(/<srw_dc:dc[\s>][\s\S]*<\/srw_dc:dc>/)?.[0];
+    expect(dcRecord).toContain('Darkness &lt;Visible&gt; &amp;');
+    expect(dcAsString.doc['zs:records']['zs:record'][0]['zs:recordData']).toBe(dcRecord);
   });
 
   it('SRU 1.2 requests are answered as 1.2: namespace, version, recordPacking', async () => {
@@ -313,6 +328,8 @@ describe('SRU at /sru', () => {
       [`query=${encodeURIComponent('dc.title = hob?it')}`, 28, 'hob?it'],
       [`query=${encodeURIComponent('dc.title = *bit')}`, 28, '*bit'],
       [`query=${encodeURIComponent('dc.date = soon')}`, 36, 'soon'],
+      // Told back as typed: what reads as an entity reference is characters of the term.
+      [`query=${encodeURIComponent('dc.date = "&lt;1990&amp;"')}`, 36, '&lt;1990&amp;'],
       [`query=${encodeURIComponent('hobbit sortby dc.title')}`, 80, 'dc.title'],
       [`query=${encodeURIComponent('>x="info:example" x.title = hobbit')}`, 15, 'info:example'],
       ['query=hobbit&recordSchema=mods', 66, 'mods'],

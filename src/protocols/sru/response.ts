@@ -1,9 +1,9 @@
 /**
  * @module SRU responses as XML: SRU 2.0's (the OASIS searchRetrieve namespaces) or SRU 1.2's (`zing/srw`),
  * searchRetrieve's records and diagnostics, and explain's ZeeRex record. Translation only: what to answer was
- * decided in `answer.ts`. Built with xmlbuilder2, which escapes every text (a record asked for as a string
- * among them) and replaces what XML 1.0 cannot hold; a record asked for as XML is placed as its schema wrote
- * it (`VerbatimXml`).
+ * decided in `answer.ts`. Built with xmlbuilder2, which escapes the texts (a record asked for as a string
+ * among them: `literalText`, for xmlbuilder2 would keep its entity references as they are) and replaces what
+ * XML 1.0 cannot hold; a record asked for as XML is placed as its schema wrote it (`VerbatimXml`).
  */
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
@@ -11,6 +11,7 @@ import { VerbatimXml } from '../oai-pmh/index.js';
 import type { SruAnswer } from './answer.js';
 import { DIAGNOSTICS, diagnosticUri } from './diagnostics.js';
 import { writeZeeRex } from './explain.js';
+import { literalText } from './literal-text.js';
 import type { RecordEscaping, SruVersion } from './request.js';
 
 /** The namespaces of each version's response and diagnostics. */
@@ -47,7 +48,7 @@ export function writeSruResponse(answer: SruAnswer, endpoint: Endpoint): string 
     packing(record, answer.version, answer.escaping, element);
     const data = element(record, 'recordData');
     const zeeRex = writeZeeRex(answer.version, endpoint.url);
-    if (answer.escaping === 'string') data.txt(zeeRex);
+    if (answer.escaping === 'string') data.txt(literalText(zeeRex));
     else verbatim.place(data, zeeRex);
     return verbatim.fill(document.end());
   }
@@ -61,7 +62,7 @@ export function writeSruResponse(answer: SruAnswer, endpoint: Endpoint): string 
       element(record, 'recordSchema').txt(answer.schema.identifier);
       packing(record, answer.version, answer.escaping, element);
       const data = element(record, 'recordData');
-      if (answer.escaping === 'string') data.txt(item.xml);
+      if (answer.escaping === 'string') data.txt(literalText(item.xml));
       else verbatim.place(data, item.xml);
       element(record, 'recordPosition').txt(String(item.position));
     }
@@ -74,7 +75,7 @@ export function writeSruResponse(answer: SruAnswer, endpoint: Endpoint): string 
     for (const diagnostic of answer.diagnostics) {
       const item = diagnostics.ele(ns.diag, 'diag:diagnostic');
       item.ele(ns.diag, 'diag:uri').txt(diagnosticUri(diagnostic.code));
-      if (diagnostic.details !== undefined) item.ele(ns.diag, 'diag:details').txt(diagnostic.details);
+      if (diagnostic.details !== undefined) item.ele(ns.diag, 'diag:details').txt(literalText(diagnostic.details));
       item.ele(ns.diag, 'diag:message').txt(DIAGNOSTICS[diagnostic.code]);
     }
   }
