@@ -241,6 +241,14 @@ describe('the OAI-PMH endpoint', () => {
     expect(answer.doc.GetRecord.record.metadata['oai_dc:dc']['dc:title']).toEqual(['Bell\uFFFD and \uFFFD']);
   });
 
+  it('tells a title that holds entity references back as typed', async () => {
+    const typed = 'Ampersands &amp; &lt;tags&gt; typed';
+    const id = await addBook(t, typed, 2001, author);
+    const answer = await oai(t.anonymous, `verb=GetRecord&identifier=${identifier(id)}&metadataPrefix=oai_dc`);
+    await expectValid([answer]);
+    expect(answer.doc.GetRecord.record.metadata['oai_dc:dc']['dc:title']).toEqual([typed]);
+  });
+
   it('ListSets: the repository has no sets', async () => {
     const sets = await oai(t.anonymous, 'verb=ListSets');
     const selected = await oai(t.anonymous, 'verb=ListRecords&metadataPrefix=oai_dc&set=fiction');
@@ -277,6 +285,8 @@ describe('the OAI-PMH endpoint', () => {
       [`verb=GetRecord&identifier=${identifier(2_000_000_000)}&metadataPrefix=oai_dc`, 'idDoesNotExist'],
       [`verb=GetRecord&identifier=oai:elsewhere.org:book/${book}&metadataPrefix=oai_dc`, 'idDoesNotExist'],
       [`verb=GetRecord&identifier=oai:${REPOSITORY}:book/0${book}&metadataPrefix=oai_dc`, 'idDoesNotExist'],
+      // Echoed back as typed: what reads as an entity reference is characters of the argument.
+      ['verb=GetRecord&identifier=oai:elsewhere.org:a%26amp%3Bb&metadataPrefix=oai_dc', 'idDoesNotExist'],
       [`verb=ListMetadataFormats&identifier=oai:${REPOSITORY}:author/1`, 'idDoesNotExist'],
       ['verb=ListRecords&metadataPrefix=oai_dc&until=1999-12-31', 'noRecordsMatch'],
       ['verb=ListIdentifiers&metadataPrefix=oai_dc&from=2999-01-01T00:00:00Z', 'noRecordsMatch'],

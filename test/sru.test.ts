@@ -21,7 +21,7 @@ import {
   type TestClient,
 } from './support/catalogue.js';
 import type { ErrorDocument, RootDocument } from './support/documents.js';
-import { readSru, schemaErrors, zeeRexErrors, zeeRexRecordOf } from './support/sru.js';
+import { readSru, readXml, schemaErrors, zeeRexErrors, zeeRexRecordOf } from './support/sru.js';
 
 const SRU_2 = 'http://docs.oasis-open.org/ns/search-ws/sruResponse';
 const SRU_1 = 'http://www.loc.gov/zing/srw/';
@@ -374,6 +374,17 @@ describe('SRU at /sru', () => {
     await expectValid(answers);
     expect(titlesOf(answers[0] as SruAnswer)).toEqual(['Darkness <Visible> & "Quoted"']);
     expect(titlesOf(answers[2] as SruAnswer)).toEqual(['Darkness <Visible> & "Quoted"']);
+  });
+  it('Dublin Core tells a title that holds entity references back as typed, as XML and as a string', async () => {
+    const typed = 'Ampersands &amp; &lt;tags&gt; typed';
+    await addBook(t, typed, 2001, await addAuthor(t, 'Entity Writer'));
+    for (const more of ['recordSchema=dc', 'recordSchema=dc&recordXMLEscaping=string']) {
+      const answer = await search(t.anonymous, 'dc.title = ampersands', more);
+      await expectValid([answer]);
+      const data = answer.doc['zs:records']['zs:record'][0]['zs:recordData'];
+      const dc = typeof data === 'string' ? readXml(data)['srw_dc:dc'] : data['srw_dc:dc'];
+      expect(dc['dc:title'], more).toBe(typed);
+    }
   });
 });
 

@@ -20,6 +20,12 @@ const parser = new XMLParser({
   isArray: (name) => ['zs:record', 'diag:diagnostic', 'datafield', 'subfield', 'dc:identifier'].includes(name),
 });
 
+/** Any XML text, such as a record placed as a string, as plain objects like `readSru`'s. */
+// biome-ignore lint/suspicious/noExplicitAny: XML read loosely by design, like JSON bodies in the other tests
+export function readXml(xml: string): any {
+  return parser.parse(xml);
+}
+
 /** A response's root element, as plain objects (attributes under `@name`, text under `#text`). */
 // biome-ignore lint/suspicious/noExplicitAny: XML read loosely by design, like JSON bodies in the other tests
 export function readSru(xml: string): any {

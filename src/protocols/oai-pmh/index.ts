@@ -3,8 +3,8 @@
  * that knows Hono). Inside: the request read (`request.ts`, `dates.ts`, `token.ts`, `identifiers.ts`), the
  * verbs answered (`answer.ts`), and the XML written (`response.ts`, the metadata formats in
  * `metadata-formats.ts`). Nothing outside this folder imports any other file of it; SRU takes from here the
- * Dublin Core elements of a book (`dublinCore`) and the placing of records written as text (`VerbatimXml`).
+ * Dublin Core elements of a book (`writeDublinCore`) and the placing of records written as text (`VerbatimXml`).
  */
-export { dublinCore } from './oai-dc.js';
+export { writeDublinCore } from './oai-dc.js';
 export { type OaiPmhOptions, oaiPmhRoutes } from './routes.js';
 export { VerbatimXml } from './verbatim.js';

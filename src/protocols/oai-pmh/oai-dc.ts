@@ -4,6 +4,7 @@
  */
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { BookMetadata } from '../../domain/harvest-record.js';
+import { literalText } from '../xml-text.js';
 import type { MetadataFormat, RecordContext } from './metadata-format.js';
 
 const OAI_DC = 'http://www.openarchives.org/OAI/2.0/oai_dc/';
@@ -27,8 +28,13 @@ type DcElement =
   | 'coverage'
   | 'rights';
 
+/** Writes a book's Dublin Core elements under `parent`, in the `dc:` namespace (oai_dc's and SRU's `dc`). */
+export function writeDublinCore(parent: XMLBuilder, book: BookMetadata, bookUrl: string): void {
+  for (const [element, value] of dublinCore(book, bookUrl)) parent.ele(DC, `dc:${element}`).txt(literalText(value));
+}
+
 /** A book's Dublin Core elements, in order: a field a book gains is one more line here. */
-export function dublinCore(book: BookMetadata, bookUrl: string): [DcElement, string][] {
+function dublinCore(book: BookMetadata, bookUrl: string): [DcElement, string][] {
   return [
     ['title', book.title],
     ['creator', book.author_name],
@@ -52,6 +58,6 @@ export const oaiDc: MetadataFormat = {
       'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
       'xsi:schemaLocation': `${OAI_DC} http://www.openarchives.org/OAI/2.0/oai_dc.xsd`,
     });
-    for (const [element, value] of dublinCore(book, context.bookUrl)) dc.ele(DC, `dc:${element}`).txt(value);
+    writeDublinCore(dc, book, context.bookUrl);
   },
 };

@@ -8,6 +8,7 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { HarvestRecord } from '../../domain/harvest-record.js';
+import { literalAttributes, literalText } from '../xml-text.js';
 import { toSecond } from './dates.js';
 import type { OaiErrorCode } from './errors.js';
 import type { OaiIdentifiers } from './identifiers.js';
@@ -72,10 +73,10 @@ export function writeOaiResponse(response: OaiResponse, names: RecordNames): str
     .dec({ version: '1.0', encoding: 'UTF-8' })
     .ele(OAI, 'OAI-PMH', { 'xmlns:xsi': XSI, 'xsi:schemaLocation': `${OAI} ${OAI}OAI-PMH.xsd` });
   root.ele('responseDate').txt(toSecond(response.responseDate));
-  root.ele('request', response.request ?? {}).txt(response.baseUrl);
+  root.ele('request', literalAttributes(response.request ?? {})).txt(literalText(response.baseUrl));
   const { answer } = response;
   if ('errors' in answer) {
-    for (const error of answer.errors) root.ele('error', { code: error.code }).txt(error.message);
+    for (const error of answer.errors) root.ele('error', { code: error.code }).txt(literalText(error.message));
   } else {
     const verb = root.ele(answer.verb);
     switch (answer.verb) {

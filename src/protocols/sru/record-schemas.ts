@@ -6,7 +6,7 @@
 import { create } from 'xmlbuilder2';
 import type { BookMetadata } from '../../domain/harvest-record.js';
 import { bookRecord, MARC21_SLIM, marcXmlRecord } from '../marc/index.js';
-import { dublinCore } from '../oai-pmh/index.js';
+import { writeDublinCore } from '../oai-pmh/index.js';
 
 /** What a record says besides the book's own fields. */
 export interface RecordContext {
@@ -51,7 +51,7 @@ export const dc: RecordSchema = {
   text(book, context) {
     // xmlbuilder2 escapes, and replaces what XML 1.0 cannot hold (a control character in a title).
     const root = create({ invalidCharReplacement: '\uFFFD' }).ele(SRW_DC, 'srw_dc:dc', { 'xmlns:dc': DC });
-    for (const [element, value] of dublinCore(book, context.bookUrl)) root.ele(DC, `dc:${element}`).txt(value);
+    writeDublinCore(root, book, context.bookUrl);
     return root.end({ headless: true });
   },
 };

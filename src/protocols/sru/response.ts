@@ -8,10 +8,10 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { VerbatimXml } from '../oai-pmh/index.js';
+import { literalText } from '../xml-text.js';
 import type { SruAnswer } from './answer.js';
 import { DIAGNOSTICS, diagnosticUri } from './diagnostics.js';
 import { writeZeeRex } from './explain.js';
-import { literalText } from './literal-text.js';
 import type { RecordEscaping, SruVersion } from './request.js';
 
 /** The namespaces of each version's response and diagnostics. */
