@@ -126,6 +126,7 @@ export function writeReport(docsDir: string, results: Results): string[] {
       stays: handKept(figuresDir, 'what-stays.md'),
       bulkImport: handKept(figuresDir, 'bulk-import.md'),
       lostLoans: handKept(figuresDir, 'lost-loans.md'),
+      listings: handKept(figuresDir, 'listings.md'),
     }),
   );
   writeFileSync(written[1] as string, chart(results));
@@ -150,8 +151,9 @@ function chart(results: Results): string {
 /**
  * A section measured by a script of its own, not by this run, so kept by hand and copied onto the page: the
  * table of hand-written pieces kept or replaced, with their figures (docs/performance/what-stays.md), the
- * bulk import's (docs/performance/bulk-import.md, from scripts/bench/bulk-import.ts), and where a lost-items
- * batch's time goes (docs/performance/lost-loans.md, statement by statement in psql).
+ * bulk import's (docs/performance/bulk-import.md, from scripts/bench/bulk-import.ts), where a lost-items
+ * batch's time goes (docs/performance/lost-loans.md, statement by statement in psql), and where the listings'
+ * and the stream's goes (docs/performance/listings.md).
  */
 function handKept(figuresDir: string, name: string): string[] {
   const path = join(figuresDir, name);
@@ -163,11 +165,12 @@ interface HandKept {
   stays: string[];
   bulkImport: string[];
   lostLoans: string[];
+  listings: string[];
 }
 
 function markdown(
   r: Results,
-  { stays, bulkImport, lostLoans }: HandKept = { stays: [], bulkImport: [], lostLoans: [] },
+  { stays, bulkImport, lostLoans, listings }: HandKept = { stays: [], bulkImport: [], lostLoans: [], listings: [] },
 ): string {
   const sizes = r.settings.sizes;
   const [smallest, largest] = [sizes[0] as number, sizes[sizes.length - 1] as number];
@@ -222,6 +225,7 @@ function markdown(
     }),
     '',
     ...streamLines(r),
+    ...listings,
     ...marcXmlStreamLines(r),
     ...oaiLines(r),
     ...importLines(r),

@@ -4,13 +4,14 @@
  * items the counts are exact; past it they are counted over a bounded sample of the matches and marked
  * as estimates, so their cost is bounded whatever the catalogue's size.
  */
-import { type SQL, sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FacetCount, FacetCounts, FacetName } from '../../domain/facets.js';
 import { chosenValues, type Listing } from '../../domain/listing.js';
 import type { Db } from '../client.js';
 import { rowsOf } from '../client.js';
 import { type ListingScope, type ListingTable, listingWhere } from './listing.js';
+import { planListingSearch, withQuery } from './listing-where.js';
 
 /** How one facet is read from a listed row. */
 export interface FacetColumn {
@@ -49,7 +50,10 @@ export async function countFacets(
     return column ? [{ name, ...column }] : [];
   });
   if (asked.length === 0) return { values: [], counted: 0, sampled: false, estimated: false };
-  const where = await listingWhere(db, table, listing, scope.conditions);
+  const search = await planListingSearch(db, table, listing);
+  const where = await listingWhere(db, table, listing, scope.conditions, search);
+  const core = search.query?.core;
+  const coreWhere = core && (await listingWhere(db, table, listing, scope.conditions, withQuery(search, core)));
   // One more than the limit's multiple: a listing of exactly that many is told from a larger one.
   const sample = (listing.countLimit + 1) * SAMPLE_FACTOR;
   const read: Record<string, SQL.Aliased> = {};
@@ -58,7 +62,8 @@ export async function countFacets(
     if (facet.label) read[labelColumn(facet.name)] = sql`${facet.label}`.as(labelColumn(facet.name));
   }
   // Without ORDER BY the sample is the matches the plan meets first: the cheapest bounded read.
-  const matching = db.select(read).from(table.from).where(where).limit(sample);
+  const sampleOf = (condition: SQL | undefined) => db.select(read).from(table.from).where(condition).limit(sample);
+  const matching = coreWhere ? sampledCoreFirst(sampleOf(coreWhere), sampleOf(where), sample) : sampleOf(where);
   const single = asked.filter((facet) => !facet.each);
   const lists = asked.filter((facet) => facet.each);
   // Every part answers the same columns: the facet, each facet's value (and label), the count.
@@ -141,6 +146,20 @@ export async function countFacets(
   }
   await labelChosen(db, listing, asked, counts);
   return { values: counts, counted, sampled: counted >= sample, estimated: counted > listing.countLimit };
+}
+
+/**
+ * The matches of a search whose last word is a prefix, sampled from its core (the word whole) when the core
+ * alone fills the sample; else from all of them, as without a core. A prefix reads the posting lists of
+ * every word it begins into a bitmap (a common word's hundred thousand at 1M books), several times slower
+ * than the word's own; a sample of the core's matches is as much a sample of the listing's. The whole is
+ * read only when the core falls short (a one-time filter: its scan never starts otherwise).
+ */
+function sampledCoreFirst(core: SQLWrapper, whole: SQLWrapper, sample: number): SQL {
+  const filled = sql`(select count(*) from "core") >= ${sample}`;
+  return sql`with "core" as (${core})
+    select * from "core" where ${filled}
+    union all select * from (${whole}) as "whole" where not ${filled}`;
 }
 
 /** A facet's columns in a part: its value, and its label where it has one. */
