@@ -5,6 +5,7 @@
  * million loans take the memory of a batch per worker; running it again changes nothing.
  */
 import { and, asc, gt, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { BranchCalendar } from '../../domain/calendar.js';
 import { overdueFine } from '../../domain/fines.js';
 import { money } from '../../domain/money.js';
@@ -55,7 +56,8 @@ const mayBeLost = sql`${loans.returnedAt} is null and ${loans.lostAt} is null an
  * index on loan and kind).
  */
 export async function declareLostLoans(db: Db, params: DeclareLostParams): Promise<DeclaredLost> {
-  const workers = params.workers ?? LOST_WORKERS;
+  // In a caller's transaction every batch is a savepoint of its one connection: one at a time.
+  const workers = db instanceof PgTransaction ? 1 : (params.workers ?? LOST_WORKERS);
   const declared: DeclaredLost = { loans: 0, lostItemCharges: 0, overdueFines: 0 };
   // A worker that fails stops the others after their batch; the failure is answered once none is running.
   const run: Run = { calendars: new Map(), declared, failed: false };
