@@ -203,7 +203,7 @@ describe('lost items', () => {
     }
   });
 
-  it('two runs at once, each of three workers, beside payments into the same accounts, declare and charge every loan once', async () => {
+  it('two runs at once, each of four workers, beside payments into the same accounts, declare and charge every loan once', async () => {
     const readers = [await member(), await member(), await member(), await member()];
     const loans: { reader: { id: number }; loan: { id: number }; threshold: number }[] = [];
     for (const reader of readers) {
@@ -218,7 +218,9 @@ describe('lost items', () => {
       }
     }
     clock.set(iso(Math.max(...loans.map((each) => each.threshold))));
-    const settings = { at: clock.now(), timeZone: 'UTC', currency: CURRENCY, batchSize: 2, workers: 3 };
+    // Four readers of consecutive ids, four workers: each worker of a run has one reader's loans, which the
+    // other run's worker of the same share races it for.
+    const settings = { at: clock.now(), timeZone: 'UTC', currency: CURRENCY, batchSize: 2, workers: 4 };
     const [first, second, ...payments] = await Promise.all([
       declareLostLoans(t.database.db, settings),
       declareLostLoans(t.database.db, settings),
