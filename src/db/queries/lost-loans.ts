@@ -50,14 +50,15 @@ const mayBeLost = sql`${loans.returnedAt} is null and ${loans.lostAt} is null an
  * Declares lost every loan `lost_after_days` past due at `at`, `workers` at once, each in batches of its
  * borrowers' loans by id (keyset), each batch one transaction: its loans locked (a loan another transaction
  * holds, being returned, is left to the next run), its charges inserted in one statement, then its loans
- * stamped. The charges come first, so
- * that a batch takes the accounts' rows before the change feed's lock, in the order a return does.
+ * stamped. The charges come first, so that a batch takes the accounts' rows before the change feed's lock,
+ * in the order a return does.
  * Idempotent: a loan is declared once (`lost_at is null`), and charged once per kind (the entries' unique
  * index on loan and kind).
  */
 export async function declareLostLoans(db: Db, params: DeclareLostParams): Promise<DeclaredLost> {
   // In a caller's transaction every batch is a savepoint of its one connection: one at a time.
   const workers = db instanceof PgTransaction ? 1 : (params.workers ?? LOST_WORKERS);
+  if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be 1 or more, not ${workers}`);
   const declared: DeclaredLost = { loans: 0, lostItemCharges: 0, overdueFines: 0 };
   // A worker that fails stops the others after their batch; the failure is answered once none is running.
   const run: Run = { calendars: new Map(), declared, failed: false };
