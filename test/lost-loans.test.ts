@@ -203,6 +203,49 @@ describe('lost items', () => {
     }
   });
 
+  it('two runs at once, each of four workers, beside payments into the same accounts, declare and charge every loan once', async () => {
+    const readers = [await member(), await member(), await member(), await member()];
+    const loans: { reader: { id: number }; loan: { id: number }; threshold: number }[] = [];
+    for (const reader of readers) {
+      expect(
+        (await t.send('POST', `/users/${reader.id}/account/charges`, { amount: 500, reason: 'a card' })).status,
+      ).toBe(201);
+      for (let n = 0; n < 3; n++) {
+        const book = await addBook(t, `Lost Book ${++serial}`, 2001, author);
+        clock.set(START);
+        const loan = await borrowed(reader.client, book);
+        loans.push({ reader, loan, threshold: Date.parse(loan.due_at) + LOST_AFTER_DAYS * DAY_MS });
+      }
+    }
+    clock.set(iso(Math.max(...loans.map((each) => each.threshold))));
+    // Four readers of consecutive ids, four workers: each worker of a run has one reader's loans, which the
+    // other run's worker of the same share races it for.
+    const settings = { at: clock.now(), timeZone: 'UTC', currency: CURRENCY, batchSize: 2, workers: 4 };
+    const [first, second, ...payments] = await Promise.all([
+      declareLostLoans(t.database.db, settings),
+      declareLostLoans(t.database.db, settings),
+      ...readers.map((reader) => t.send('POST', `/users/${reader.id}/account/payments`, { amount: 100 })),
+    ]);
+    expect(payments.map((response) => response.status)).toEqual(readers.map(() => 201));
+    for (const { loan } of loans) {
+      expect((await read<LoanDocument>(`/loans/${loan.id}`)).status).toBe('lost');
+      expect((await entriesOf(loan.id)).map((entry) => entry.kind)).toEqual(['lost_item', 'overdue_fine']);
+    }
+    // Between them the two runs declared each loan once (other tests' loans may be past their threshold too).
+    expect(first.loans + second.loans).toBeGreaterThanOrEqual(loans.length);
+    expect(first.lostItemCharges + second.lostItemCharges).toBe(first.loans + second.loans);
+    expect(await run()).toEqual({ loans: 0, lostItemCharges: 0, overdueFines: 0 });
+    for (const reader of readers) {
+      const [account] = await query<{ balance: number; entries: number }>(sql`select a.balance,
+        (select sum(case when e.kind in ('payment', 'waiver') then -e.amount else e.amount end)::int
+          from account_entries e where e.user_id = a.user_id) as entries
+        from accounts a where a.user_id = ${reader.id}`);
+      // The card, three lost items and their fines, less the payment: not a cent lost to the races.
+      expect(account?.balance).toBe(account?.entries);
+      expect(account?.balance).toBeGreaterThan(500 - 100 + 3 * LOST_CHARGE);
+    }
+  });
+
   it('a loan whose terms set no limit is never lost', async () => {
     const { loan, threshold } = await lent(reference);
     clock.set(iso(threshold + 3650 * DAY_MS));

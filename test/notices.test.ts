@@ -293,12 +293,13 @@ describe('notices by email', () => {
     const [charge] = await noticesOf(reader.id);
     expect(charge).toMatchObject({ kind: 'charged', status: 'pending' });
 
-    // Lost: a copy of an item type whose rule loses a loan 10 days past due, charging 20.00.
+    // Lost: a copy of an item type whose rule loses a loan 10 days past due, charging 20.00 and a fine of
+    // 0.10 a day from the first day, which the lost notice tells (the fine has no notice of its own).
     const [fragile] = await query<{ id: number }>(
       sql`insert into item_types (code, name) values ('fragile', 'Fragile') returning id`,
     );
-    await t.database.db.execute(sql`insert into loan_rules (item_type_id, lost_after_days, lost_charge)
-      values (${fragile?.id}, 10, 2000)`);
+    await t.database.db.execute(sql`insert into loan_rules (item_type_id, lost_after_days, lost_charge, fine_per_day,
+      grace_days) values (${fragile?.id}, 10, 2000, 10, 0)`);
     const drift = await addBook(t, 'Drift', 1999, author);
     await t.database.db.execute(sql`update copies set item_type_id = ${fragile?.id} where book_id = ${drift}`);
     const loan = await borrowed(reader.client, drift);
@@ -325,8 +326,19 @@ describe('notices by email', () => {
     expect(
       subjects.filter((subject) => /^Une somme portée à votre compte : 1,50\s€$/u.test(subject ?? '')),
     ).toHaveLength(1);
+    const [fine] = await query<{ amount: number }>(
+      sql`select amount from account_entries where loan_id = ${loan.id} and kind = 'overdue_fine'`,
+    );
+    expect(fine?.amount).toBeGreaterThan(0);
+    expect((await noticesOf(reader.id)).map((n) => n.kind).sort()).toEqual(['charged', 'lost']);
     const lostMail = to('lou@patrons.example').find((mail) => mail.parsed.subject?.startsWith('Déclaré'));
-    expect(lostMail?.parsed.text).toMatch(/Une somme de 20,00\s€ a été portée à votre compte\./u);
+    const fineText = `${Math.floor((fine?.amount ?? 0) / 100)},${String((fine?.amount ?? 0) % 100).padStart(2, '0')}`;
+    expect(lostMail?.parsed.text).toMatch(
+      new RegExp(
+        `Une somme de 20,00\\s€ a été portée à votre compte, ainsi que ${fineText}\\s€ de pénalités de retard\\.`,
+        'u',
+      ),
+    );
   });
 
   it('a name, title or reason written as headers is refused over HTTP, naming the field: nothing changes, nothing is queued or sent', async () => {

@@ -34,7 +34,8 @@ BEGIN
       CASE WHEN u.email IS NULL THEN 'no email address' END,
       n.created_at, n.created_at
     FROM new_rows n JOIN users u ON u.id = n.user_id
-    WHERE n.kind IN ('overdue_fine', 'manual')
+      LEFT JOIN (SELECT loan_id FROM new_rows WHERE kind = 'lost_item') lost USING (loan_id)
+    WHERE n.kind = 'manual' OR (n.kind = 'overdue_fine' AND lost.loan_id IS NULL)
     ORDER BY n.id
     ON CONFLICT (dedupe_key) DO NOTHING;
   END IF;

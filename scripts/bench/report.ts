@@ -932,7 +932,7 @@ const method = `## Method
 - **Lost items.** A catalogue of its own (\`bench_lost\`, ${LOST_LOANS_BOOKS.toLocaleString('en')} books) gets, in SQL with
   triggers off, ${(LOST_LOANS / LOST_LOANS_BOOKS).toLocaleString('en')} copies of each book and a loan of each copy (${count(LOST_LOANS)} loans over 1,000
   members), all due 46 days ago under terms that fine them and declare them lost after 30 days. The job
-  (\`declareLostLoans\`, what \`catalogue loans declare-lost\` and the server's sweep run) runs once in a
+  (\`declareLostLoans\` with its default two workers, what \`catalogue loans declare-lost\` and the server's sweep run) runs once in a
   process of its own (scripts/bench/lost-loans-job.ts, through tsx, with the V8 flags of \`npm start\`: the
   server's hourly sweep runs it), which opens the database, rests a
   second, reads its RSS, resets its peak (VmHWM, through clear_refs), declares every loan lost with its

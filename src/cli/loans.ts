@@ -15,7 +15,12 @@ export function addLoansCommands(program: Command): void {
     )
     .option('--at <instant>', 'the moment it is decided at, ISO 8601 (default: now)', instant)
     .option('--batch <n>', 'loans per transaction', positiveWholeNumber)
-    .action(async (options: { at?: Date; batch?: number }) => {
+    .option(
+      '--workers <n>',
+      'transactions at once, each on its own share of the borrowers (default: 2)',
+      positiveWholeNumber,
+    )
+    .action(async (options: { at?: Date; batch?: number; workers?: number }) => {
       const config = loadConfig();
       await withDatabase(async (db) => {
         const declared = await declareLostLoans(db, {
@@ -23,6 +28,7 @@ export function addLoansCommands(program: Command): void {
           timeZone: config.timeZone,
           currency: config.currency,
           ...(options.batch !== undefined && { batchSize: options.batch }),
+          ...(options.workers !== undefined && { workers: options.workers }),
         });
         print(
           `declared ${declared.loans} loans lost; charged ${declared.lostItemCharges} lost items and ${declared.overdueFines} overdue fines`,

@@ -29,6 +29,8 @@ export function noticeMessage(notice: ClaimedNotice & { email: string }, setting
     iso === null
       ? null
       : new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeZone: settings.timeZone }).format(new Date(iso));
+  const formatted = (minor: number | null) =>
+    minor === null || notice.currency === null ? null : formatMoney(money(minor, notice.currency), locale);
   const facts: NoticeFacts = {
     library: settings.libraryName,
     patron: notice.user_name,
@@ -36,10 +38,8 @@ export function noticeMessage(notice: ClaimedNotice & { email: string }, setting
     pickupBranch: notice.pickup_branch,
     readyUntil: day(notice.ready_until),
     dueDate: day(notice.due_at),
-    amount:
-      notice.amount === null || notice.currency === null
-        ? null
-        : formatMoney(money(notice.amount, notice.currency), locale),
+    amount: formatted(notice.amount),
+    fine: formatted(notice.fine),
     reason: notice.reason,
   };
   const { subject, text, html } = templates[notice.kind][language](facts);

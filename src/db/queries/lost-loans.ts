@@ -2,9 +2,10 @@
  * @module Declaring overdue loans lost: every active loan whose terms set `lost_after_days`, that many days
  * past due, gets `lost_at` and is charged its `lost_charge` and its overdue fine up to then, into the
  * borrower's account (docs/access-and-loans.md, "Lost items"). Batches by id, each one transaction, so a
- * million loans take the memory of one batch; running it again changes nothing.
+ * million loans take the memory of a batch per worker; running it again changes nothing.
  */
 import { and, asc, gt, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { BranchCalendar } from '../../domain/calendar.js';
 import { overdueFine } from '../../domain/fines.js';
 import { money } from '../../domain/money.js';
@@ -22,6 +23,11 @@ export interface DeclareLostParams {
   currency: string;
   /** Loans per transaction. */
   batchSize?: number;
+  /**
+   * Batches at once, each worker on its own connection and its own share of the borrowers (by id modulo
+   * `workers`): the database's work is most of the job's, and one transaction at a time keeps one core busy.
+   */
+  workers?: number;
 }
 
 export interface DeclaredLost {
@@ -34,24 +40,63 @@ export interface DeclaredLost {
 }
 
 export const LOST_BATCH_SIZE = 5_000;
+/** Batches declared at once by default. */
+export const LOST_WORKERS = 2;
 
 /** An active loan not declared lost whose terms name a limit: what the job walks (`loans_may_be_lost_idx`). */
 const mayBeLost = sql`${loans.returnedAt} is null and ${loans.lostAt} is null and ${loans.lostAfterDays} is not null`;
 
 /**
- * Declares lost every loan `lost_after_days` past due at `at`, in batches of loans by id (keyset), each
- * batch one transaction: its loans locked (a loan another transaction holds, being returned, is left to
- * the next run), its charges inserted in one statement, then its loans stamped. The charges come first, so
- * that a batch takes the accounts' rows before the change feed's lock, in the order a return does.
+ * Declares lost every loan `lost_after_days` past due at `at`, `workers` at once, each in batches of its
+ * borrowers' loans by id (keyset), each batch one transaction: its loans locked (a loan another transaction
+ * holds, being returned, is left to the next run), its charges inserted in one statement, then its loans
+ * stamped. The charges come first, so that a batch takes the accounts' rows before the change feed's lock,
+ * in the order a return does.
  * Idempotent: a loan is declared once (`lost_at is null`), and charged once per kind (the entries' unique
  * index on loan and kind).
  */
 export async function declareLostLoans(db: Db, params: DeclareLostParams): Promise<DeclaredLost> {
-  const batchSize = params.batchSize ?? LOST_BATCH_SIZE;
-  const calendars = new Map<number, BranchCalendar>();
+  // In a caller's transaction every batch is a savepoint of its one connection: one at a time.
+  const workers = db instanceof PgTransaction ? 1 : (params.workers ?? LOST_WORKERS);
+  if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be 1 or more, not ${workers}`);
   const declared: DeclaredLost = { loans: 0, lostItemCharges: 0, overdueFines: 0 };
+  // A worker that fails stops the others after their batch; the failure is answered once none is running.
+  const run: Run = { calendars: new Map(), declared, failed: false };
+  const shares = await Promise.allSettled(
+    Array.from({ length: workers }, (_, share) =>
+      declareShare(db, params, { share, of: workers }, run).catch((error: unknown) => {
+        run.failed = true;
+        throw error;
+      }),
+    ),
+  );
+  const failed = shares.find((share) => share.status === 'rejected');
+  if (failed) throw failed.reason;
+  return declared;
+}
+
+/** What a run's workers share: the branches' calendars read so far, the counts, whether one has failed. */
+interface Run {
+  calendars: Map<number, BranchCalendar>;
+  declared: DeclaredLost;
+  failed: boolean;
+}
+
+/**
+ * One worker's batches: the loans of borrowers whose id is `share` modulo `of`. Workers never lock one
+ * account between them (a batch's charges update its borrowers' accounts), so they only ever wait for one
+ * another at the change feed's lock, which each takes last and holds until it commits: no cycle to deadlock.
+ */
+async function declareShare(
+  db: Db,
+  params: DeclareLostParams,
+  worker: { share: number; of: number },
+  run: Run,
+): Promise<void> {
+  const { calendars, declared } = run;
+  const batchSize = params.batchSize ?? LOST_BATCH_SIZE;
   let after = 0;
-  for (;;) {
+  while (!run.failed) {
     const batch = await db.transaction(async (tx) => {
       const due = await tx
         .select({
@@ -69,6 +114,7 @@ export async function declareLostLoans(db: Db, params: DeclareLostParams): Promi
           and(
             mayBeLost,
             gt(loans.id, after),
+            sql`${loans.borrowerId} % ${worker.of} = ${worker.share}`,
             sql`${loans.dueAt} + make_interval(days => ${loans.lostAfterDays}) <= ${businessTime(params.at)}`,
           ),
         )
@@ -141,6 +187,6 @@ export async function declareLostLoans(db: Db, params: DeclareLostParams): Promi
       return { size: due.length, last: ids[ids.length - 1] as number };
     });
     after = batch.last;
-    if (batch.size < batchSize) return declared;
+    if (batch.size < batchSize) return;
   }
 }

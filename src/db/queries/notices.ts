@@ -92,6 +92,8 @@ export interface ClaimedNotice {
   amount: number | null;
   currency: string | null;
   reason: string | null;
+  /** Of a lost item charged: the loan's overdue fine charged with it (minor units of `currency`), if any. */
+  fine: number | null;
   /** Why it is no longer to be sent: what it tells is no longer so (the hold was collected, the loan returned). */
   outdated: string | null;
 }
@@ -124,7 +126,7 @@ export async function claimNotices(
     select n.id, n.kind, n.attempts, ${iso('n.next_attempt_at')} as lease, ${iso('n.created_at')} as created_at,
       u.name as user_name, u.email, u.language, b.title as book_title, pb.name as pickup_branch,
       ${iso('h.ready_until')} as ready_until, ${iso('l.due_at')} as due_at,
-      e.amount, e.currency, e.reason,
+      e.amount, e.currency, e.reason, fine.amount as fine,
       case
         when n.kind = 'hold_ready' and (h.status <> 'ready' or n.dedupe_key <> notice_key(n.kind, h.id, h.ready_at))
           then 'no longer so: the hold is ' || h.status
@@ -140,6 +142,8 @@ export async function claimNotices(
       left join branches pb on pb.id = h.pickup_branch_id
       left join loans l on l.id = n.loan_id
       left join account_entries e on e.id = n.account_entry_id
+      left join account_entries fine on n.kind = 'lost' and n.account_entry_id is not null
+        and fine.loan_id = n.loan_id and fine.kind = 'overdue_fine'
       left join loans el on el.id = e.loan_id
       left join books b on b.id = coalesce(h.book_id, l.book_id, el.book_id)
     order by n.id`),

@@ -1,9 +1,14 @@
-/** @module The notice that a loan long overdue was declared lost, with what the lost item was charged. */
+/**
+ * @module The notice that a loan long overdue was declared lost, with what the lost item was charged and the
+ * overdue fine charged with it (which has no notice of its own).
+ */
 import { html, type NoticeTemplate, page, plain } from './template.js';
 
 export const lost: NoticeTemplate = {
   en: (f) => {
-    const charged = f.amount === null ? 'Nothing was charged for it.' : `Your account was charged ${f.amount} for it.`;
+    const fine = f.fine === null ? '' : `, and ${f.fine} in overdue fines`;
+    const charged =
+      f.amount === null ? 'Nothing was charged for it.' : `Your account was charged ${f.amount} for it${fine}.`;
     return {
       subject: `Declared lost: ${f.title}`,
       text: plain(f, [
@@ -19,8 +24,11 @@ export const lost: NoticeTemplate = {
     };
   },
   fr: (f) => {
+    const fine = f.fine === null ? '' : `, ainsi que ${f.fine} de pénalités de retard`;
     const charged =
-      f.amount === null ? 'Rien ne vous a été facturé.' : `Une somme de ${f.amount} a été portée à votre compte.`;
+      f.amount === null
+        ? 'Rien ne vous a été facturé.'
+        : `Une somme de ${f.amount} a été portée à votre compte${fine}.`;
     return {
       subject: `Déclaré perdu : ${f.title}`,
       text: plain(f, [

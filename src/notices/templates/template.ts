@@ -24,6 +24,8 @@ export interface NoticeFacts {
   dueDate: string | null;
   /** A charge (or a lost item's). */
   amount: string | null;
+  /** A lost item's overdue fine, charged with it. */
+  fine: string | null;
   /** Why a librarian charged it. */
   reason: string | null;
 }
