@@ -54,6 +54,8 @@ export async function writeBulkBatch(
   const attempt = (oneByOne: boolean) =>
     bulkTransaction(db, async (tx) => {
       await tx.query(`set local statement_timeout = '${BATCH_STATEMENT_TIMEOUT}'`);
+      // This transaction writes the books' search columns itself (below): their row trigger stands aside.
+      await tx.query(`select set_config('catalogue.bulk_load', 'on', true)`);
       await tx.query(`select pg_advisory_xact_lock(${IMPORT_LOCK})`);
       const [job] = await tx.query<ImportJobCounts & { processed: number }>(
         'select processed, imported, matched, refused from import_jobs where id = $1 for update',
@@ -222,19 +224,25 @@ async function writeFresh(
     update import_staging s set book_id = n.id
     from (select number, nextval(pg_get_serial_sequence('books', 'id'))::integer as id from import_staging order by number) n
     where s.number = n.number`);
+  // What `books_search_refresh` writes for a book, for the batch at once: its author's name, held FOR SHARE
+  // until commit so that a rename waits and then refreshes these books too, and its search vector. An author
+  // deleted meanwhile leaves no name, and the foreign key refuses the book, as with the trigger.
+  await tx.query('select 1 from authors where id in (select author_id from import_staging) order by id for share');
   const insert = `
-    insert into books (id, title, publication_year, author_id, isbn, language, subjects, publisher, record_source, record_control_number)
+    insert into books (id, title, publication_year, author_id, isbn, language, subjects, publisher, record_source,
+      record_control_number, author_name, search)
     overriding system value
-    select book_id, title, publication_year, author_id, isbn, language, subjects, publisher, record_source, record_control_number
-    from import_staging`;
+    select s.book_id, s.title, s.publication_year, s.author_id, s.isbn, s.language, s.subjects, s.publisher,
+      s.record_source, s.record_control_number, coalesce(a.name, ''), books_search_of(s.title, coalesce(a.name, ''))
+    from import_staging s left join authors a on a.id = s.author_id`;
   const staged = await tx.query<{ number: number; book_id: number }>('select number, book_id from import_staging');
   if (!oneByOne) {
-    await tx.query(`${insert} order by number`);
+    await tx.query(`${insert} order by s.number`);
   } else {
     for (const { number } of staged) {
       await tx.query('savepoint import_record');
       try {
-        await tx.query(`${insert} where number = $1`, [number]);
+        await tx.query(`${insert} where s.number = $1`, [number]);
         await tx.query('release savepoint import_record');
       } catch (error) {
         const violation = constraintViolation(error);
