@@ -101,6 +101,15 @@ describe('a bulk import against the same records written one by one', () => {
     });
     expect(response.status).toBe(200);
     expect(report).toMatchObject({ records: 7, imported: 5, matched: 1, refused: 1 });
+    // Each record's book is the one made of it.
+    const titles = new Map(
+      rowsOf<{ id: number; title: string }>(await bulk.database.db.execute(sql`select id, title from books`)).map(
+        (book) => [Number(book.id), book.title],
+      ),
+    );
+    for (const entry of report.entries) {
+      if ('book_id' in entry) expect(titles.get(entry.book_id)).toBe(entry.title);
+    }
 
     const [fromBulk, fromOrdinary] = [await observed(bulk), await observed(ordinary)];
     expect(fromBulk).toEqual(fromOrdinary);
