@@ -259,4 +259,24 @@ describe('bulk import', () => {
     );
     expect(shown).toMatchObject({ state: 'failed', error: job?.error });
   });
+
+  it('refuses only the record that breaks a rule the checks do not know of, and its batch is written', async () => {
+    // A rule of the database the checks have no copy of, as an ISBN another writer takes meanwhile.
+    await t.database.db.execute(sql`alter table books add constraint no_second_volume check (title <> 'Vol 2')`);
+    try {
+      const records = ['Vol 1', 'Vol 2', 'Vol 3'].map((title, i) => ({ id: `v${i}`, source: 'RULE', title }));
+      const path = await file('rule.xml', collection(records.map((r) => ({ ...r, author: 'Rule, Ray' }))));
+      const { report } = await runBulkImport(t.database.db, path, { format: MARCXML, batchSize: BATCH });
+      expect(outcomes(report.entries).map(({ status }) => status)).toEqual(['imported', 'refused', 'imported']);
+      const held = rowsOf<{ id: number; title: string }>(
+        await t.database.db.execute(sql`select id, title from books where record_source = 'RULE' order by id`),
+      );
+      expect(held.map((book) => book.title)).toEqual(['Vol 1', 'Vol 3']);
+      expect(report.entries.filter((e) => 'book_id' in e).map((e) => ('book_id' in e ? e.book_id : 0))).toEqual(
+        held.map((book) => Number(book.id)),
+      );
+    } finally {
+      await t.database.db.execute(sql`alter table books drop constraint no_second_volume`);
+    }
+  });
 });

@@ -12,6 +12,8 @@ export interface BulkTransaction {
   query<T>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /** Loads rows in COPY's text format (tab-separated, `\N` for null, one row a line) into `table (columns)`. */
   copyIn(table: string, columns: readonly string[], text: string): Promise<void>;
+  /** Runs `work` in a savepoint: rolled back to it, and the error rethrown, when `work` throws. */
+  savepoint<T>(work: (tx: BulkTransaction) => Promise<T>): Promise<T>;
 }
 
 /** Runs `work` in one transaction on the driver under `db`: committed when it resolves, rolled back when it throws. */
@@ -28,14 +30,26 @@ function isPglite(client: PGlite | Sql): client is PGlite {
 }
 
 function pgliteTransaction(tx: Transaction): BulkTransaction {
-  return {
+  const self: BulkTransaction = {
     async query<T>(text: string, params: readonly unknown[] = []) {
       return (await tx.query<T>(text, [...params])).rows;
     },
     async copyIn(table, columns, text) {
       await tx.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob'`, [], { blob: new Blob([text]) });
     },
+    async savepoint(work) {
+      await tx.query('savepoint bulk_work');
+      try {
+        const result = await work(self);
+        await tx.query('release savepoint bulk_work');
+        return result;
+      } catch (error) {
+        await tx.query('rollback to savepoint bulk_work');
+        throw error;
+      }
+    },
   };
+  return self;
 }
 
 function postgresTransaction(tx: TransactionSql): BulkTransaction {
@@ -50,6 +64,11 @@ function postgresTransaction(tx: TransactionSql): BulkTransaction {
         stream.once('finish', resolve);
         stream.end(text);
       });
+    },
+    // postgres.js's own: a statement that fails inside `begin` outside of one fails the whole transaction,
+    // even when the error is caught and rolled back to a savepoint made by hand.
+    savepoint<T>(work: (tx: BulkTransaction) => Promise<T>) {
+      return tx.savepoint((inner) => work(postgresTransaction(inner))) as Promise<T>;
     },
   };
 }

@@ -54,6 +54,8 @@ export async function writeBulkBatch(
   const attempt = (oneByOne: boolean) =>
     bulkTransaction(db, async (tx) => {
       await tx.query(`set local statement_timeout = '${BATCH_STATEMENT_TIMEOUT}'`);
+      // This transaction writes the books' search columns itself (below): their row trigger stands aside.
+      await tx.query(`select set_config('catalogue.bulk_load', 'on', true)`);
       await tx.query(`select pg_advisory_xact_lock(${IMPORT_LOCK})`);
       const [job] = await tx.query<ImportJobCounts & { processed: number }>(
         'select processed, imported, matched, refused from import_jobs where id = $1 for update',
@@ -96,10 +98,13 @@ async function writeRecords(
     await tx.query(`create temp table import_staging (
       number integer primary key, title text not null, publication_year integer not null, author_id integer,
       author_name text, isbn text, language text, subjects text[] not null, publisher text,
-      record_source text, record_control_number text, book_id integer) on commit drop`);
+      record_source text, record_control_number text) on commit drop`);
     await tx.copyIn('import_staging', STAGING_COLUMNS, copyText(candidates));
-    // Without statistics the planner takes the staging table for a large one and reads books whole.
-    await tx.query('analyze import_staging');
+    // Without statistics the planner takes the staging table for a large one and reads books whole. Only
+    // the columns the batch's statements join on: the titles' and subjects' statistics cost most to gather.
+    await tx.query(
+      'analyze import_staging (number, isbn, record_source, record_control_number, author_id, author_name)',
+    );
     const { fresh, repeats } = await matchAndFindRepeats(tx, candidates, outcomes);
     authorsCreated = await writeFresh(tx, fresh, candidates, outcomes, oneByOne);
     for (const { number, of, by } of repeats) {
@@ -187,8 +192,7 @@ async function writeFresh(
   }
   // Authors by `catalogue_name_key` (`authors_name_key_idx`), the oldest of several; names of one key in
   // the batch make one author, named as the first of them is written. The key is taken once per name, not
-  // per record: a batch names far fewer authors than it has books. Each new book's id is drawn here, in
-  // file order, so that the outcomes name them without reading them back.
+  // per record: a batch names far fewer authors than it has books.
   const [authors] = await tx.query<{ created: number }>(`
     with keyed as (
       select name, catalogue_name_key(name) as key
@@ -218,35 +222,43 @@ async function writeFresh(
       returning 1
     )
     select (select count(*) from created)::integer as created, (select count(*) from named)::integer as named`);
-  await tx.query(`
-    update import_staging s set book_id = n.id
-    from (select number, nextval(pg_get_serial_sequence('books', 'id'))::integer as id from import_staging order by number) n
-    where s.number = n.number`);
-  const insert = `
-    insert into books (id, title, publication_year, author_id, isbn, language, subjects, publisher, record_source, record_control_number)
-    overriding system value
-    select book_id, title, publication_year, author_id, isbn, language, subjects, publisher, record_source, record_control_number
-    from import_staging`;
-  const staged = await tx.query<{ number: number; book_id: number }>('select number, book_id from import_staging');
+  // What `books_search_refresh` writes for a book, for the batch at once: its author's name, held FOR SHARE
+  // until commit so that a rename waits and then refreshes these books too, and its search vector. An author
+  // deleted meanwhile leaves no name, and the foreign key refuses the book, as with the trigger.
+  await tx.query('select 1 from authors where id in (select author_id from import_staging) order by id for share');
+  // Rows are inserted, given their ids and returned in the order of the select, file order: the ids pair
+  // with the staged numbers without being read back by number.
+  const insert = (where: string) => `
+    insert into books (title, publication_year, author_id, isbn, language, subjects, publisher, record_source,
+      record_control_number, author_name, search)
+    select s.title, s.publication_year, s.author_id, s.isbn, s.language, s.subjects, s.publisher,
+      s.record_source, s.record_control_number, coalesce(a.name, ''), books_search_of(s.title, coalesce(a.name, ''))
+    from import_staging s left join authors a on a.id = s.author_id
+    ${where} order by s.number
+    returning id`;
+  // `fresh` is in file order; the records refused since are out of the staging table.
+  const staged = fresh.filter((number) => !outcomes.has(number));
+  const idOf = new Map<number, number>();
   if (!oneByOne) {
-    await tx.query(`${insert} order by number`);
+    const ids = await tx.query<{ id: number }>(insert(''));
+    if (ids.length !== staged.length) throw new Error(`inserted ${ids.length} books for ${staged.length} records`);
+    for (const [i, number] of staged.entries()) idOf.set(number, (ids[i] as { id: number }).id);
   } else {
-    for (const { number } of staged) {
-      await tx.query('savepoint import_record');
+    for (const number of staged) {
       try {
-        await tx.query(`${insert} where number = $1`, [number]);
-        await tx.query('release savepoint import_record');
+        const [book] = await tx.savepoint((record) =>
+          record.query<{ id: number }>(insert('where s.number = $1'), [number]),
+        );
+        idOf.set(number, (book as { id: number }).id);
       } catch (error) {
         const violation = constraintViolation(error);
         if (!violation) throw error;
-        await tx.query('rollback to savepoint import_record');
         const candidate = candidates.get(number) as ImportCandidate;
         outcomes.set(number, { number, status: 'refused', reason: refusalOf(violation, { number, candidate }) });
       }
     }
   }
-  for (const { number, book_id } of staged) {
-    if (outcomes.has(number)) continue;
+  for (const [number, book_id] of idOf) {
     const { title } = candidates.get(number) as ImportCandidate;
     outcomes.set(number, { number, status: 'imported', book_id, title });
   }
