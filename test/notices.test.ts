@@ -341,6 +341,35 @@ describe('notices by email', () => {
     );
   });
 
+  it('a lost loan returned before its notice is sent is still told its charges, without asking for the book back', async () => {
+    const reader = await patron('ros@patrons.example');
+    const [brittle] = await query<{ id: number }>(
+      sql`insert into item_types (code, name) values ('brittle', 'Brittle') returning id`,
+    );
+    await t.database.db.execute(sql`insert into loan_rules (item_type_id, lost_after_days, lost_charge, fine_per_day,
+      grace_days) values (${brittle?.id}, 10, 2500, 20, 0)`);
+    const shard = await addBook(t, 'Shard', 2001, author);
+    await t.database.db.execute(sql`update copies set item_type_id = ${brittle?.id} where book_id = ${shard}`);
+    const loan = await borrowed(reader.client, shard);
+    const lostAt = new Date(Date.parse(loan.due_at) + 10 * DAY_MS);
+    expect((await declareLostLoans(t.database.db, { at: lostAt, timeZone: 'UTC', currency: 'EUR' })).loans).toBe(1);
+    clock.set(new Date(lostAt.getTime() + DAY_MS));
+    await returned(reader.client, loan.id);
+    await send();
+    clock.set(START);
+    expect(await noticesOf(reader.id)).toMatchObject([{ kind: 'lost', status: 'sent' }]);
+    const [fine] = await query<{ amount: number }>(
+      sql`select amount from account_entries where loan_id = ${loan.id} and kind = 'overdue_fine'`,
+    );
+    expect(fine?.amount).toBeGreaterThan(0);
+    const [mail] = to('ros@patrons.example');
+    expect(mail?.parsed.subject).toBe('Declared lost: Shard');
+    const fineText = `€${Math.floor((fine?.amount ?? 0) / 100)}.${String((fine?.amount ?? 0) % 100).padStart(2, '0')}`;
+    expect(mail?.parsed.text).toContain(`Your account was charged €25.00 for it, and ${fineText} in overdue fines.`);
+    expect(mail?.parsed.text).toContain('It has since been returned; the charges stand.');
+    expect(mail?.parsed.text).not.toContain('please return it');
+  });
+
   it('a name, title or reason written as headers is refused over HTTP, naming the field: nothing changes, nothing is queued or sent', async () => {
     const injected = 'Eve\r\nBcc: victim@elsewhere.example\r\nX-Injected: yes';
     const users = async () => (await query<{ n: number }>(sql`select count(*)::int as n from users`))[0]?.n;

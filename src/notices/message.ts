@@ -41,6 +41,7 @@ export function noticeMessage(notice: ClaimedNotice & { email: string }, setting
     amount: formatted(notice.amount),
     fine: formatted(notice.fine),
     reason: notice.reason,
+    returned: notice.returned,
   };
   const { subject, text, html } = templates[notice.kind][language](facts);
   return {

@@ -43,7 +43,10 @@ export const LOST_BATCH_SIZE = 5_000;
 /** Batches declared at once by default. */
 export const LOST_WORKERS = 2;
 
-/** An active loan not declared lost whose terms name a limit: what the job walks (`loans_may_be_lost_idx`). */
+/**
+ * An active loan not declared lost whose terms name a limit. The job walks `loans_may_be_lost_idx` (active loans
+ * with a limit) and reads past the lost ones: `lost_at` in no index keeps stamping it a HOT update.
+ */
 const mayBeLost = sql`${loans.returnedAt} is null and ${loans.lostAt} is null and ${loans.lostAfterDays} is not null`;
 
 /**

@@ -94,6 +94,8 @@ export interface ClaimedNotice {
   reason: string | null;
   /** Of a lost item charged: the loan's overdue fine charged with it (minor units of `currency`), if any. */
   fine: number | null;
+  /** Of a loan: it was returned since the notice was queued (a lost one charged is still told its charges). */
+  returned: boolean;
   /** Why it is no longer to be sent: what it tells is no longer so (the hold was collected, the loan returned). */
   outdated: string | null;
 }
@@ -126,11 +128,13 @@ export async function claimNotices(
     select n.id, n.kind, n.attempts, ${iso('n.next_attempt_at')} as lease, ${iso('n.created_at')} as created_at,
       u.name as user_name, u.email, u.language, b.title as book_title, pb.name as pickup_branch,
       ${iso('h.ready_until')} as ready_until, ${iso('l.due_at')} as due_at,
-      e.amount, e.currency, e.reason, fine.amount as fine,
+      e.amount, e.currency, e.reason, fine.amount as fine, l.returned_at is not null as returned,
       case
         when n.kind = 'hold_ready' and (h.status <> 'ready' or n.dedupe_key <> notice_key(n.kind, h.id, h.ready_at))
           then 'no longer so: the hold is ' || h.status
-        when n.kind <> 'charged' and l.returned_at is not null then 'no longer so: the loan was returned'
+        -- A lost loan's return changes no charge: a lost notice naming its charges still tells them.
+        when n.kind <> 'charged' and l.returned_at is not null and not (n.kind = 'lost' and e.id is not null)
+          then 'no longer so: the loan was returned'
         when n.kind in ('due_soon', 'overdue') and l.lost_at is not null then 'no longer so: the loan was declared lost'
         when n.kind in ('due_soon', 'overdue') and n.dedupe_key <> notice_key(n.kind, l.id, l.due_at)
           then 'no longer so: the loan was renewed'

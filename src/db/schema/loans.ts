@@ -72,10 +72,9 @@ export const loans = pgTable(
     // The branches' RESTRICT check: deleting a branch finds its loans without reading them all.
     index('loans_branch_id_idx').on(t.branchId),
     index('loans_active_due_at_idx').on(t.dueAt).where(sql`${t.returnedAt} is null`),
-    // The lost-items job walks the loans that may still be declared lost, by id, in batches.
-    index('loans_may_be_lost_idx')
-      .on(t.id)
-      .where(sql`${t.returnedAt} is null and ${t.lostAt} is null and ${t.lostAfterDays} is not null`),
+    // The lost-items job walks the active loans with a limit, by id, in batches. `lost_at` is in no index (nor
+    // any predicate), so that stamping it is a HOT update (docs/performance/lost-loans.md).
+    index('loans_may_be_lost_idx').on(t.id).where(sql`${t.returnedAt} is null and ${t.lostAfterDays} is not null`),
     check('loans_due_after_borrowed', sql`${t.dueAt} > ${t.borrowedAt}`),
     check('loans_renewals_not_negative', sql`${t.renewals} >= 0`),
     check('loans_returned_after_borrowed', sql`${t.returnedAt} is null or ${t.returnedAt} >= ${t.borrowedAt}`),

@@ -28,6 +28,8 @@ export interface NoticeFacts {
   fine: string | null;
   /** Why a librarian charged it. */
   reason: string | null;
+  /** The loan it is about was returned since (a lost one: its charges stand). */
+  returned: boolean;
 }
 
 /** A message's three parts. */
