@@ -17,7 +17,7 @@ import {
   maxLoansScope,
   type Period,
 } from '../../domain/lending-rules.js';
-import type { LoanRecord } from '../../domain/loan.js';
+import type { LoanRecord, RenewableLoan } from '../../domain/loan.js';
 import { renewalFacts } from '../../domain/loan.js';
 import { localDateOf } from '../../domain/local-dates.js';
 import type { BorrowDecision } from '../../domain/policy.js';
@@ -26,6 +26,7 @@ import { prepared } from '../prepared.js';
 import { copies, holds, loans, users } from '../schema/index.js';
 import { findBranchCalendar } from './branch-calendars.js';
 import { findCandidateRules } from './lending-rules.js';
+import { findLoan } from './loans.js';
 import { businessTime } from './sql.js';
 
 /** Who borrows: their id and category. */
@@ -266,4 +267,14 @@ export async function decideRenewal(db: Db, loan: LoanRecord): Promise<LendingDe
   const facts = renewalFacts(loan);
   const { rules } = await findCandidateRules(db, facts, undefined);
   return decideLending(rules, facts);
+}
+
+/**
+ * A loan with the renewal the rules as they stand now would decide (none once it is returned): what the loan's
+ * `renew` control and a renewal request are both decided from.
+ */
+export async function findRenewableLoan(db: Db, params: { id: number }): Promise<RenewableLoan | undefined> {
+  const loan = await findLoan(db, params);
+  if (!loan) return undefined;
+  return { ...loan, decision: loan.returned_at === null ? await decideRenewal(db, loan) : undefined };
 }

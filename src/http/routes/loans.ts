@@ -2,7 +2,7 @@
 import type { Context, Hono } from 'hono';
 import { renewLoan, returnLoan } from '../../affordances/loans.js';
 import { renewLoan as extendLoan, returnCopy } from '../../db/queries/circulation.js';
-import { decideRenewal } from '../../db/queries/lending-decisions.js';
+import { decideRenewal, findRenewableLoan } from '../../db/queries/lending-decisions.js';
 import { findLoan, findLoanTerms, listLoansPage, streamLoans } from '../../db/queries/loans.js';
 import { Conflict, NotFound } from '../../domain/errors.js';
 import { parseListing } from '../../domain/listing.js';
@@ -51,12 +51,11 @@ export function loanRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): v
         const id = idParam(c, 'id', 'loan');
         const ctx = c.get('ctx');
         const { db } = c.get('database');
-        const loan = await findLoan(db, { id });
+        // `renew` is offered as a renewal would be decided: by the rules as they stand now.
+        const loan = await findRenewableLoan(db, { id });
         if (!loan) throw loanNotFound(id);
         authorize(ctx.policy.seeLoan(ctx.caller, loan));
-        // `renew` is offered as a renewal would be decided: by the rules as they stand now.
-        const decision = loan.returned_at === null ? await decideRenewal(db, loan) : undefined;
-        return send(c, renderLoan({ ...loan, decision }, ctx));
+        return send(c, renderLoan(loan, ctx));
       },
       /** Returning is the one change a loan takes: `{"status":"returned"}`, at `branch_id` if named. */
       async PATCH(c) {
@@ -98,12 +97,12 @@ export function loanRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): v
         const id = idParam(c, 'id', 'loan');
         const ctx = c.get('ctx');
         const { db } = c.get('database');
-        const loan = await findLoan(db, { id });
-        if (!loan) throw loanNotFound(id);
         // Decided again now: the borrower's category, the copy and the rules as they stand.
-        const decision = loan.returned_at === null ? await decideRenewal(db, loan) : undefined;
-        renewLoan.authorize(ctx, { ...loan, decision });
+        const loan = await findRenewableLoan(db, { id });
+        if (!loan) throw loanNotFound(id);
+        renewLoan.authorize(ctx, loan);
         renewLoan.validate(await readOptionalJson(c));
+        const { decision } = loan;
         const renewed =
           decision &&
           (await extendLoan(db, {
@@ -115,12 +114,9 @@ export function loanRoutes(app: Hono<AppEnv>, settings: { timeZone: string }): v
           }));
         if (!renewed) {
           // Something changed since the read (a renewal, a hold, the clock): the fresh state says what.
-          const now = await findLoan(db, { id });
+          const now = await findRenewableLoan(db, { id });
           if (!now) throw loanNotFound(id);
-          renewLoan.authorize(ctx, {
-            ...now,
-            decision: now.returned_at === null ? await decideRenewal(db, now) : undefined,
-          });
+          renewLoan.authorize(ctx, now);
           throw new Conflict(`loan ${id} could not be renewed; read it again`);
         }
         const uri = ctx.uris.loan(id);

@@ -10,8 +10,7 @@ import { tryPin } from '../../db/pin-check.js';
 import { checkInCopy } from '../../db/queries/check-in.js';
 import { borrowCopy, renewLoan as extendLoan, settleExpiredHolds } from '../../db/queries/circulation.js';
 import { findActiveLoanOfCopy, findCopyByBarcode, findPatronByCard } from '../../db/queries/desk.js';
-import { decideRenewal } from '../../db/queries/lending-decisions.js';
-import { findLoan } from '../../db/queries/loans.js';
+import { findRenewableLoan } from '../../db/queries/lending-decisions.js';
 import { findCardSignIn } from '../../db/queries/pins.js';
 import {
   type CheckedIn,
@@ -128,11 +127,11 @@ export async function renew(
 
 async function renewOne(services: Services, caller: SignedIn, id: number): Promise<Loan> {
   const { db, policy } = services;
-  const loan = await findLoan(db, { id });
-  if (!loan) throw new NotFound(`loan ${id} not found`);
   // Decided again now: the borrower's category, the copy and the rules as they stand.
-  const decision = loan.returned_at === null ? await decideRenewal(db, loan) : undefined;
-  authorize(policy.renewLoan(caller, { ...loan, decision }));
+  const loan = await findRenewableLoan(db, { id });
+  if (!loan) throw new NotFound(`loan ${id} not found`);
+  authorize(policy.renewLoan(caller, loan));
+  const { decision } = loan;
   const renewed =
     decision &&
     (await extendLoan(db, {
@@ -144,10 +143,8 @@ async function renewOne(services: Services, caller: SignedIn, id: number): Promi
     }));
   if (renewed) return renewed;
   // Something changed since the read (a renewal, a hold, the clock): the fresh state says what.
-  const now = await findLoan(db, { id });
+  const now = await findRenewableLoan(db, { id });
   if (!now) throw new NotFound(`loan ${id} not found`);
-  authorize(
-    policy.renewLoan(caller, { ...now, decision: now.returned_at === null ? await decideRenewal(db, now) : undefined }),
-  );
+  authorize(policy.renewLoan(caller, now));
   throw new Conflict(`loan ${id} could not be renewed; try again`);
 }
