@@ -189,7 +189,9 @@ describe('lost items', () => {
     const loans = [await lent(), await lent()];
     // The job reads ids a window at a time (batch size × workers × 4, here 16): a gap of 100 ids leaves windows
     // with no loan between these and the next.
-    await t.database.db.execute(sql`select setval(pg_get_serial_sequence('loans', 'id'), (select max(id) + 100 from loans))`);
+    await t.database.db.execute(
+      sql`select setval(pg_get_serial_sequence('loans', 'id'), (select max(id) + 100 from loans))`,
+    );
     loans.push(await lent(), await lent(), await lent());
     const latest = Math.max(...loans.map((each) => each.threshold));
     clock.set(iso(latest));

@@ -74,7 +74,10 @@ export async function declareLostLoans(db: Db, params: DeclareLostParams): Promi
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be 1 or more, not ${workers}`);
   const declared: DeclaredLost = { loans: 0, lostItemCharges: 0, overdueFines: 0 };
   // The last loan that may be lost now; one lent while the run goes on is left to the next run.
-  const [last] = await db.select({ id: max(loans.id) }).from(loans).where(mayBeLostIndexed);
+  const [last] = await db
+    .select({ id: max(loans.id) })
+    .from(loans)
+    .where(mayBeLostIndexed);
   const upTo = last?.id;
   if (upTo == null) return declared;
   // A worker that fails stops the others after their batch; the failure is answered once none is running.
