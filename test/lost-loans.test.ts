@@ -185,8 +185,14 @@ describe('lost items', () => {
     expect((await read<LoanDocument>(`/loans/${loan.id}`)).lost_at).toBe(lostAt);
   });
 
-  it('in small batches, every loan past its threshold is declared once', async () => {
-    const loans = [await lent(), await lent(), await lent(), await lent(), await lent()];
+  it('in small batches, every loan past its threshold is declared once, across windows of ids with none', async () => {
+    const loans = [await lent(), await lent()];
+    // The job reads ids a window at a time (batch size × workers × 4, here 16): a gap of 100 ids leaves windows
+    // with no loan between these and the next.
+    await t.database.db.execute(
+      sql`select setval(pg_get_serial_sequence('loans', 'id'), (select max(id) + 100 from loans))`,
+    );
+    loans.push(await lent(), await lent(), await lent());
     const latest = Math.max(...loans.map((each) => each.threshold));
     clock.set(iso(latest));
     const declared = await declareLostLoans(t.database.db, {

@@ -7,7 +7,8 @@ AS $function$
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM new_rows) THEN RETURN NULL; END IF;
   IF EXISTS (
-    SELECT 1 FROM new_rows w JOIN account_entries c ON c.id = w.charge_id WHERE c.user_id <> w.user_id
+    SELECT 1 FROM new_rows w JOIN account_entries c ON c.id = w.charge_id
+    WHERE w.charge_id IS NOT NULL AND c.user_id <> w.user_id
   ) THEN
     RAISE EXCEPTION 'a waiver waives a charge of its own account'
       USING ERRCODE = 'check_violation', CONSTRAINT = 'account_entries_waiver_of_own_charge';
@@ -25,7 +26,10 @@ BEGIN
     FROM new_rows GROUP BY user_id
   ) d
   WHERE a.user_id = d.user_id;
-  IF EXISTS (SELECT 1 FROM new_rows n JOIN accounts a USING (user_id) WHERE n.currency <> a.currency) THEN
+  IF EXISTS (
+    SELECT 1 FROM (SELECT DISTINCT user_id, currency FROM new_rows) n JOIN accounts a USING (user_id)
+    WHERE n.currency <> a.currency
+  ) THEN
     RAISE EXCEPTION 'an account''s entries are all in its currency'
       USING ERRCODE = 'check_violation', CONSTRAINT = 'account_entries_currency_of_account';
   END IF;

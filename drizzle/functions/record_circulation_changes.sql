@@ -49,13 +49,13 @@ BEGIN
     WHERE n.status IS DISTINCT FROM o.status AND n.status IN ('in_transit', 'ready', 'fulfilled', 'cancelled', 'expired')
     ORDER BY n.id;
   ELSE
-    PERFORM 1 FROM new_rows n JOIN old_rows o USING (id) WHERE n.renewals > o.renewals;
+    PERFORM 1 FROM new_rows n JOIN old_rows o USING (id) WHERE n.renewals > 0 AND n.renewals > o.renewals;
     IF NOT FOUND THEN RETURN NULL; END IF;
     PERFORM pg_advisory_xact_lock(7305413);
     recorded := clock_timestamp();
     INSERT INTO changes (type, resource_id, borrower_id, at)
     SELECT 'loan.renewed', n.id, n.borrower_id, recorded
-    FROM new_rows n JOIN old_rows o USING (id) WHERE n.renewals > o.renewals
+    FROM new_rows n JOIN old_rows o USING (id) WHERE n.renewals > 0 AND n.renewals > o.renewals
     ORDER BY n.id;
   END IF;
   PERFORM pg_notify('catalogue_changes', '');

@@ -4,7 +4,7 @@
  * borrower's account (docs/access-and-loans.md, "Lost items"). Batches by id, each one transaction, so a
  * million loans take the memory of a batch per worker; running it again changes nothing.
  */
-import { and, asc, gt, sql } from 'drizzle-orm';
+import { and, asc, gt, lte, max, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { BranchCalendar } from '../../domain/calendar.js';
 import { overdueFine } from '../../domain/fines.js';
@@ -42,12 +42,22 @@ export interface DeclaredLost {
 export const LOST_BATCH_SIZE = 5_000;
 /** Batches declared at once by default. */
 export const LOST_WORKERS = 2;
-
 /**
- * An active loan not declared lost whose terms name a limit. The job walks `loans_may_be_lost_idx` (active loans
- * with a limit) and reads past the lost ones: `lost_at` in no index keeps stamping it a HOT update.
+ * A batch reads loans in a window of this many ids times the batch size times the workers. The planner cannot
+ * estimate the share (`borrower_id % workers`) or the due date plus `lost_after_days`, and takes them for a
+ * few rows: asked for the first loans past an id with no upper bound, it reads and sorts the whole table
+ * rather than walk `loans_may_be_lost_idx`, for about the first quarter of the run. An id range it can
+ * estimate keeps every batch an index range scan (docs/performance/lost-loans.md).
  */
-const mayBeLost = sql`${loans.returnedAt} is null and ${loans.lostAt} is null and ${loans.lostAfterDays} is not null`;
+const WINDOW_BATCHES = 4;
+
+/** The predicate of `loans_may_be_lost_idx`: active loans whose terms name a limit. */
+const mayBeLostIndexed = sql`${loans.returnedAt} is null and ${loans.lostAfterDays} is not null`;
+/**
+ * An active loan not declared lost whose terms name a limit. The job walks `loans_may_be_lost_idx` and reads
+ * past the lost ones: `lost_at` in no index keeps stamping it a HOT update.
+ */
+const mayBeLost = sql`${mayBeLostIndexed} and ${loans.lostAt} is null`;
 
 /**
  * Declares lost every loan `lost_after_days` past due at `at`, `workers` at once, each in batches of its
@@ -63,11 +73,18 @@ export async function declareLostLoans(db: Db, params: DeclareLostParams): Promi
   const workers = db instanceof PgTransaction ? 1 : (params.workers ?? LOST_WORKERS);
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be 1 or more, not ${workers}`);
   const declared: DeclaredLost = { loans: 0, lostItemCharges: 0, overdueFines: 0 };
+  // The last loan that may be lost now; one lent while the run goes on is left to the next run.
+  const [last] = await db
+    .select({ id: max(loans.id) })
+    .from(loans)
+    .where(mayBeLostIndexed);
+  const upTo = last?.id;
+  if (upTo == null) return declared;
   // A worker that fails stops the others after their batch; the failure is answered once none is running.
   const run: Run = { calendars: new Map(), declared, failed: false };
   const shares = await Promise.allSettled(
     Array.from({ length: workers }, (_, share) =>
-      declareShare(db, params, { share, of: workers }, run).catch((error: unknown) => {
+      declareShare(db, params, { share, of: workers, upTo }, run).catch((error: unknown) => {
         run.failed = true;
         throw error;
       }),
@@ -86,20 +103,24 @@ interface Run {
 }
 
 /**
- * One worker's batches: the loans of borrowers whose id is `share` modulo `of`. Workers never lock one
- * account between them (a batch's charges update its borrowers' accounts), so they only ever wait for one
- * another at the change feed's lock, which each takes last and holds until it commits: no cycle to deadlock.
+ * One worker's batches: the loans of borrowers whose id is `share` modulo `of`, up to loan `upTo`, a window of
+ * ids at a time (a window's loans may take more than one batch). Workers never lock one account between them
+ * (a batch's charges update its borrowers' accounts), so they only ever wait for one another at the change
+ * feed's lock, which each takes last and holds until it commits: no cycle to deadlock.
  */
 async function declareShare(
   db: Db,
   params: DeclareLostParams,
-  worker: { share: number; of: number },
+  worker: { share: number; of: number; upTo: number },
   run: Run,
 ): Promise<void> {
   const { calendars, declared } = run;
   const batchSize = params.batchSize ?? LOST_BATCH_SIZE;
+  const window = batchSize * worker.of * WINDOW_BATCHES;
   let after = 0;
-  while (!run.failed) {
+  let windowEnd = 0;
+  while (!run.failed && after < worker.upTo) {
+    if (after >= windowEnd) windowEnd = after + window;
     const batch = await db.transaction(async (tx) => {
       const due = await tx
         .select({
@@ -117,6 +138,7 @@ async function declareShare(
           and(
             mayBeLost,
             gt(loans.id, after),
+            lte(loans.id, windowEnd),
             sql`${loans.borrowerId} % ${worker.of} = ${worker.share}`,
             sql`${loans.dueAt} + make_interval(days => ${loans.lostAfterDays}) <= ${businessTime(params.at)}`,
           ),
@@ -189,7 +211,7 @@ async function declareShare(
       }
       return { size: due.length, last: ids[ids.length - 1] as number };
     });
-    after = batch.last;
-    if (batch.size < batchSize) return;
+    // A full batch may have left loans in its window; one short of full has read its window to the end.
+    after = batch.size < batchSize ? windowEnd : batch.last;
   }
 }
