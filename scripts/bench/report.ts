@@ -127,6 +127,7 @@ export function writeReport(docsDir: string, results: Results): string[] {
       bulkImport: handKept(figuresDir, 'bulk-import.md'),
       lostLoans: handKept(figuresDir, 'lost-loans.md'),
       listings: handKept(figuresDir, 'listings.md'),
+      bookReads: handKept(figuresDir, 'book-reads.md'),
     }),
   );
   writeFileSync(written[1] as string, chart(results));
@@ -152,8 +153,9 @@ function chart(results: Results): string {
  * A section measured by a script of its own, not by this run, so kept by hand and copied onto the page: the
  * table of hand-written pieces kept or replaced, with their figures (docs/performance/what-stays.md), the
  * bulk import's (docs/performance/bulk-import.md, from scripts/bench/bulk-import.ts), where a lost-items
- * batch's time goes (docs/performance/lost-loans.md, statement by statement in psql), and where the listings'
- * and the stream's goes (docs/performance/listings.md).
+ * batch's time goes (docs/performance/lost-loans.md, statement by statement in psql), where the listings'
+ * and the stream's goes (docs/performance/listings.md), and what a librarian's book read costs beyond a
+ * member's (docs/performance/book-reads.md).
  */
 function handKept(figuresDir: string, name: string): string[] {
   const path = join(figuresDir, name);
@@ -166,11 +168,18 @@ interface HandKept {
   bulkImport: string[];
   lostLoans: string[];
   listings: string[];
+  bookReads: string[];
 }
 
 function markdown(
   r: Results,
-  { stays, bulkImport, lostLoans, listings }: HandKept = { stays: [], bulkImport: [], lostLoans: [], listings: [] },
+  { stays, bulkImport, lostLoans, listings, bookReads }: HandKept = {
+    stays: [],
+    bulkImport: [],
+    lostLoans: [],
+    listings: [],
+    bookReads: [],
+  },
 ): string {
   const sizes = r.settings.sizes;
   const [smallest, largest] = [sizes[0] as number, sizes[sizes.length - 1] as number];
@@ -208,6 +217,7 @@ function markdown(
     }),
     ...gatheredLines(r),
     ...peerLines(r),
+    ...bookReads,
     '',
     `## Listing latency (single sequential requests, the sizes in turns, ${r.settings.samples} per scenario and size, none asked before)`,
     '',
