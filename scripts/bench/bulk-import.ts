@@ -206,7 +206,15 @@ export async function measureResume(
   records: number,
   file: string,
   format: FileFormat,
-): Promise<{ records: number; killedAt: number; books: number; runs: number; seconds: number }> {
+): Promise<{
+  records: number;
+  killedAt: number;
+  books: number;
+  runs: number;
+  seconds: number;
+  /** Indexes of `books` and `copies` after the resumed run, and how many are valid and none left set aside. */
+  indexes: { all: number; valid: number; setAside: number };
+}> {
   const database = await benchDatabase(`bench_bulk_resume_${process.pid}`);
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   try {
@@ -237,12 +245,21 @@ export async function measureResume(
       killedAt: stopped?.processed ?? killedAt,
       books: await countBooks(database.url),
       runs: job.runs,
+      indexes: await indexesOf(sql),
       seconds: Math.round((performance.now() - started) / 10) / 100,
     };
   } finally {
     await sql.end({ timeout: 5 });
     await database.drop();
   }
+}
+
+async function indexesOf(sql: postgres.Sql): Promise<{ all: number; valid: number; setAside: number }> {
+  const [row] = await sql<{ all: number; valid: number; set_aside: number }[]>`
+    select count(*)::integer as all, count(*) filter (where indisvalid)::integer as valid,
+      (select count(*)::integer from import_jobs where set_aside_indexes is not null) as set_aside
+    from pg_index where indrelid in ('books'::regclass, 'copies'::regclass)`;
+  return { all: row?.all ?? 0, valid: row?.valid ?? 0, setAside: row?.set_aside ?? 0 };
 }
 
 /** In the child: the import itself, once told to go. */
@@ -335,9 +352,11 @@ async function main(argv: string[]): Promise<void> {
       const exact = resumed.books === records;
       console.log(
         `resume: killed after ${resumed.killedAt.toLocaleString('en')} of ${records.toLocaleString('en')} records, ` +
-          `run again: ${resumed.books.toLocaleString('en')} books (${exact ? 'exact' : 'WRONG'}), ${resumed.runs} runs, ${resumed.seconds} s`,
+          `run again: ${resumed.books.toLocaleString('en')} books (${exact ? 'exact' : 'WRONG'}), ${resumed.runs} runs, ${resumed.seconds} s; ` +
+          `indexes of books and copies ${resumed.indexes.valid} valid of ${resumed.indexes.all}, ${resumed.indexes.setAside} jobs with indexes set aside`,
       );
-      if (!exact) process.exitCode = 1;
+      const { all, valid, setAside } = resumed.indexes;
+      if (!exact || valid !== all || setAside > 0) process.exitCode = 1;
     }
   } finally {
     rmSync(directory, { recursive: true, force: true });

@@ -15,8 +15,9 @@ import type { Db } from '../db.js';
 const LOADED_TABLES = ['books', 'copies'] as const;
 
 /**
- * `maintenance_work_mem` while an index is built: the default 64 MB sorts a million books' keys on disk in
- * several passes; with this much, most build in one.
+ * `maintenance_work_mem` while an index is built on PostgreSQL: the default 64 MB sorts a million books'
+ * keys on disk in several passes; with this much, most build in one. PGlite keeps its default, its memory
+ * being the embedding process's.
  */
 const BUILD_WORK_MEM = '512MB';
 
@@ -54,6 +55,8 @@ async function droppable(tx: BulkTransaction): Promise<SetAsideIndex[]> {
 export async function setAsideIndexes(db: Db, jobId: number): Promise<SetAsideIndex[] | null> {
   try {
     return await bulkTransaction(db, async (tx) => {
+      // The connection's statement budget is a request's; the wait for the lock has its own.
+      await tx.query('set local statement_timeout = 0');
       await tx.query(`set local lock_timeout = '${DROP_LOCK_TIMEOUT}'`);
       for (const table of LOADED_TABLES) await tx.query(`lock table ${table} in access exclusive mode`);
       const [row] = await tx.query<{ set_aside_indexes: SetAsideIndex[] | null }>(
@@ -102,7 +105,9 @@ export async function buildSetAsideIndexes(
   const listed = await setAsideOf(db, jobId);
   for (const [at, { name, definition }] of listed.entries()) {
     await bulkTransaction(db, async (tx) => {
-      await tx.query(`set local maintenance_work_mem = '${BUILD_WORK_MEM}'`);
+      // A build over millions of books outlasts a request's statement budget (the connection's) by far.
+      await tx.query('set local statement_timeout = 0');
+      if (!onPglite(db)) await tx.query(`set local maintenance_work_mem = '${BUILD_WORK_MEM}'`);
       const [existing] = await tx.query<{ valid: boolean }>(
         'select i.indisvalid as valid from pg_index i where i.indexrelid = to_regclass($1)',
         [quoted(name)],
@@ -135,9 +140,8 @@ export async function jobsWithIndexesSetAside(db: Db): Promise<number[]> {
  * length; `null` without running it when another process holds it. PGlite is one process's: no lock.
  */
 export async function withLoadLock<T>(db: Db, work: () => Promise<T>): Promise<T | null> {
-  const client = (db as unknown as { $client: PGlite | Sql }).$client;
-  if (typeof (client as PGlite).transaction === 'function') return work();
-  const session = await (client as Sql).reserve();
+  if (onPglite(db)) return work();
+  const session = await (db as unknown as { $client: Sql }).$client.reserve();
   try {
     const [got] = await session<{ locked: boolean }[]>`select pg_try_advisory_lock(${LOAD_LOCK}) as locked`;
     if (!got?.locked) return null;
@@ -164,6 +168,10 @@ export async function restoreSetAsideIndexes(
   await withLoadLock(db, async () => {
     for (const job of jobs) await buildSetAsideIndexes(db, job, onBuilt);
   });
+}
+
+function onPglite(db: Db): boolean {
+  return typeof ((db as unknown as { $client: PGlite | Sql }).$client as PGlite).transaction === 'function';
 }
 
 function quoted(name: string): string {
