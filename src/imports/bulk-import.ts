@@ -4,12 +4,14 @@
  * through `COPY` into a staging table and set-based statements (db/queries/bulk-import.ts), the job's
  * high-water mark moved in each batch's transaction. A run killed at any point is finished by running the
  * same file again: the records up to the mark are read and skipped, the rest written. While one batch is
- * written the next is read, so that the parsing here and the database's work overlap.
+ * written the next is read, so that the parsing here and the database's work overlap. A file large against
+ * the catalogue is loaded with the secondary indexes set aside and built after it (`IndexMode`,
+ * db/queries/set-aside-indexes.ts).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../db/client.js';
+import { bulkTransaction } from '../db/bulk-session.js';
+import type { Db } from '../db/client.js';
 import { type BatchRecord, writeBulkBatch } from '../db/queries/bulk-import.js';
 import {
   endImportJob,
@@ -129,8 +131,14 @@ async function loads(db: Db, job: ImportJob, total: number | null, mode: IndexMo
   if ((await setAsideOf(db, job.id)).length > 0) return true;
   const toWrite = total === null ? 0 : total - job.processed;
   if (toWrite < LOAD_MIN_RECORDS) return false;
-  const [held] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::integer as n from books`));
-  return toWrite >= (held?.n ?? 0);
+  // Counted, not estimated (`reltuples` is -1 until the table's first analyze), and past a request's
+  // statement budget: tens of millions of books take seconds.
+  const held = await bulkTransaction(db, async (tx) => {
+    await tx.query('set local statement_timeout = 0');
+    const [row] = await tx.query<{ n: number }>('select count(*)::integer as n from books');
+    return row?.n ?? 0;
+  });
+  return toWrite >= held;
 }
 
 async function finish(db: Db, { job, resumedAfter }: { job: ImportJob; resumedAfter: number }) {
