@@ -15,6 +15,7 @@ import { DataDirectoryInUse } from './db/data-dir-lock.js';
 import { expireHoldsPeriodically } from './db/hold-expiry.js';
 import { declareLostPeriodically } from './db/lost-loans.js';
 import { prepareDatabase, preparePostgres } from './db/migrate.js';
+import { restoreSetAsideIndexes } from './db/queries/set-aside-indexes.js';
 import { systemClock } from './domain/clock.js';
 import { ChangeStreams, changeStreamOptions } from './http/change-streams.js';
 import { boundConnections, connectionOptions } from './http/connections.js';
@@ -107,6 +108,11 @@ async function serveCatalogue(config: Config, log: Logger, opened?: Database): P
     },
   );
   if (server instanceof Server) boundConnections(server, config.connections);
+  // A bulk load killed before it built its indexes again: built now, in the background, since requests
+  // are answered without them meanwhile (only more slowly) and a build may take minutes.
+  restoreSetAsideIndexes(database.db, (built, total, name) => log.info('index built', { name, built, total })).catch(
+    (error: unknown) => log.error('indexes not built', { error: withoutParameters(error) }),
+  );
   // SIP2 for self-check machines: a second listener of this process, on the same database and rules.
   const sip2: Sip2Listener | undefined =
     config.sip2.port === undefined

@@ -6,7 +6,10 @@
  * least 20,000 records/s, at most 128 MiB over idle, exactly the file's records as books after a resume.
  *
  *   node --import tsx scripts/bench/bulk-import.ts [--records 100000] [--format iso2709|marcxml]
- *     [--only bulk|streaming|resume] [--resume] [--profile DIR]
+ *     [--only bulk|streaming|resume] [--resume] [--profile DIR] [--v8-flags "…"] [--memory]
+ *
+ * The children run with the CLI's V8 flags (`npm run catalogue`), or `--v8-flags`' (`""` for none);
+ * `--memory` prints the child's CPU time, and its heap, external and array buffer memory at its peak RSS.
  *
  * The server is `BENCH_DATABASE_URL` (default postgres://postgres@127.0.0.1:5432/postgres); the databases
  * made are dropped at the end.
@@ -25,7 +28,7 @@ import { formatOfMediaType } from '../../src/imports/formats.js';
 import { runImport } from '../../src/imports/run-import.js';
 import { adminStatement } from './catalogues.js';
 import { bulkBenchFields } from './imports.js';
-import { memoryOf, repoRoot } from './processes.js';
+import { CLI_FLAGS, memoryOf, repoRoot } from './processes.js';
 
 export const BULK_RECORDS_PER_SECOND_TARGET = 20_000;
 export const BULK_GROWTH_MIB_TARGET = 128;
@@ -125,7 +128,14 @@ async function countBooks(url: string): Promise<number> {
 
 /** The child's process: this file with `--child`, told to start by a line on stdin once its idle memory is read. */
 function child(mode: Mode, url: string, file: string, format: FileFormat, profile?: string): ChildProcess {
-  const flags = ['--import', 'tsx', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])];
+  // The CLI's V8 flags, which bound its heap (`npm run catalogue`), unless `--v8-flags` names others.
+  const v8 = process.env.BENCH_V8_FLAGS === undefined ? CLI_FLAGS : process.env.BENCH_V8_FLAGS.split(' ');
+  const flags = [
+    ...v8.filter(Boolean),
+    '--import',
+    'tsx',
+    ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+  ];
   return spawn(process.execPath, [...flags, 'scripts/bench/bulk-import.ts', '--child', mode, url, file, format], {
     cwd: repoRoot,
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -196,7 +206,15 @@ export async function measureResume(
   records: number,
   file: string,
   format: FileFormat,
-): Promise<{ records: number; killedAt: number; books: number; runs: number; seconds: number }> {
+): Promise<{
+  records: number;
+  killedAt: number;
+  books: number;
+  runs: number;
+  seconds: number;
+  /** Indexes of `books` and `copies` after the resumed run, and how many are valid and none left set aside. */
+  indexes: { all: number; valid: number; setAside: number };
+}> {
   const database = await benchDatabase(`bench_bulk_resume_${process.pid}`);
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   try {
@@ -227,12 +245,21 @@ export async function measureResume(
       killedAt: stopped?.processed ?? killedAt,
       books: await countBooks(database.url),
       runs: job.runs,
+      indexes: await indexesOf(sql),
       seconds: Math.round((performance.now() - started) / 10) / 100,
     };
   } finally {
     await sql.end({ timeout: 5 });
     await database.drop();
   }
+}
+
+async function indexesOf(sql: postgres.Sql): Promise<{ all: number; valid: number; setAside: number }> {
+  const [row] = await sql<{ all: number; valid: number; set_aside: number }[]>`
+    select count(*)::integer as all, count(*) filter (where indisvalid)::integer as valid,
+      (select count(*)::integer from import_jobs where set_aside_indexes is not null) as set_aside
+    from pg_index where indrelid in ('books'::regclass, 'copies'::regclass)`;
+  return { all: row?.all ?? 0, valid: row?.valid ?? 0, setAside: row?.set_aside ?? 0 };
 }
 
 /** In the child: the import itself, once told to go. */
@@ -243,8 +270,40 @@ async function runChild(mode: Mode, url: string, file: string, format: FileForma
   try {
     process.stdout.write('ready\n');
     await once(process.stdin, 'data');
-    if (mode === 'bulk') await runBulkImport(database.db, file, { format: importFormat });
+    const peak = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 };
+    const sampling = process.env.BENCH_MEMORY
+      ? setInterval(() => {
+          const now = process.memoryUsage();
+          if (now.rss > peak.rss) Object.assign(peak, now);
+        }, 50)
+      : undefined;
+    const started = performance.now();
+    const at = () => ((performance.now() - started) / 1000).toFixed(1);
+    const phases: string[] = [];
+    if (mode === 'bulk')
+      await runBulkImport(database.db, file, {
+        format: importFormat,
+        // When the indexes were set aside, and when the last was built: the build's share of the run.
+        onProgress: ({ processed, total }) => {
+          if (processed === total) phases.push(`records at ${at()} s`);
+        },
+        onIndexes: ({ phase, done, total }) => {
+          if (phase !== 'built' || done === total) phases.push(`${phase} ${total} at ${at()} s`);
+        },
+      });
     else await runImport(database.db, createReadStream(file), { format: importFormat });
+    if (sampling) {
+      clearInterval(sampling);
+      const mib = (n: number) => (n / 1048576).toFixed(1);
+      const cpu = process.cpuUsage();
+      process.stderr.write(
+        `${phases.join(', ')}${phases.length ? ', ' : ''}end at ${at()} s; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; at peak RSS: ${Object.entries(
+          peak,
+        )
+          .map(([k, v]) => `${k} ${mib(v)}`)
+          .join(', ')} MiB\n`,
+      );
+    }
     process.stdout.write('done\n');
   } finally {
     await database.close();
@@ -266,6 +325,10 @@ async function main(argv: string[]): Promise<void> {
   // `--only resume`: the resume check alone (with `--resume`).
   const only = option('--only') as Mode | 'resume' | undefined;
   const profile = option('--profile');
+  // Told to the children through their environment.
+  const v8Flags = option('--v8-flags');
+  if (v8Flags !== undefined) process.env.BENCH_V8_FLAGS = v8Flags;
+  if (argv.includes('--memory')) process.env.BENCH_MEMORY = '1';
   const directory = mkdtempSync(join(tmpdir(), 'bench-bulk-'));
   const file = join(directory, `records.${format === 'marcxml' ? 'xml' : 'mrc'}`);
   try {
@@ -289,9 +352,11 @@ async function main(argv: string[]): Promise<void> {
       const exact = resumed.books === records;
       console.log(
         `resume: killed after ${resumed.killedAt.toLocaleString('en')} of ${records.toLocaleString('en')} records, ` +
-          `run again: ${resumed.books.toLocaleString('en')} books (${exact ? 'exact' : 'WRONG'}), ${resumed.runs} runs, ${resumed.seconds} s`,
+          `run again: ${resumed.books.toLocaleString('en')} books (${exact ? 'exact' : 'WRONG'}), ${resumed.runs} runs, ${resumed.seconds} s; ` +
+          `indexes of books and copies ${resumed.indexes.valid} valid of ${resumed.indexes.all}, ${resumed.indexes.setAside} jobs with indexes set aside`,
       );
-      if (!exact) process.exitCode = 1;
+      const { all, valid, setAside } = resumed.indexes;
+      if (!exact || valid !== all || setAside > 0) process.exitCode = 1;
     }
   } finally {
     rmSync(directory, { recursive: true, force: true });

@@ -42,18 +42,23 @@ export interface StartParams {
  * V8's flags for the server, read from `npm start` (docs/operations.md, "Memory while streaming"), so that
  * the benchmark measures the server as it is started.
  */
-export const SERVER_FLAGS: string[] = (
-  JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).scripts.start as string
-)
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
+export const SERVER_FLAGS: string[] = flagsOfScript('start');
+
+/** V8's flags for the CLI, read from `npm run catalogue` (its imports run with them). */
+export const CLI_FLAGS: string[] = flagsOfScript('catalogue');
+
+function flagsOfScript(name: string): string[] {
+  return (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).scripts[name] as string)
+    .split(/\s+/)
+    .filter((word) => word.startsWith('--'));
+}
 
 /**
  * Node arguments running one of the catalogue's entries (`server`, `cli`): the compiled JavaScript when a
- * build made it, else the TypeScript through tsx; the server with the flags it is started with.
+ * build made it, else the TypeScript through tsx; each with the flags its npm script starts it with.
  */
 export function catalogueEntry(name: 'server' | 'cli'): string[] {
-  const flags = name === 'server' ? SERVER_FLAGS : [];
+  const flags = name === 'server' ? SERVER_FLAGS : CLI_FLAGS;
   for (const compiled of [`dist/${name}.js`, `dist/src/${name}.js`]) {
     if (existsSync(join(repoRoot, compiled))) return [...flags, join(repoRoot, compiled)];
   }

@@ -9,7 +9,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { RECORD_KEY_MAX_LENGTH } from '../domain/imports/candidate.js';
 import { importFilesDescribed } from '../domain/imports/media-types.js';
 import { type ImportReport, REPORT_ENTRIES_PER_OUTCOME } from '../domain/imports/report.js';
-import { runBulkImport } from '../imports/bulk-import.js';
+import { type IndexMode, LOAD_MIN_RECORDS, runBulkImport } from '../imports/bulk-import.js';
 import { formatOfFileName, formatOfMediaType, type ImportFormat, importMediaTypes } from '../imports/formats.js';
 import { progressBar } from '../progress.js';
 import { UsageError } from './arguments.js';
@@ -22,7 +22,15 @@ export function addImportCommand(program: Command): void {
     .argument('<file>', `the file: ${importFilesDescribed}`)
     .option('--type <media-type>', `the file's media type when its name does not tell it`, importFormat)
     .option('--source <code>', 'the MARC organization code of control numbers in records without an 003', source)
-    .action(async (file: string, options: { type?: ImportFormat; source?: string }) => {
+    .option(
+      '--indexes <when>',
+      'rebuild: drop the secondary indexes of books and copies for the load and build them after it (readers ' +
+        'run without them meanwhile); keep: never; auto: rebuild when the file holds at least ' +
+        `${LOAD_MIN_RECORDS.toLocaleString('en')} records and at least as many as the catalogue holds books`,
+      indexMode,
+      'auto',
+    )
+    .action(async (file: string, options: { type?: ImportFormat; source?: string; indexes: IndexMode }) => {
       // The file is checked before the database is opened, so that a typo changes nothing.
       const format = options.type ?? formatOfFileName(file);
       if (!format) {
@@ -37,6 +45,16 @@ export function addImportCommand(program: Command): void {
         const { job, resumedAfter, report } = await runBulkImport(db, file, {
           format,
           source: options.source,
+          indexes: options.indexes,
+          onIndexes: ({ phase, done, total }) => {
+            if (phase === 'built') return progress.update({ phase: 'indexes built', done, total });
+            progress.done();
+            process.stderr.write(
+              phase === 'set aside'
+                ? `${total} secondary indexes of books and copies set aside for the load; built again after it\n`
+                : 'the indexes are kept: books or copies are in use (their lock was not had within 5 s)\n',
+            );
+          },
           onProgress: ({ job, processed, total }) => {
             if (!told) process.stderr.write(`import job ${job}: its progress is GET /imports/${job}\n`);
             told = true;
@@ -58,6 +76,11 @@ function importFormat(value: string): ImportFormat {
   const format = formatOfMediaType(value);
   if (!format) throw new InvalidArgumentError(`It must be one of ${importMediaTypes.join(', ')}.`);
   return format;
+}
+
+function indexMode(value: string): IndexMode {
+  if (value === 'auto' || value === 'rebuild' || value === 'keep') return value;
+  throw new InvalidArgumentError('It must be auto, rebuild or keep.');
 }
 
 function source(value: string): string | undefined {

@@ -4,10 +4,13 @@
  * through `COPY` into a staging table and set-based statements (db/queries/bulk-import.ts), the job's
  * high-water mark moved in each batch's transaction. A run killed at any point is finished by running the
  * same file again: the records up to the mark are read and skipped, the rest written. While one batch is
- * written the next is read, so that the parsing here and the database's work overlap.
+ * written the next is read, so that the parsing here and the database's work overlap. A file large against
+ * the catalogue is loaded with the secondary indexes set aside and built after it (`IndexMode`,
+ * db/queries/set-aside-indexes.ts).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { bulkTransaction } from '../db/bulk-session.js';
 import type { Db } from '../db/client.js';
 import { type BatchRecord, writeBulkBatch } from '../db/queries/bulk-import.js';
 import {
@@ -17,6 +20,13 @@ import {
   listedInReport,
   startImportJob,
 } from '../db/queries/import-jobs.js';
+import {
+  buildSetAsideIndexes,
+  jobsWithIndexesSetAside,
+  setAsideIndexes,
+  setAsideOf,
+  withLoadLock,
+} from '../db/queries/set-aside-indexes.js';
 import { InvalidInput } from '../domain/errors.js';
 import { checkRecord } from '../domain/imports/candidate.js';
 import type { ImportReport } from '../domain/imports/report.js';
@@ -33,10 +43,32 @@ export interface BulkProgress {
   total: number | null;
 }
 
+/**
+ * Whether a run sets the secondary indexes of `books` and `copies` aside for its load and builds them after
+ * it: `rebuild` always, `keep` never, `auto` when the records still to write are at least
+ * `LOAD_MIN_RECORDS` and at least as many as the books held (a first load, or one that doubles the
+ * catalogue), or when a killed run of the same file had them set aside.
+ */
+export type IndexMode = 'auto' | 'rebuild' | 'keep';
+
+/** Below this, building the indexes again costs more than keeping them up to date saves. */
+export const LOAD_MIN_RECORDS = 100_000;
+
+/** The indexes' part of a run: set aside before the records, built again after them. */
+export interface IndexProgress {
+  /** `kept` when the tables' lock was not had in time: the load goes on with its indexes. */
+  phase: 'set aside' | 'kept' | 'built';
+  done: number;
+  total: number;
+}
+
 export interface BulkImportOptions {
   format: ImportFormat;
   source?: string | undefined;
   onProgress?: (progress: BulkProgress) => void;
+  /** `auto` unless said. */
+  indexes?: IndexMode | undefined;
+  onIndexes?: (progress: IndexProgress) => void;
   /** Records per batch (tests use small ones). */
   batchSize?: number;
 }
@@ -50,15 +82,80 @@ export interface BulkImportResult {
 }
 
 export async function runBulkImport(db: Db, file: string, options: BulkImportOptions): Promise<BulkImportResult> {
-  const { format, onProgress } = options;
-  const batchSize = options.batchSize ?? BULK_BATCH_SIZE;
-  const { sha256, total } = await surveyFile(file, format);
+  const { sha256, total } = await surveyFile(file, options.format);
   const job = await startImportJob(db, {
     sha256,
     source: options.source ?? null,
-    mediaType: format.mediaType,
+    mediaType: options.format.mediaType,
     total,
   });
+  // Another file's load killed before its end: its indexes are built first, whatever this run does.
+  const others = (await jobsWithIndexesSetAside(db)).filter((id) => id !== job.id);
+  if (others.length > 0) {
+    await withLoadLock(db, async () => {
+      for (const other of others) await buildSetAsideIndexes(db, other, built(options));
+    });
+  }
+  if (await loads(db, job, total, options.indexes ?? 'auto')) {
+    const loaded = await withLoadLock(db, async () => {
+      const setAside = await setAsideIndexes(db, job.id);
+      const count = setAside?.length ?? 0;
+      options.onIndexes?.({ phase: setAside ? 'set aside' : 'kept', done: count, total: count });
+      let written: Awaited<ReturnType<typeof importRecords>>;
+      try {
+        written = await importRecords(db, file, job, total, options);
+      } catch (error) {
+        // A file that breaks partway ends its job: nothing would resume it, so its indexes are built now.
+        // Any other failure leaves them listed for the same file's next run, or the server's start.
+        if (error instanceof InvalidInput) await buildSetAsideIndexes(db, job.id, built(options));
+        throw error;
+      }
+      // Built even when the drop did not get its lock (`setAside` null): a killed run's may be listed.
+      await buildSetAsideIndexes(db, job.id, built(options));
+      return written;
+    });
+    if (loaded !== null) return finish(db, loaded);
+  }
+  // Without the lock (another process is loading) or without a load: a resumed run's indexes are built first.
+  await buildSetAsideIndexes(db, job.id, built(options));
+  return finish(db, await importRecords(db, file, job, total, options));
+}
+
+function built(options: BulkImportOptions) {
+  return (done: number, total: number) => options.onIndexes?.({ phase: 'built', done, total });
+}
+
+/** Whether this run loads with the indexes set aside (`IndexMode`). */
+async function loads(db: Db, job: ImportJob, total: number | null, mode: IndexMode): Promise<boolean> {
+  if (mode !== 'auto') return mode === 'rebuild';
+  if ((await setAsideOf(db, job.id)).length > 0) return true;
+  const toWrite = total === null ? 0 : total - job.processed;
+  if (toWrite < LOAD_MIN_RECORDS) return false;
+  // Counted, not estimated (`reltuples` is -1 until the table's first analyze), and past a request's
+  // statement budget: tens of millions of books take seconds.
+  const held = await bulkTransaction(db, async (tx) => {
+    await tx.query('set local statement_timeout = 0');
+    const [row] = await tx.query<{ n: number }>('select count(*)::integer as n from books');
+    return row?.n ?? 0;
+  });
+  return toWrite >= held;
+}
+
+async function finish(db: Db, { job, resumedAfter }: { job: ImportJob; resumedAfter: number }) {
+  const ended = (await endImportJob(db, job.id)) ?? job;
+  return { job: ended, resumedAfter, report: await importJobReport(db, ended) };
+}
+
+/** The file's records after the job's mark, written batch by batch. */
+async function importRecords(
+  db: Db,
+  file: string,
+  job: ImportJob,
+  total: number | null,
+  options: BulkImportOptions,
+): Promise<{ job: ImportJob; resumedAfter: number }> {
+  const { format, onProgress } = options;
+  const batchSize = options.batchSize ?? BULK_BATCH_SIZE;
   const resumedAfter = job.processed;
   let mark = job.processed;
   let number = 0;
@@ -103,8 +200,7 @@ export async function runBulkImport(db: Db, file: string, options: BulkImportOpt
     }
     throw error;
   }
-  const ended = (await endImportJob(db, job.id)) ?? job;
-  return { job: ended, resumedAfter, report: await importJobReport(db, ended) };
+  return { job, resumedAfter };
 }
 
 /**
