@@ -13,18 +13,28 @@ export const jsonFormat: Format = {
     let first = true;
     for await (const batch of stream.items) {
       for (const group of groupsOf(batch)) {
-        // One stringify per group, brackets dropped: the same bytes as its members joined by commas.
-        yield (first ? '[' : ',') + JSON.stringify(group.map(member)).slice(1, -1);
+        yield (first ? '[' : ',') + membersText(group);
         first = false;
       }
     }
     yield first ? '[]' : ']';
   },
+  takesStateJson: true,
 };
 
 /** A member's JSON text, as a collection lists it (an event of the change feed carries the same). */
 export function memberText(resource: Resource): string {
-  return JSON.stringify(member(resource));
+  const { stateJson } = resource;
+  if (stateJson === undefined) return JSON.stringify(member(resource));
+  // The state as written, then what `member` adds after it: the bytes stringifying the whole member writes.
+  const after = JSON.stringify(memberAfterState(resource));
+  return stateJson === '{}' ? after : `${stateJson.slice(0, -1)},${after.slice(1)}`;
+}
+
+/** Members joined by commas: one stringify for a group none of whose states is written yet, brackets dropped. */
+function membersText(group: Resource[]): string {
+  if (group.some((resource) => resource.stateJson !== undefined)) return group.map(memberText).join(',');
+  return JSON.stringify(group.map(member)).slice(1, -1);
 }
 
 /**
@@ -46,6 +56,13 @@ function document(resource: Resource): Record<string, unknown> {
 function member(resource: Resource): Record<string, unknown> {
   const body: Record<string, unknown> = Object.assign({}, resource.state);
   body.links = resource.links.map(link);
+  if (resource.controls.length > 0) body.controls = controlsOf(resource.controls);
+  return body;
+}
+
+/** What `member` writes after the state, for a state already written. */
+function memberAfterState(resource: Resource): Record<string, unknown> {
+  const body: Record<string, unknown> = { links: resource.links.map(link) };
   if (resource.controls.length > 0) body.controls = controlsOf(resource.controls);
   return body;
 }
