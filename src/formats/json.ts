@@ -27,8 +27,9 @@ export function memberText(resource: Resource): string {
   const { stateJson } = resource;
   if (stateJson === undefined) return JSON.stringify(member(resource));
   // The state as written, then what `member` adds after it: the bytes stringifying the whole member writes.
-  const after = JSON.stringify(memberAfterState(resource));
-  return stateJson === '{}' ? after : `${stateJson.slice(0, -1)},${after.slice(1)}`;
+  let after = `"links":${JSON.stringify(resource.links.map(link))}`;
+  if (resource.controls.length > 0) after += `,"controls":${JSON.stringify(controlsOf(resource.controls))}`;
+  return stateJson === '{}' ? `{${after}}` : `${stateJson.slice(0, -1)},${after}}`;
 }
 
 /** Members joined by commas: one stringify for a group none of whose states is written yet, brackets dropped. */
@@ -56,13 +57,6 @@ function document(resource: Resource): Record<string, unknown> {
 function member(resource: Resource): Record<string, unknown> {
   const body: Record<string, unknown> = Object.assign({}, resource.state);
   body.links = resource.links.map(link);
-  if (resource.controls.length > 0) body.controls = controlsOf(resource.controls);
-  return body;
-}
-
-/** What `member` writes after the state, for a state already written. */
-function memberAfterState(resource: Resource): Record<string, unknown> {
-  const body: Record<string, unknown> = { links: resource.links.map(link) };
   if (resource.controls.length > 0) body.controls = controlsOf(resource.controls);
   return body;
 }
