@@ -65,6 +65,16 @@ describe('the JSON stream', () => {
     expect(await streamed([[plain, titled], [clashing], [], [withoutLinks]])).toBe(JSON.stringify(expected));
     expect(await streamed([])).toBe('[]');
   });
+
+  it('writes a member whose state came as JSON text as it writes the same member with its state', async () => {
+    const asText = (resource: Resource): Resource => ({
+      ...resource,
+      state: {},
+      stateJson: JSON.stringify(resource.state),
+    });
+    const members = [plain, titled, withoutLinks, { ...withoutLinks, state: {} }];
+    expect(await streamed([members.map(asText), [plain]])).toBe(await streamed([members, [plain]]));
+  });
 });
 
 describe('the JSON document', () => {

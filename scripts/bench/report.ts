@@ -126,7 +126,7 @@ export function writeReport(docsDir: string, results: Results): string[] {
       stays: handKept(figuresDir, 'what-stays.md'),
       bulkImport: handKept(figuresDir, 'bulk-import.md'),
       lostLoans: handKept(figuresDir, 'lost-loans.md'),
-      listings: handKept(figuresDir, 'listings.md'),
+      listings: [...handKept(figuresDir, 'listings.md'), ...handKept(figuresDir, 'stream.md')],
       bookReads: handKept(figuresDir, 'book-reads.md'),
     }),
   );
@@ -154,8 +154,8 @@ function chart(results: Results): string {
  * table of hand-written pieces kept or replaced, with their figures (docs/performance/what-stays.md), the
  * bulk import's (docs/performance/bulk-import.md, from scripts/bench/bulk-import.ts), where a lost-items
  * batch's time goes (docs/performance/lost-loans.md, statement by statement in psql), where the listings'
- * and the stream's goes (docs/performance/listings.md), and what a librarian's book read costs beyond a
- * member's (docs/performance/book-reads.md).
+ * and the stream's goes (docs/performance/listings.md, then docs/performance/stream.md), and what a
+ * librarian's book read costs beyond a member's (docs/performance/book-reads.md).
  */
 function handKept(figuresDir: string, name: string): string[] {
   const path = join(figuresDir, name);

@@ -47,6 +47,17 @@ export interface StoredBook extends Book, BibliographicFields, Availability {
 }
 
 /**
+ * A book as a listing streamed in JSON reads it: its state already written as JSON text by the database
+ * (`state_json`, the bytes `JSON.stringify` writes of the state a member shows), and what its links need.
+ */
+export interface BookWithStateJson {
+  id: number;
+  author_id: number;
+  author_name: string;
+  state_json: string;
+}
+
+/**
  * The writable fields: the seed's three required on creation, the bibliographic ones optional (null clears
  * one; no subjects clears the list); any subset on change.
  */

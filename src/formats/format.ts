@@ -78,6 +78,11 @@ export interface Format {
    * own), a group of items each (`groupsOf`).
    */
   stream(stream: ResourceStream): AsyncIterable<string>;
+  /**
+   * It writes a streamed member whose state came as JSON text (`Resource.stateJson`): the reader of a
+   * listing may then have the database write the members' state (docs/performance/what-stays.md).
+   */
+  takesStateJson?: boolean;
   /** Collections are always shown a page at a time (a person reads pages, not a million rows). */
   alwaysPaged?: boolean;
   /**

@@ -13,18 +13,29 @@ export const jsonFormat: Format = {
     let first = true;
     for await (const batch of stream.items) {
       for (const group of groupsOf(batch)) {
-        // One stringify per group, brackets dropped: the same bytes as its members joined by commas.
-        yield (first ? '[' : ',') + JSON.stringify(group.map(member)).slice(1, -1);
+        yield (first ? '[' : ',') + membersText(group);
         first = false;
       }
     }
     yield first ? '[]' : ']';
   },
+  takesStateJson: true,
 };
 
 /** A member's JSON text, as a collection lists it (an event of the change feed carries the same). */
 export function memberText(resource: Resource): string {
-  return JSON.stringify(member(resource));
+  const { stateJson } = resource;
+  if (stateJson === undefined) return JSON.stringify(member(resource));
+  // The state as written, then what `member` adds after it: the bytes stringifying the whole member writes.
+  let after = `"links":${JSON.stringify(resource.links.map(link))}`;
+  if (resource.controls.length > 0) after += `,"controls":${JSON.stringify(controlsOf(resource.controls))}`;
+  return stateJson === '{}' ? `{${after}}` : `${stateJson.slice(0, -1)},${after}}`;
+}
+
+/** Members joined by commas: one stringify for a group none of whose states is written yet, brackets dropped. */
+function membersText(group: Resource[]): string {
+  if (group.some((resource) => resource.stateJson !== undefined)) return group.map(memberText).join(',');
+  return JSON.stringify(group.map(member)).slice(1, -1);
 }
 
 /**

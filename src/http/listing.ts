@@ -5,6 +5,7 @@
 import type { Context, Handler } from 'hono';
 import type { RenderContext } from '../affordances/context.js';
 import type { Database, Db } from '../db/client.js';
+import type { StreamReading } from '../db/queries/listing.js';
 import { PageTooDeep } from '../domain/errors.js';
 import type { FacetCounts } from '../domain/facets.js';
 import { DEFAULT_PER_PAGE } from '../domain/limits.js';
@@ -31,7 +32,7 @@ import { send, sendStream } from './respond.js';
 export interface ListingReader<Row> {
   page(listing: PagedListing): Promise<PageFacts & { rows: Row[] }>;
   /** Every row, in the batches read; a batch yielded is the consumer's, which may empty it as it goes. */
-  stream(listing: Listing): AsyncIterable<Row[]>;
+  stream(listing: Listing, reading: StreamReading): AsyncIterable<Row[]>;
   /** The facets a page asks for, counted over the whole listing; absent where none are offered. */
   facets?(listing: PagedListing): Promise<FacetCounts>;
 }
@@ -77,7 +78,8 @@ export async function sendListing<Row>(
       listing: { ...listingView(spec, paged, collection), ...(suggestions && { suggestions }) },
     });
   }
-  return sendStream(c, renderStream(collection, listing, renderBatches(read.stream(limited), renderItem)));
+  const rows = read.stream(limited, { stateJson: format.takesStateJson === true });
+  return sendStream(c, renderStream(collection, listing, renderBatches(rows, renderItem)));
 }
 
 /**
@@ -138,7 +140,7 @@ export interface ListedCollection<Row> {
   mayList?: (ctx: RenderContext) => Decision;
   collection(ctx: RenderContext): Collection;
   page(db: Db, listing: PagedListing): Promise<PageFacts & { rows: Row[] }>;
-  stream(database: Database, listing: Listing): AsyncIterable<Row[]>;
+  stream(database: Database, listing: Listing, reading: StreamReading): AsyncIterable<Row[]>;
   /** The facets a page asks for; absent where the collection offers none. */
   facets?(db: Db, listing: PagedListing): Promise<FacetCounts>;
   renderItem(row: Row, ctx: RenderContext, options: { fields: string[] | undefined; asItem: true }): Resource;
@@ -159,7 +161,7 @@ export function listHandler<Row>(listed: ListedCollection<Row>): Handler<AppEnv>
       listed.collection(ctx),
       {
         page: (paged) => listed.page(database.db, paged),
-        stream: (all) => listed.stream(database, all),
+        stream: (all, reading) => listed.stream(database, all, reading),
         facets: facets && ((paged) => facets(database.db, paged)),
       },
       (row: Row) => listed.renderItem(row, ctx, { fields: listing.fields, asItem: true }),

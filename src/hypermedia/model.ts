@@ -94,6 +94,11 @@ export interface Resource {
   kind: ResourceKind;
   /** Properties of the resource, already restricted to the requested fields. */
   state: Record<string, unknown>;
+  /**
+   * The state already written as JSON text (what `JSON.stringify(state)` writes), where the database wrote it
+   * for a format that takes it (`Format.takesStateJson`); `state` is then empty.
+   */
+  stateJson?: string;
   links: Link[];
   controls: Control[];
   /** Member resources of a collection page, in order, under the rel `item`. */

@@ -3,7 +3,7 @@ import { offered } from '../affordances/affordance.js';
 import { borrowBook, changeBook, deleteBook } from '../affordances/books.js';
 import type { RenderContext } from '../affordances/context.js';
 import { holdBook } from '../affordances/holds.js';
-import type { BibliographicFields } from '../domain/book.js';
+import type { BibliographicFields, BookWithStateJson } from '../domain/book.js';
 import type { BookSubject } from '../domain/policy.js';
 import type { Control, Link, Resource } from '../hypermedia/model.js';
 import { firstPage } from '../hypermedia/uris.js';
@@ -18,7 +18,11 @@ export interface BookRenderOptions {
 
 type RenderableBook = BookSubject & BibliographicFields & { version?: number; author_name?: string };
 
-export function renderBook(book: RenderableBook, ctx: RenderContext, options: BookRenderOptions = {}): Resource {
+export function renderBook(
+  book: RenderableBook | BookWithStateJson,
+  ctx: RenderContext,
+  options: BookRenderOptions = {},
+): Resource {
   const { uris } = ctx;
   const links: Link[] = [
     { rel: 'self', href: uris.book(book.id) },
@@ -30,10 +34,13 @@ export function renderBook(book: RenderableBook, ctx: RenderContext, options: Bo
     },
     { rel: 'collection', href: uris.firstPages.books },
   ];
+  // A member whose state the database wrote (a stream in a format that takes it: `Format.takesStateJson`).
+  if ('state_json' in book) return { kind: 'book', state: {}, stateJson: book.state_json, links, controls: [] };
   if (!options.asItem) links.push(...circulationLinks(book, ctx));
   const controls = options.asItem ? [] : bookControls(book, ctx);
   const resource: Resource = {
     kind: 'book',
+    // The order in which the database writes a streamed member's state too (`memberStateJson`).
     state: pick(
       {
         id: book.id,

@@ -1,7 +1,7 @@
 /** @module Reads and writes of books. Functions answer `undefined` for a missing row. */
 import type DataLoader from 'dataloader';
 import { eq, inArray, or, type SQL, sql } from 'drizzle-orm';
-import type { BookInput, StoredBook } from '../../domain/book.js';
+import type { BookInput, BookWithStateJson, StoredBook } from '../../domain/book.js';
 import { Conflict, UnprocessableEntity } from '../../domain/errors.js';
 import { TOP_AUTHORS, TOP_LANGUAGES, TOP_SUBJECTS } from '../../domain/facets.js';
 import { type Hold, holdIsOpen } from '../../domain/hold.js';
@@ -20,7 +20,14 @@ import { authors, books, copies, holds, loans } from '../schema/index.js';
 import { authorBookCount, authorsBookCount, collectionCount, yearsBookCount } from './counts.js';
 import { countFacets, type FacetColumns } from './facets.js';
 import { type CopyFacts, firstOnShelf } from './lending-decisions.js';
-import { type ListingScope, listingTable, readAll, readPage } from './listing.js';
+import {
+  type ListingMapping,
+  type ListingScope,
+  listingTable,
+  readAll,
+  readPage,
+  type StreamReading,
+} from './listing.js';
 import { idBlockAnchor, yearAnchor } from './listing-anchors.js';
 import { isoTimestamp } from './sql.js';
 import { atVersions, rejectedWrite } from './writes.js';
@@ -31,6 +38,11 @@ import { atVersions, rejectedWrite } from './writes.js';
  */
 const activeLoans = sql`from ${loans} as "active" where "active"."book_id" = ${books}."id" and "active"."returned_at" is null`;
 
+/** Only while no copy is on the shelf: when the next is due back. */
+const dueAt = sql<
+  string | null
+>`case when ${books.copiesAvailable} > 0 then null else (select ${isoTimestamp(sql`min("active"."due_at")`)} ${activeLoans}) end`;
+
 /** Columns named as the API names them, so rows read through a raw cursor have the same keys. */
 const bookColumns = {
   id: books.id,
@@ -39,12 +51,7 @@ const bookColumns = {
   author_id: books.authorId,
   version: books.version,
   available: sql<boolean>`${books.copiesAvailable} > 0`.as('available'),
-  // Only while no copy is on the shelf: when the next is due back.
-  due_at: sql<
-    string | null
-  >`case when ${books.copiesAvailable} > 0 then null else (select ${isoTimestamp(sql`min("active"."due_at")`)} ${activeLoans}) end`.as(
-    'due_at',
-  ),
+  due_at: dueAt.as('due_at'),
   copies_total: books.copiesTotal,
   copies_available: books.copiesAvailable,
   isbn: books.isbn,
@@ -56,6 +63,30 @@ const bookColumns = {
   // For the title of the `author` link: kept on the book by triggers, so a listing looks up no author.
   author_name: books.authorName,
 };
+
+/**
+ * A book's state as a member of a listing shows it, written as JSON text by PostgreSQL: its fields in the
+ * order `renderBook` gives them, by `row_to_json`, which writes what `JSON.stringify` writes of the same
+ * values (no spaces; quotes, backslashes and control characters escaped alike; arrays, booleans, null).
+ * The server then neither decodes a dozen columns a row nor stringifies them (docs/performance/what-stays.md).
+ */
+const memberStateJson = sql<string>`(select row_to_json("member")::text from (select ${sql.join(
+  Object.entries({
+    id: books.id,
+    title: books.title,
+    publication_year: books.publicationYear,
+    author_id: books.authorId,
+    isbn: books.isbn,
+    language: books.language,
+    subjects: books.subjects,
+    publisher: books.publisher,
+    available: sql`${books.copiesAvailable} > 0`,
+    due_at: dueAt,
+    copies_total: books.copiesTotal,
+    copies_available: books.copiesAvailable,
+  }).map(([field, value]) => sql`${value} as ${sql.identifier(field)}`),
+  sql`, `,
+)}) as "member")`;
 
 /** A book's full document also needs to know whether any loan or hold refers to it (then it stays). */
 const bookDocumentColumns = {
@@ -122,7 +153,7 @@ const bookWithShelfCopyColumns = { ...bookDocumentColumns, shelf_copy: shelfCopy
 
 type RawShelfBook = BookRecord & { shelf_copy: [number, number, number, number] | string | null };
 
-export const bookListing = listingTable(bookListingSpec, {
+const bookListingMapping: ListingMapping<typeof bookListingSpec> = {
   from: books,
   selection: bookColumns,
   columns: {
@@ -164,6 +195,19 @@ export const bookListing = listingTable(bookListingSpec, {
     column: books.authorId,
     names: { column: authors.search, config: 'catalogue_simple', dictionary: 'names' },
     authorIds: (query) => sql`select ${authors.id} from ${authors} where ${authors.search} @@ ${query}`,
+  },
+};
+
+export const bookListing = listingTable(bookListingSpec, bookListingMapping);
+
+/** The same listing, each row read as a member's state in JSON and what its links need (`BookWithStateJson`). */
+const bookStateJsonListing = listingTable(bookListingSpec, {
+  ...bookListingMapping,
+  selection: {
+    id: books.id,
+    author_id: books.authorId,
+    author_name: books.authorName,
+    state_json: memberStateJson.as('state_json'),
   },
 });
 
@@ -401,9 +445,19 @@ export function countBookFacets(db: Db, listing: Listing, scope: BookScope = {})
   return countFacets(db, bookListing, listing, bookFacets, scopeOf(scope));
 }
 
-/** Every item of the listing, streamed from a cursor. */
-export function streamBooks(database: Database, listing: Listing, scope: BookScope = {}) {
-  return readAll<StoredBook>(database, bookListing, listing, scopeOf(scope));
+/**
+ * Every item of the listing, streamed from a cursor; with their state as JSON text where the format takes it
+ * and every field is shown (a sparse fieldset is read as columns).
+ */
+export function streamBooks(
+  database: Database,
+  listing: Listing,
+  reading: StreamReading = { stateJson: false },
+  scope: BookScope = {},
+): AsyncIterable<(StoredBook | BookWithStateJson)[]> {
+  return reading.stateJson && listing.fields === undefined
+    ? readAll<BookWithStateJson>(database, bookStateJsonListing, listing, scopeOf(scope))
+    : readAll<StoredBook>(database, bookListing, listing, scopeOf(scope));
 }
 
 function scopeOf(scope: BookScope): ListingScope {

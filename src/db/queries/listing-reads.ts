@@ -25,7 +25,8 @@ export function selectionOf(selection: SelectedFields, keys: OrderKey[]): Select
   const hidden = keys.filter((key) => key.hidden);
   if (hidden.length === 0) return selection;
   const selected: SelectedFields = { ...selection };
-  for (const key of hidden) selected[key.column] = (key.expr as SQL).as(key.column);
+  // A field's own column is hidden where the selection does not read it (a stream's rows as JSON text).
+  for (const key of hidden) selected[key.column] = sql`${key.expr}`.as(key.column);
   return selected;
 }
 

@@ -34,7 +34,7 @@ import { correctedSearch, type ListingSearch, listingWhere, planListingSearch, w
 import type { SearchPlan } from './search.js';
 
 // The collections' queries and the facets name a listing's mapping, scope and WHERE through this module.
-export { type ListingScope, type ListingTable, listingTable } from './listing-table.js';
+export { type ListingMapping, type ListingScope, type ListingTable, listingTable } from './listing-table.js';
 export { listingWhere } from './listing-where.js';
 
 /** One page as read: its rows, the total, and what its paging links need. */
@@ -190,6 +190,12 @@ async function readRows(
  * its text are what a stream holds, so this bounds its memory, in the wordiest format (MARCXML) too.
  */
 export const STREAM_BATCH = 1000;
+
+/** How a stream's rows may be read for the format writing them. */
+export interface StreamReading {
+  /** The format takes a member's state as JSON text (`Format.takesStateJson`), which the database may write. */
+  stateJson: boolean;
+}
 
 /**
  * Every item of a listing, in keyset batches: each batch is a short query of its own, so a slow reader

@@ -13,7 +13,7 @@ import {
 } from '../../db/queries/authors.js';
 import { countBookFacets, listBooksPage, streamBooks } from '../../db/queries/books.js';
 import type { AuthorInput } from '../../domain/author.js';
-import type { StoredBook } from '../../domain/book.js';
+import type { BookWithStateJson, StoredBook } from '../../domain/book.js';
 import { parseListing } from '../../domain/listing.js';
 import { authorListingSpec, bookListingSpec } from '../../domain/listings.js';
 import { firstPage, paths } from '../../hypermedia/uris.js';
@@ -86,10 +86,10 @@ export function authorRoutes(app: Hono<AppEnv>): void {
           authorBooksCollection(ctx, author),
           {
             page: (paged) => listBooksPage(database.db, paged, scope),
-            stream: (all) => streamBooks(database, all, scope),
+            stream: (all, reading) => streamBooks(database, all, reading, scope),
             facets: (paged) => countBookFacets(database.db, paged, scope),
           },
-          (book: StoredBook) => renderBook(book, ctx, { fields: listing.fields, asItem: true }),
+          (book: StoredBook | BookWithStateJson) => renderBook(book, ctx, { fields: listing.fields, asItem: true }),
         );
       },
     },
