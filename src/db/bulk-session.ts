@@ -18,14 +18,19 @@ export interface BulkTransaction {
 
 /** Runs `work` in one transaction on the driver under `db`: committed when it resolves, rolled back when it throws. */
 export async function bulkTransaction<T>(db: Db, work: (tx: BulkTransaction) => Promise<T>): Promise<T> {
-  const client = (db as unknown as { $client: PGlite | Sql }).$client;
+  const client = driverOf(db);
   if (isPglite(client)) {
     return client.transaction((tx) => work(pgliteTransaction(tx)));
   }
   return client.begin((tx) => work(postgresTransaction(tx))) as Promise<T>;
 }
 
-function isPglite(client: PGlite | Sql): client is PGlite {
+/** The driver's own client under `db`: PGlite, or postgres.js's pool. */
+export function driverOf(db: Db): PGlite | Sql {
+  return (db as unknown as { $client: PGlite | Sql }).$client;
+}
+
+export function isPglite(client: PGlite | Sql): client is PGlite {
   return typeof (client as PGlite).transaction === 'function';
 }
 

@@ -22,7 +22,7 @@ import {
 } from '../db/queries/import-jobs.js';
 import {
   buildSetAsideIndexes,
-  jobsWithIndexesSetAside,
+  restoreSetAsideIndexes,
   setAsideIndexes,
   setAsideOf,
   withLoadLock,
@@ -90,12 +90,7 @@ export async function runBulkImport(db: Db, file: string, options: BulkImportOpt
     total,
   });
   // Another file's load killed before its end: its indexes are built first, whatever this run does.
-  const others = (await jobsWithIndexesSetAside(db)).filter((id) => id !== job.id);
-  if (others.length > 0) {
-    await withLoadLock(db, async () => {
-      for (const other of others) await buildSetAsideIndexes(db, other, built(options));
-    });
-  }
+  await restoreSetAsideIndexes(db, built(options), job.id);
   if (await loads(db, job, total, options.indexes ?? 'auto')) {
     const loaded = await withLoadLock(db, async () => {
       const setAside = await setAsideIndexes(db, job.id);

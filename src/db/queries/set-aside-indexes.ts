@@ -6,9 +6,7 @@
  * matching and uniqueness rest on) and every index a constraint owns; what goes are the listings', the
  * search's and the foreign keys' supporting indexes, which the import's statements do not read.
  */
-import type { PGlite } from '@electric-sql/pglite';
-import type { Sql } from 'postgres';
-import { type BulkTransaction, bulkTransaction } from '../bulk-session.js';
+import { type BulkTransaction, bulkTransaction, driverOf, isPglite } from '../bulk-session.js';
 import type { Db } from '../db.js';
 
 /** The tables whose indexes a load sets aside. */
@@ -107,7 +105,7 @@ export async function buildSetAsideIndexes(
     await bulkTransaction(db, async (tx) => {
       // A build over millions of books outlasts a request's statement budget (the connection's) by far.
       await tx.query('set local statement_timeout = 0');
-      if (!onPglite(db)) await tx.query(`set local maintenance_work_mem = '${BUILD_WORK_MEM}'`);
+      if (!isPglite(driverOf(db))) await tx.query(`set local maintenance_work_mem = '${BUILD_WORK_MEM}'`);
       const [existing] = await tx.query<{ valid: boolean }>(
         'select i.indisvalid as valid from pg_index i where i.indexrelid = to_regclass($1)',
         [quoted(name)],
@@ -140,8 +138,9 @@ export async function jobsWithIndexesSetAside(db: Db): Promise<number[]> {
  * length; `null` without running it when another process holds it. PGlite is one process's: no lock.
  */
 export async function withLoadLock<T>(db: Db, work: () => Promise<T>): Promise<T | null> {
-  if (onPglite(db)) return work();
-  const session = await (db as unknown as { $client: Sql }).$client.reserve();
+  const client = driverOf(db);
+  if (isPglite(client)) return work();
+  const session = await client.reserve();
   try {
     const [got] = await session<{ locked: boolean }[]>`select pg_try_advisory_lock(${LOAD_LOCK}) as locked`;
     if (!got?.locked) return null;
@@ -156,22 +155,19 @@ export async function withLoadLock<T>(db: Db, work: () => Promise<T>): Promise<T
 }
 
 /**
- * At a server's start: builds every index a load set aside and did not build again, unless a load is
- * running (it builds them at its end).
+ * Builds every index a load set aside and did not build again (at a server's start, or before another
+ * file's import; `except` a job whose own run builds them), unless a load is running (it builds them at its end).
  */
 export async function restoreSetAsideIndexes(
   db: Db,
   onBuilt?: (built: number, total: number, name: string) => void,
+  except?: number,
 ): Promise<void> {
-  const jobs = await jobsWithIndexesSetAside(db);
+  const jobs = (await jobsWithIndexesSetAside(db)).filter((id) => id !== except);
   if (jobs.length === 0) return;
   await withLoadLock(db, async () => {
     for (const job of jobs) await buildSetAsideIndexes(db, job, onBuilt);
   });
-}
-
-function onPglite(db: Db): boolean {
-  return typeof ((db as unknown as { $client: PGlite | Sql }).$client as PGlite).transaction === 'function';
 }
 
 function quoted(name: string): string {
