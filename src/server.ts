@@ -110,9 +110,9 @@ async function serveCatalogue(config: Config, log: Logger, opened?: Database): P
   if (server instanceof Server) boundConnections(server, config.connections);
   // A bulk load killed before it built its indexes again: built now, in the background, since requests
   // are answered without them meanwhile (only more slowly) and a build may take minutes.
-  restoreSetAsideIndexes(database.db, (built, total, name) => log.info('index built', { name, built, total })).catch(
-    (error: unknown) => log.error('indexes not built', { error: withoutParameters(error) }),
-  );
+  restoreSetAsideIndexes(database.db, (built, total, name) =>
+    log.info(name ? 'index built' : 'building indexes set aside', { name, built, total }),
+  ).catch((error: unknown) => log.error('indexes not built', { error: withoutParameters(error) }));
   // SIP2 for self-check machines: a second listener of this process, on the same database and rules.
   const sip2: Sip2Listener | undefined =
     config.sip2.port === undefined

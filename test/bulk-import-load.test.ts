@@ -33,6 +33,17 @@ function record(n: number, prefix: string): string {
 const collection = (count: number, prefix: string) =>
   `<collection xmlns="http://www.loc.gov/MARC21/slim">${Array.from({ length: count }, (_, i) => record(i + 1, prefix)).join('\n')}</collection>`;
 
+/** What `GET /imports/{id}` says of where a job stands. */
+interface JobState {
+  state: string;
+  phase: string;
+  processed: number;
+  total: number | null;
+  indexes_built: number;
+  indexes_total: number;
+  runs: number;
+}
+
 interface IndexRow {
   name: string;
   definition: string;
@@ -65,6 +76,8 @@ describe('bulk import with its indexes set aside', () => {
     );
     return rows.flatMap((row) => (row.set_aside_indexes ?? []).map((index) => index.name)).sort();
   };
+  const jobOf = async (id: number) =>
+    json<JobState>(await t.request(`/imports/${id}`, { headers: { Accept: 'application/json' } }));
   const file = async (name: string, text: string) => {
     const path = join(directory, name);
     await writeFile(path, text);
@@ -88,7 +101,9 @@ describe('bulk import with its indexes set aside', () => {
       format: MARCXML,
       batchSize: BATCH,
       indexes: 'rebuild',
-      onIndexes: (progress) => phases.push(progress),
+      onIndexes: (progress) => {
+        phases.push(progress);
+      },
     });
     expect(report).toMatchObject({ records: 10, imported: 10, matched: 0, refused: 0, authors_created: 3 });
     const dropped = phases[0]?.total ?? 0;
@@ -104,6 +119,94 @@ describe('bulk import with its indexes set aside', () => {
     expect(await count('a%')).toEqual({ n: 10, keys: 10 });
     const found = await json<{ data: unknown[] }>(await t.request('/books?query=loaded%20a%20work&per_page=50'));
     expect(found.data.length).toBe(10);
+  });
+
+  it('says over HTTP which phase a load is in and how many of its indexes are built, each as it is', async () => {
+    const path = await file('phases.xml', collection(2 * BATCH + 1, 'f'));
+    const stop = new Error('stopped');
+    const seen: JobState[] = [];
+    let id = 0;
+    // Stopped after its first batch: the job shows where it stopped.
+    await expect(
+      runBulkImport(t.database.db, path, {
+        format: MARCXML,
+        batchSize: BATCH,
+        indexes: 'rebuild',
+        onProgress: async ({ job, processed }) => {
+          id = job;
+          seen.push(await jobOf(job));
+          if (processed >= BATCH) throw stop;
+        },
+      }),
+    ).rejects.toBe(stop);
+    const dropped = (await setAside()).length;
+    expect(dropped).toBeGreaterThan(10);
+    const starting = { state: 'running', phase: 'writing_records', indexes_built: 0, indexes_total: dropped };
+    expect(seen).toMatchObject([
+      { ...starting, processed: 0, total: 2 * BATCH + 1, runs: 1 },
+      { ...starting, processed: BATCH },
+    ]);
+    expect(await jobOf(id)).toMatchObject({ ...starting, processed: BATCH });
+
+    // The same file again: its records, then each index built, the row read after each step.
+    seen.length = 0;
+    const { job } = await runBulkImport(t.database.db, path, {
+      format: MARCXML,
+      batchSize: BATCH,
+      indexes: 'rebuild',
+      onProgress: async () => {
+        seen.push(await jobOf(id));
+      },
+      onIndexes: async ({ phase }) => {
+        if (phase === 'built') seen.push(await jobOf(id));
+      },
+    });
+    expect(job.id).toBe(id);
+    const steps = seen.map(({ phase, processed, indexes_built, indexes_total }) => [
+      phase,
+      processed,
+      indexes_built,
+      indexes_total,
+    ]);
+    expect(steps).toEqual([
+      ['writing_records', BATCH, 0, dropped],
+      ['writing_records', 2 * BATCH, 0, dropped],
+      ['writing_records', 2 * BATCH + 1, 0, dropped],
+      ...Array.from({ length: dropped + 1 }, (_, built) => ['building_indexes', 2 * BATCH + 1, built, dropped]),
+    ]);
+    expect(seen.every((state) => state.state === 'running' && state.runs === 2)).toBe(true);
+    expect(await jobOf(id)).toMatchObject({
+      state: 'done',
+      phase: 'finished',
+      processed: 2 * BATCH + 1,
+      indexes_built: dropped,
+      indexes_total: dropped,
+    });
+
+    // Without indexes set aside: none to build, and no such phase.
+    seen.length = 0;
+    const kept = await runBulkImport(t.database.db, await file('kept.xml', collection(2, 'g')), {
+      format: MARCXML,
+      indexes: 'keep',
+      onProgress: async ({ job }) => {
+        seen.push(await jobOf(job));
+      },
+    });
+    expect(seen.map((state) => state.phase)).toEqual(['writing_records', 'writing_records']);
+    expect(await jobOf(kept.job.id)).toMatchObject({
+      state: 'done',
+      phase: 'finished',
+      indexes_built: 0,
+      indexes_total: 0,
+    });
+    // The same state in every format: HAL's properties, the HTML view's fields.
+    const hal = await json<JobState>(
+      await t.request(`/imports/${id}`, { headers: { Accept: 'application/hal+json' } }),
+    );
+    expect(hal).toMatchObject({ phase: 'finished', indexes_built: dropped, indexes_total: dropped });
+    const html = await (await t.request(`/imports/${id}`, { headers: { Accept: 'text/html' } })).text();
+    expect(html).toContain('<dd data-field="phase">finished</dd>');
+    expect(html).toContain(`<dd data-field="indexes_built">${dropped}</dd>`);
   });
 
   it('a load stopped midway is finished by the same file, with every index built and valid', async () => {
@@ -144,22 +247,34 @@ describe('bulk import with its indexes set aside', () => {
     const stopped = async (prefix: string) => {
       const stop = new Error('stopped');
       const path = await file(`${prefix}.xml`, collection(9, prefix));
+      let id = 0;
       await expect(
         runBulkImport(t.database.db, path, {
           format: MARCXML,
           batchSize: BATCH,
           indexes: 'rebuild',
-          onProgress: ({ processed }) => {
+          onProgress: ({ job, processed }) => {
+            id = job;
             if (processed >= BATCH) throw stop;
           },
         }),
       ).rejects.toBe(stop);
       expect(await setAside()).not.toEqual([]);
+      return id;
     };
-    await stopped('c');
+    const c = await stopped('c');
+    const dropped = (await setAside()).length;
     await restoreSetAsideIndexes(t.database.db);
     expect(await indexes()).toEqual(before);
     expect(await setAside()).toEqual([]);
+    // Its indexes built by another than its run: the job still shows the phase its run stopped in.
+    expect(await jobOf(c)).toMatchObject({
+      state: 'running',
+      phase: 'writing_records',
+      processed: BATCH,
+      indexes_built: dropped,
+      indexes_total: dropped,
+    });
 
     await stopped('d');
     const other = await file('other.xml', collection(5, 'e'));

@@ -15,6 +15,7 @@ import type { Db } from '../db/client.js';
 import { type BatchRecord, writeBulkBatch } from '../db/queries/bulk-import.js';
 import {
   endImportJob,
+  enterImportPhase,
   type ImportJob,
   importJobReport,
   listedInReport,
@@ -22,6 +23,7 @@ import {
 } from '../db/queries/import-jobs.js';
 import {
   buildSetAsideIndexes,
+  type IndexBuildProgress,
   restoreSetAsideIndexes,
   setAsideIndexes,
   setAsideOf,
@@ -56,7 +58,11 @@ export const LOAD_MIN_RECORDS = 100_000;
 
 /** The indexes' part of a run: set aside before the records, built again after them. */
 export interface IndexProgress {
-  /** `kept` when the tables' lock was not had in time: the load goes on with its indexes. */
+  /**
+   * `kept` when the tables' lock was not had in time: the load goes on with its indexes. `built`: `done` of
+   * `total` built again, as the job's resource has them (`indexes_built`, `indexes_total`), told when the
+   * build begins and after each index.
+   */
   phase: 'set aside' | 'kept' | 'built';
   done: number;
   total: number;
@@ -65,10 +71,11 @@ export interface IndexProgress {
 export interface BulkImportOptions {
   format: ImportFormat;
   source?: string | undefined;
-  onProgress?: (progress: BulkProgress) => void;
+  /** Told when the records begin and after each batch; awaited, as `onIndexes` is: the run waits for it. */
+  onProgress?: (progress: BulkProgress) => void | Promise<void>;
   /** `auto` unless said. */
   indexes?: IndexMode | undefined;
-  onIndexes?: (progress: IndexProgress) => void;
+  onIndexes?: (progress: IndexProgress) => void | Promise<void>;
   /** Records per batch (tests use small ones). */
   batchSize?: number;
 }
@@ -95,7 +102,7 @@ export async function runBulkImport(db: Db, file: string, options: BulkImportOpt
     const loaded = await withLoadLock(db, async () => {
       const setAside = await setAsideIndexes(db, job.id);
       const count = setAside?.length ?? 0;
-      options.onIndexes?.({ phase: setAside ? 'set aside' : 'kept', done: count, total: count });
+      await options.onIndexes?.({ phase: setAside ? 'set aside' : 'kept', done: count, total: count });
       let written: Awaited<ReturnType<typeof importRecords>>;
       try {
         written = await importRecords(db, file, job, total, options);
@@ -116,8 +123,8 @@ export async function runBulkImport(db: Db, file: string, options: BulkImportOpt
   return finish(db, await importRecords(db, file, job, total, options));
 }
 
-function built(options: BulkImportOptions) {
-  return (done: number, total: number) => options.onIndexes?.({ phase: 'built', done, total });
+function built(options: BulkImportOptions): IndexBuildProgress {
+  return (done, total) => options.onIndexes?.({ phase: 'built', done, total });
 }
 
 /** Whether this run loads with the indexes set aside (`IndexMode`). */
@@ -156,7 +163,8 @@ async function importRecords(
   let number = 0;
   let batch: BatchRecord[] = [];
   let writing: Promise<void> = Promise.resolve();
-  onProgress?.({ job: job.id, processed: mark, total });
+  await enterImportPhase(db, job.id, 'writing_records');
+  await onProgress?.({ job: job.id, processed: mark, total });
 
   const flush = async () => {
     if (batch.length === 0) return;

@@ -1,6 +1,7 @@
 /**
- * @module Renders a bulk import's job (`GET /imports/{id}`): where it stands (`state`, `processed` of
- * `total` records, the counts so far) and the records its report lists, as the report renders them.
+ * @module Renders a bulk import's job (`GET /imports/{id}`): where it stands (`state`, the `phase` of its run,
+ * `processed` of `total` records, `indexes_built` of `indexes_total`, the counts so far) and the records its
+ * report lists, as the report renders them.
  */
 import { offered } from '../affordances/affordance.js';
 import type { RenderContext } from '../affordances/context.js';
@@ -16,12 +17,15 @@ export function renderImportJob(job: ImportJob, report: ImportReport, ctx: Rende
     state: {
       id: job.id,
       state: job.state,
+      phase: job.phase,
       processed: job.processed,
       total: job.total,
       imported: job.imported,
       matched: job.matched,
       refused: job.refused,
       authors_created: job.authors_created,
+      indexes_built: job.indexes_built,
+      indexes_total: job.indexes_total,
       truncated: report.truncated,
       runs: job.runs,
       media_type: job.media_type,

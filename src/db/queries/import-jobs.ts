@@ -9,6 +9,14 @@ import { type Db, rowsOf } from '../db.js';
 
 export type ImportJobState = 'running' | 'done' | 'failed';
 
+/**
+ * What the job's own run is doing (migration 0047): `starting` (the job taken, before its records: a stopped
+ * load's indexes built first, the tables' indexes set aside), `writing_records` (`processed` of `total`),
+ * `building_indexes` (`indexes_built` of `indexes_total`), `finished` once `done`. A failed or stopped job
+ * keeps the phase it stopped in.
+ */
+export type ImportJobPhase = 'starting' | 'writing_records' | 'building_indexes' | 'finished';
+
 /** Outcomes counted so far. */
 export interface ImportJobCounts {
   imported: number;
@@ -22,11 +30,15 @@ export interface ImportJob extends ImportJobCounts {
   source: string | null;
   media_type: string;
   state: ImportJobState;
+  phase: ImportJobPhase;
   /** Records in the file, counted before the import; `null` when they could not be. */
   total: number | null;
   /** Records 1 to `processed` are written (the high-water mark). */
   processed: number;
   authors_created: number;
+  /** Secondary indexes set aside for the load that are built again, of those set aside (0 of 0: none). */
+  indexes_built: number;
+  indexes_total: number;
   /** How many times the file was run: more than 1 when a run was interrupted and resumed. */
   runs: number;
   error: string | null;
@@ -35,8 +47,8 @@ export interface ImportJob extends ImportJobCounts {
   finished_at: string | null;
 }
 
-const JOB_COLUMNS = sql.raw(`id, file_sha256, source, media_type, state, total, processed, imported, matched,
-  refused, authors_created, runs, error, started_at, updated_at, finished_at`);
+const JOB_COLUMNS = sql.raw(`id, file_sha256, source, media_type, state, phase, total, processed, imported, matched,
+  refused, authors_created, indexes_built, indexes_total, runs, error, started_at, updated_at, finished_at`);
 
 /**
  * The unfinished job of this file and source, resumed (one more run), or a new one. The partial unique index
@@ -51,7 +63,7 @@ export async function startImportJob(
       insert into import_jobs (file_sha256, source, media_type, total)
       values (${params.sha256}, ${params.source}, ${params.mediaType}, ${params.total})
       on conflict (file_sha256, coalesce(source, '')) where state = 'running'
-      do update set runs = import_jobs.runs + 1, updated_at = now()
+      do update set runs = import_jobs.runs + 1, phase = 'starting', updated_at = now()
       returning ${JOB_COLUMNS}`),
   );
   return normalized(job as ImportJob);
@@ -62,11 +74,19 @@ export async function findImportJob(db: Db, id: number): Promise<ImportJob | und
   return job && normalized(job);
 }
 
-/** Ends a job: `done`, or `failed` with the reason (a file that breaks partway). */
+/** Job `id`'s run goes on to `phase`, while it runs. */
+export async function enterImportPhase(db: Db, id: number, phase: ImportJobPhase): Promise<void> {
+  await db.execute(
+    sql`update import_jobs set phase = ${phase}, updated_at = now() where id = ${id} and state = 'running'`,
+  );
+}
+
+/** Ends a job: `done` (its phase `finished`), or `failed` with the reason, in the phase it failed in. */
 export async function endImportJob(db: Db, id: number, error?: string): Promise<ImportJob | undefined> {
   const [job] = rowsOf<ImportJob>(
     await db.execute(sql`
       update import_jobs set state = ${error === undefined ? 'done' : 'failed'}, error = ${error ?? null},
+        phase = case when ${error === undefined} then 'finished' else phase end,
         finished_at = now(), updated_at = now(), total = case when ${error === undefined} then processed else total end
       where id = ${id} and state = 'running'
       returning ${JOB_COLUMNS}`),

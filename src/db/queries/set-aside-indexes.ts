@@ -4,10 +4,12 @@
  * (`import_jobs.set_aside_indexes`, migration 0046) from the transaction that drops them to the one that
  * builds each again. Kept: every unique index (primary keys, `books_isbn_key` and `books_record_key`, which
  * matching and uniqueness rest on) and every index a constraint owns; what goes are the listings', the
- * search's and the foreign keys' supporting indexes, which the import's statements do not read.
+ * search's and the foreign keys' supporting indexes, which the import's statements do not read. How many of
+ * them are built again is the job's `indexes_built` of `indexes_total` (migration 0047), moved with the list.
  */
 import { type BulkTransaction, bulkTransaction, driverOf, isPglite } from '../bulk-session.js';
 import type { Db } from '../db.js';
+import type { ImportJobPhase } from './import-jobs.js';
 
 /** The tables whose indexes a load sets aside. */
 const LOADED_TABLES = ['books', 'copies'] as const;
@@ -64,10 +66,11 @@ export async function setAsideIndexes(db: Db, jobId: number): Promise<SetAsideIn
       const recorded = row?.set_aside_indexes ?? [];
       const dropping = await droppable(tx);
       const all = [...recorded, ...dropping.filter((index) => !recorded.some((r) => r.name === index.name))];
-      await tx.query('update import_jobs set set_aside_indexes = $2::jsonb where id = $1', [
-        jobId,
-        JSON.stringify(all),
-      ]);
+      // Every index listed is missing once this commits: none of them built.
+      await tx.query(
+        'update import_jobs set set_aside_indexes = $2::jsonb, indexes_total = $3, indexes_built = 0 where id = $1',
+        [jobId, JSON.stringify(all), all.length],
+      );
       for (const { name } of dropping) await tx.query(`drop index ${quoted(name)}`);
       return all;
     });
@@ -91,18 +94,45 @@ export async function setAsideOf(db: Db, jobId: number): Promise<SetAsideIndex[]
 }
 
 /**
+ * Told as a job's set-aside indexes are built again: when the build begins (`built` as the job's row has it,
+ * no `name`) and after each index, with the row's `indexes_built` of `indexes_total`. Awaited: the build goes
+ * on when it settles.
+ */
+export type IndexBuildProgress = (built: number, total: number, name?: string) => void | Promise<void>;
+
+const BUILDING: ImportJobPhase = 'building_indexes';
+
+/**
  * Builds again each index job `jobId` set aside, one transaction each: the index created (or, found
- * invalid, made again) and taken off the job's list together, so that a run killed meanwhile leaves
- * listed exactly what is still to build. `onBuilt` is told after each.
+ * invalid, made again) and taken off the job's list together, its `indexes_built` moved with the list, so
+ * that a run killed meanwhile leaves listed exactly what is still to build. Run by the job's own run, which
+ * is then in the phase `building_indexes`; `restoreSetAsideIndexes` builds another job's without moving
+ * its phase (`byItsRun` false).
  */
 export async function buildSetAsideIndexes(
   db: Db,
   jobId: number,
-  onBuilt?: (built: number, total: number, name: string) => void,
+  onBuilt?: IndexBuildProgress,
+  byItsRun = true,
 ): Promise<void> {
   const listed = await setAsideOf(db, jobId);
-  for (const [at, { name, definition }] of listed.entries()) {
-    await bulkTransaction(db, async (tx) => {
+  if (listed.length === 0) return;
+  const begun = await bulkTransaction(db, (tx) =>
+    // Built is what the total has beyond the list: 0 after a drop, more when a stopped build resumes.
+    tx.query<IndexCounts>(
+      `update import_jobs set
+         phase = case when $2 and state = 'running' then $3 else phase end,
+         indexes_total = greatest(indexes_total, jsonb_array_length(set_aside_indexes)),
+         indexes_built = greatest(indexes_total, jsonb_array_length(set_aside_indexes)) - jsonb_array_length(set_aside_indexes),
+         updated_at = now()
+       where id = $1 and set_aside_indexes is not null
+       returning ${COUNTS}`,
+      [jobId, byItsRun, BUILDING],
+    ),
+  );
+  if (begun[0]) await onBuilt?.(begun[0].built, begun[0].total);
+  for (const { name, definition } of listed) {
+    const [counts] = await bulkTransaction(db, async (tx) => {
       // A build over millions of books outlasts a request's statement budget (the connection's) by far.
       await tx.query('set local statement_timeout = 0');
       if (!isPglite(driverOf(db))) await tx.query(`set local maintenance_work_mem = '${BUILD_WORK_MEM}'`);
@@ -112,17 +142,30 @@ export async function buildSetAsideIndexes(
       );
       if (existing && !existing.valid) await tx.query(`drop index ${quoted(name)}`);
       if (!existing?.valid) await tx.query(definition);
-      await tx.query(
-        `update import_jobs set set_aside_indexes = nullif(
-           (select coalesce(jsonb_agg(e), '[]') from jsonb_array_elements(set_aside_indexes) e where e->>'name' <> $2),
-           '[]'::jsonb)
-         where id = $1`,
+      // The expressions read the row as it was: the count left is the list without this index.
+      return tx.query<IndexCounts>(
+        `update import_jobs set
+           set_aside_indexes = nullif(
+             (select coalesce(jsonb_agg(e), '[]') from jsonb_array_elements(set_aside_indexes) e where e->>'name' <> $2),
+             '[]'::jsonb),
+           indexes_built = greatest(indexes_total -
+             (select count(*)::integer from jsonb_array_elements(set_aside_indexes) e where e->>'name' <> $2), 0),
+           updated_at = now()
+         where id = $1
+         returning ${COUNTS}`,
         [jobId, name],
       );
     });
-    onBuilt?.(at + 1, listed.length, name);
+    if (counts) await onBuilt?.(counts.built, counts.total, name);
   }
 }
+
+interface IndexCounts {
+  built: number;
+  total: number;
+}
+
+const COUNTS = 'indexes_built as built, indexes_total as total';
 
 /** Jobs whose set-aside indexes are not all built again (a load killed, or failed, before the end). */
 export async function jobsWithIndexesSetAside(db: Db): Promise<number[]> {
@@ -158,15 +201,11 @@ export async function withLoadLock<T>(db: Db, work: () => Promise<T>): Promise<T
  * Builds every index a load set aside and did not build again (at a server's start, or before another
  * file's import; `except` a job whose own run builds them), unless a load is running (it builds them at its end).
  */
-export async function restoreSetAsideIndexes(
-  db: Db,
-  onBuilt?: (built: number, total: number, name: string) => void,
-  except?: number,
-): Promise<void> {
+export async function restoreSetAsideIndexes(db: Db, onBuilt?: IndexBuildProgress, except?: number): Promise<void> {
   const jobs = (await jobsWithIndexesSetAside(db)).filter((id) => id !== except);
   if (jobs.length === 0) return;
   await withLoadLock(db, async () => {
-    for (const job of jobs) await buildSetAsideIndexes(db, job, onBuilt);
+    for (const job of jobs) await buildSetAsideIndexes(db, job, onBuilt, false);
   });
 }
 
