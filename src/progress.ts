@@ -1,6 +1,7 @@
 /**
- * @module A progress bar for long operator commands. On a terminal it redraws one line in place; when
- * the output is a file or a pipe it prints a line per phase and per tenth, so logs stay readable.
+ * @module A progress bar for long operator commands. On a terminal it redraws one line in place, a line
+ * per phase (the last phase's line stays as it ended); when the output is a file or a pipe it prints a line
+ * per phase and per tenth, so logs stay readable.
  */
 const WIDTH = 30;
 
@@ -28,6 +29,8 @@ export function progressBar(stream: NodeJS.WriteStream): ProgressBar {
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const counts = `${done.toLocaleString('en')}/${total.toLocaleString('en')} ${phase}`;
       if (stream.isTTY) {
+        if (drawn && phase !== lastPhase) stream.write('\n');
+        lastPhase = phase;
         const filled = Math.round(fraction * WIDTH);
         const bar = `[${'#'.repeat(filled)}${' '.repeat(WIDTH - filled)}]`;
         stream.write(`\r${bar} ${(fraction * 100).toFixed(0).padStart(3)}% ${counts} ${seconds}s\x1b[K`);
@@ -42,6 +45,7 @@ export function progressBar(stream: NodeJS.WriteStream): ProgressBar {
     },
     done() {
       if (drawn) stream.write('\n');
+      drawn = false;
     },
   };
 }
