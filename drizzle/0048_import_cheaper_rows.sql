@@ -13,6 +13,10 @@
 --   catalogue_exact_key_by_positions: the same key either way (test/exact-key.test.ts).
 -- * books_stock_first_copy names the default item type once per statement: left to the column's default,
 --   `default_item_type()` ran its query once per copy.
+-- * books_search_refresh is not called at all for the rows of an insert made with `catalogue.bulk_load` on
+--   (the bulk import's transaction, which writes the search columns itself): the trigger's WHEN says so,
+--   where the function's first line said it after a PL/pgSQL call per row. Updates have a trigger of their
+--   own, without the condition, as before.
 
 CREATE FUNCTION catalogue_exact_key_by_positions(config regconfig, body text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $$
@@ -51,3 +55,26 @@ BEGIN
   RETURN NULL;
 END
 $$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION public.books_search_refresh()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $$
+DECLARE
+  found text;
+BEGIN
+  SELECT name INTO found FROM authors WHERE id = NEW.author_id FOR SHARE;
+  NEW.author_name := coalesce(found, '');
+  NEW.search := books_search_of(NEW.title, NEW.author_name);
+  RETURN NEW;
+END
+$$;
+--> statement-breakpoint
+DROP TRIGGER books_search_refresh ON books;
+--> statement-breakpoint
+CREATE TRIGGER books_search_refresh BEFORE INSERT ON books
+FOR EACH ROW WHEN (current_setting('catalogue.bulk_load', true) IS DISTINCT FROM 'on')
+EXECUTE FUNCTION books_search_refresh();
+--> statement-breakpoint
+CREATE TRIGGER books_search_refresh_updated BEFORE UPDATE OF title, author_id ON books
+FOR EACH ROW EXECUTE FUNCTION books_search_refresh();
