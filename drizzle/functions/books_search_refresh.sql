@@ -7,9 +7,6 @@ AS $function$
 DECLARE
   found text;
 BEGIN
-  IF TG_OP = 'INSERT' AND current_setting('catalogue.bulk_load', true) = 'on' THEN
-    RETURN NEW;
-  END IF;
   SELECT name INTO found FROM authors WHERE id = NEW.author_id FOR SHARE;
   NEW.author_name := coalesce(found, '');
   NEW.search := books_search_of(NEW.title, NEW.author_name);
@@ -17,4 +14,5 @@ BEGIN
 END
 $function$;
 
-CREATE TRIGGER books_search_refresh BEFORE INSERT OR UPDATE OF title, author_id ON public.books FOR EACH ROW EXECUTE FUNCTION books_search_refresh();
+CREATE TRIGGER books_search_refresh BEFORE INSERT ON public.books FOR EACH ROW WHEN ((current_setting('catalogue.bulk_load'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION books_search_refresh();
+CREATE TRIGGER books_search_refresh_updated BEFORE UPDATE OF title, author_id ON public.books FOR EACH ROW EXECUTE FUNCTION books_search_refresh();

@@ -6,8 +6,10 @@ CREATE OR REPLACE FUNCTION public.books_stock_first_copy()
 AS $function$
 DECLARE
   home integer := default_branch();
+  kind integer := default_item_type();
 BEGIN
-  INSERT INTO copies (book_id, branch_id, location_branch_id) SELECT id, home, home FROM new_rows ORDER BY id;
+  INSERT INTO copies (book_id, branch_id, location_branch_id, item_type_id)
+  SELECT id, home, home, kind FROM new_rows ORDER BY id;
   RETURN NULL;
 END
 $function$;

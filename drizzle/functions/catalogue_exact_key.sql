@@ -3,11 +3,15 @@
 CREATE OR REPLACE FUNCTION public.catalogue_exact_key(config regconfig, body text)
  RETURNS text
  LANGUAGE sql
- IMMUTABLE PARALLEL SAFE STRICT
+ IMMUTABLE PARALLEL SAFE
 AS $function$
-  SELECT string_agg(repeat('_ ', coalesce(p - prev - 1, 0)) || lexeme, ' ' ORDER BY p, lexeme)
-  FROM (
-    SELECT w.lexeme, p, lag(p) OVER (ORDER BY p, w.lexeme) AS prev
-    FROM unnest(to_tsvector(config, catalogue_unmark(body))) AS w, unnest(w.positions) AS p
-  ) AS words
+  SELECT coalesce(
+    replace(
+      substring(
+        replace(replace(replace(replace(
+          regexp_replace(phraseto_tsquery(config, 'x ' || catalogue_unmark(body))::text, '^''x''(?: <[-0-9]+> |$)', ''),
+          ' <-> ', ' '), ' <2> ', ' _ '), ' <3> ', ' _ _ '), ' <4> ', ' _ _ _ ')
+        from '^(?:(?:''[^''\\ ]+''|_)(?: |$))+$'),
+      '''', ''),
+    catalogue_exact_key_by_positions(config, body))
 $function$;
