@@ -72,7 +72,14 @@ describe('the JSON stream', () => {
       state: {},
       stateJson: JSON.stringify(resource.state),
     });
-    const members = [plain, titled, withoutLinks, { ...withoutLinks, state: {} }];
+    const escaped: Resource = {
+      ...plain,
+      links: [
+        { rel: 'author', href: '/authors/2', title: 'Back\\slash, bell \u0007, line \u2028, \u{1d11e}' },
+        { rel: 'self', href: '/books/7', templated: false, title: '' },
+      ],
+    };
+    const members = [plain, titled, escaped, withoutLinks, { ...withoutLinks, state: {} }];
     expect(await streamed([members.map(asText), [plain]])).toBe(await streamed([members, [plain]]));
   });
 });

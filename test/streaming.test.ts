@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.js';
+import { STATE_JSON_STREAM_BATCH } from '../src/db/queries/listing.js';
 import { authors, books } from '../src/db/schema/index.js';
 import { loadSampleCatalogue } from '../src/db/seed.js';
 import { addAuthor, json, linkHref, openTestCatalogue, type TestCatalogue } from './support/catalogue.js';
@@ -20,7 +21,8 @@ interface Item {
   controls?: unknown;
 }
 
-const BOOK_COUNT = 3000;
+/** Enough books for the JSON stream's three read batches, the last one short. */
+const BOOK_COUNT = 2 * STATE_JSON_STREAM_BATCH + 1000;
 const BATCH = 500;
 
 /** Reads a body chunk by chunk, answering the chunks' count and the decoded text. */

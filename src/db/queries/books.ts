@@ -26,6 +26,7 @@ import {
   listingTable,
   readAll,
   readPage,
+  STATE_JSON_STREAM_BATCH,
   type StreamReading,
 } from './listing.js';
 import { idBlockAnchor, yearAnchor } from './listing-anchors.js';
@@ -456,7 +457,7 @@ export function streamBooks(
   scope: BookScope = {},
 ): AsyncIterable<(StoredBook | BookWithStateJson)[]> {
   return reading.stateJson && listing.fields === undefined
-    ? readAll<BookWithStateJson>(database, bookStateJsonListing, listing, scopeOf(scope))
+    ? readAll<BookWithStateJson>(database, bookStateJsonListing, listing, scopeOf(scope), STATE_JSON_STREAM_BATCH)
     : readAll<StoredBook>(database, bookListing, listing, scopeOf(scope));
 }
 

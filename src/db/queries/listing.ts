@@ -191,6 +191,13 @@ async function readRows(
  */
 export const STREAM_BATCH = 1000;
 
+/**
+ * Rows per batch where each row is a few short columns and its state already written as JSON text (about
+ * 450 bytes a book): four times as many rows hold no more than a batch of full rows, and a quarter of the
+ * queries spends a quarter of the time planning them and waking the database (docs/performance/stream.md).
+ */
+export const STATE_JSON_STREAM_BATCH = 4000;
+
 /** How a stream's rows may be read for the format writing them. */
 export interface StreamReading {
   /** The format takes a member's state as JSON text (`Format.takesStateJson`), which the database may write. */
